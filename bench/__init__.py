@@ -1,0 +1,1 @@
+"""Benchmarks, run by `make bench`. Each bench_*.py module exposes run() -> list[Row]."""

@@ -1,0 +1,83 @@
+"""The resolved deck the rules look at: Card, Entry and Deck (frozen, pure data)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+WUBRG = "WUBRG"
+
+
+def wubrg(colors) -> tuple[str, ...]:
+    """Colors in WUBRG order."""
+    return tuple(c for c in WUBRG if c in colors)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """What the Commander rules need to know about one Oracle card.
+
+    Types are those of the front face (a double-faced card outside the game has only its
+    front face's characteristics); text and mana costs cover every face.
+    """
+
+    name: str  # canonical Scryfall (Oracle) name, e.g. "Fire // Ice"
+    types: frozenset[str] = frozenset()  # front face card types: {"Creature", "Artifact"}
+    supertypes: frozenset[str] = frozenset()  # front face: {"Legendary", "Basic", "Snow"}
+    subtypes: frozenset[str] = frozenset()  # front face: {"Time Lord", "Doctor"}
+    face_texts: tuple[str, ...] = ()  # Oracle text of every face, front first
+    mana_cost: str = ""  # every face's cost, " // "-joined, e.g. "{U}{U}{2} // {3}"
+    mana_value: float = 0.0  # Scryfall's cmc
+    color_identity: frozenset[str] = frozenset()  # as Scryfall gives it (both faces, indicators)
+    layout: str = "normal"  # Scryfall layout: normal, transform, planar, token, meld...
+    legality: str = "legal"  # legalities["commander"]: legal, not_legal, banned, restricted
+    has_power_toughness: bool = False  # the front face has printed power/toughness
+    game_changer: bool = False
+    keywords: frozenset[str] = frozenset()  # Scryfall keywords ("Partner", "Companion"...)
+    type_line: str = ""  # front face type line, for messages
+    is_meld_result: bool = False  # the melded back half (Brisela), never a deck card
+
+    @property
+    def oracle_text(self) -> str:
+        """Oracle text of every face, one face per paragraph."""
+        return "\n".join(self.face_texts)
+
+    @property
+    def front_text(self) -> str:
+        """Oracle text of the front face."""
+        return self.face_texts[0] if self.face_texts else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A card in one section of the deck, how many copies, and the decklist lines naming it."""
+
+    card: Card
+    quantity: int = 1
+    lines: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownName:
+    """A name in the list that resolved to no card, as typed."""
+
+    name: str
+    quantity: int = 1
+    lines: tuple[int, ...] = ()
+    suggestions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """A resolved Commander deck: command zone, the main deck and the sections beside it."""
+
+    commanders: tuple[Entry, ...] = ()
+    main: tuple[Entry, ...] = ()
+    companion: Entry | None = None
+    sideboard: tuple[Entry, ...] = ()  # sideboard and maybeboard: never part of the game
+    planar: tuple[Entry, ...] = ()  # planar deck (rule 901)
+    schemes: tuple[Entry, ...] = ()  # scheme deck (rule 904)
+    unknown: tuple[UnknownName, ...] = ()  # unresolved names in game sections (count toward size)
+    # canonical commander name -> chosen color letter (903.4b)
+    color_choices: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))

@@ -1,0 +1,46 @@
+"""What the parser reads from decklist text, before any card is resolved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from validator.violations import Violation
+
+
+class Section(StrEnum):
+    """Where a decklist puts a card."""
+
+    COMMANDER = "commander"
+    COMPANION = "companion"
+    MAIN = "main"
+    SIDEBOARD = "sideboard"
+    MAYBEBOARD = "maybeboard"
+    PLANAR = "planar"  # Planechase planar deck (rule 901)
+    SCHEMES = "schemes"  # Archenemy scheme deck (rule 904)
+    IGNORED = "ignored"  # not part of the deck at all: display commanders, tokens zones...
+
+
+@dataclass(frozen=True, slots=True)
+class ListEntry:
+    """One card line: the name as typed (markup stripped), how many, where, and printing hints."""
+
+    name: str
+    quantity: int
+    line: int  # 1-based line number in the submitted text
+    section: Section = Section.MAIN
+    set_code: str | None = None
+    collector_number: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Decklist:
+    """A parsed decklist: every card line, the format it was read as, and line-level problems.
+
+    `problems` holds what the text itself gets wrong (unparsed_line, invalid_quantity,
+    commander_inferred); the rules add the rest once the cards are resolved.
+    """
+
+    entries: tuple[ListEntry, ...] = ()
+    format: str = "text"
+    problems: tuple[Violation, ...] = ()
