@@ -1,0 +1,40 @@
+"""Glue shared by the HTTP API and the CLI: decklist text in, a Report out."""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from validator.engine import Report, check
+from validator.parse import parse
+
+
+def names_to_resolve(decklist, commanders=None, companion=None, color_choices=None) -> list[str]:
+    """Every distinct name the check will look up: list entries, overrides, color choices."""
+    names = dict.fromkeys(entry.name for entry in decklist.entries)
+    names.update(dict.fromkeys(commanders or ()))
+    if companion:
+        names[companion] = None
+    names.update(dict.fromkeys(color_choices or ()))
+    return list(names)
+
+
+def validate_text(
+    text: str,
+    repository,
+    *,
+    format: str | None = None,
+    commanders: Sequence[str] | None = None,
+    companion: str | None = None,
+    color_choices: Mapping[str, str] | None = None,
+) -> Report:
+    """Parse the text, resolve every name in one batch, and apply every rule."""
+    decklist = parse(text, format)
+    resolution = repository.resolve(names_to_resolve(decklist, commanders, companion, color_choices))
+    return check(
+        decklist,
+        resolution.cards,
+        resolution.suggestions,
+        commanders=commanders,
+        companion=companion,
+        color_choices=color_choices,
+    )
