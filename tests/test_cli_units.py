@@ -1,0 +1,128 @@
+"""The CLI's pure helpers: path expansion, format hints, escaping for GitHub and XML."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import cli
+
+
+@pytest.mark.parametrize(
+    ("text", "escaped"),
+    (
+        ("plain", "plain"),
+        ("100% legal", "100%25 legal"),
+        ("two\nlines", "two%0Alines"),
+        ("crlf\r\nend", "crlf%0D%0Aend"),
+        ("%0A is not a newline", "%250A is not a newline"),
+        ("Fire // Ice: outside, sadly", "Fire // Ice: outside, sadly"),
+    ),
+)
+def test_escape_data(text, escaped):
+    assert cli.escape_data(text) == escaped
+
+
+@pytest.mark.parametrize(
+    ("text", "escaped"),
+    (
+        ("decks/a.txt", "decks/a.txt"),
+        ("decks/a,b.txt", "decks/a%2Cb.txt"),
+        ("C:\\decks\\a.txt", "C%3A\\decks\\a.txt"),
+        ("50%\n", "50%25%0A"),
+    ),
+)
+def test_escape_property(text, escaped):
+    assert cli.escape_property(text) == escaped
+
+
+def test_workflow_command_escapes_each_part_and_omits_missing_properties():
+    line = cli.workflow_command("error", "Bolt: 100%\nbad", file="d/a,b.txt", line=3, title="color_identity")
+    assert line == "::error file=d/a%2Cb.txt,line=3,title=color_identity::Bolt: 100%25%0Abad"
+    assert cli.workflow_command("warning", "m", file=None, line=None) == "::warning::m"
+
+
+@pytest.mark.parametrize(
+    ("filename", "text", "hint"),
+    (
+        ("deck.dek", "<Deck/>", "mtgo_dek"),
+        ("DECK.DEK", "<Deck/>", "mtgo_dek"),
+        ("deck.cod", "<cockatrice_deck/>", "cockatrice"),
+        ("deck.dck", "[metadata]\nName=x\n[Commander]\n1 Krenko, Mob Boss|DDT|1\n", "forge"),
+        ("deck.dck", "[main]\n1 Sol Ring\n", "forge"),
+        ("deck.dck", "NAME:Kenrith\r\n1 [C21:263] Sol Ring\r\nSB: 1 [ELD:303] Kenrith\r\n", "xmage"),
+        ("deck.dck", "1 [C21:263] Sol Ring\n", "xmage"),
+        ("deck.dck", "1 Sol Ring\n", None),
+        ("deck.txt", "1 Sol Ring\n", None),
+        ("-", "1 Sol Ring\n", None),
+    ),
+)
+def test_format_hint(filename, text, hint):
+    assert cli.format_hint(filename, text) == hint
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    """A small folder of decklists and other files, as the current directory."""
+    for name in ("decks/a.txt", "decks/b.dck", "decks/sub/c.dek", "decks/notes.md", "other/d.cod"):
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("1 Sol Ring\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    (
+        (["decks/a.txt"], ["decks/a.txt"]),
+        (["decks/notes.md"], ["decks/notes.md"]),  # named explicitly: checked whatever its extension
+        (["decks"], ["decks/a.txt", "decks/b.dck", "decks/sub/c.dek"]),
+        (["decks/*.txt"], ["decks/a.txt"]),
+        (["decks/**/*.de?"], ["decks/sub/c.dek"]),
+        (["**/*.cod", "decks/a.txt", "decks/*.txt"], ["other/d.cod", "decks/a.txt"]),
+        (["-"], ["-"]),
+    ),
+)
+def test_expand_paths(tree, arguments, expected):
+    assert cli.expand_paths(arguments) == [os.path.normpath(p) if p != "-" else p for p in expected]
+
+
+@pytest.mark.parametrize(("argument", "message"), (("missing.txt", "no such file"), ("decks/*.json", "no files match")))
+def test_expand_paths_refuses_what_names_nothing(tree, argument, message):
+    with pytest.raises(cli.UsageError, match=message):
+        cli.expand_paths([argument])
+
+
+def test_read_input_handles_bom_and_windows_1252(tmp_path):
+    (tmp_path / "bom.txt").write_bytes("\ufeff1 Lim-Dûl's Vault\n".encode())
+    (tmp_path / "cp.txt").write_bytes("1 Lim-D\xfbl's Vault\n".encode("latin-1"))
+    (tmp_path / "bin.txt").write_bytes(b"\x89PNG\r\n\x1a\n\0\0")
+    assert cli.read_input(str(tmp_path / "bom.txt")) == "1 Lim-Dûl's Vault\n"
+    assert cli.read_input(str(tmp_path / "cp.txt")) == "1 Lim-Dûl's Vault\n"
+    with pytest.raises(ValueError, match="binary"):
+        cli.read_input(str(tmp_path / "bin.txt"))
+
+
+def test_xml_safe_removes_only_what_xml_cannot_carry():
+    assert cli.xml_safe("Sol\x00 Ring\x1b\t<&>\n") == "Sol Ring\t<&>\n"
+
+
+@pytest.mark.parametrize(
+    ("environment", "expected"),
+    (({}, False), ({"CARD_DATA_OFFLINE": "1"}, True), ({"CARD_DATA_OFFLINE": "true"}, True),
+     ({"CARD_DATA_OFFLINE": "0"}, False)),
+)
+def test_offline_flag_defaults_from_environment(monkeypatch, environment, expected):
+    monkeypatch.delenv("CARD_DATA_OFFLINE", raising=False)
+    for key, value in environment.items():
+        monkeypatch.setenv(key, value)
+    assert cli.build_parser().parse_args(["x"]).offline is expected
+
+
+def test_card_db_defaults_to_environment_then_instance(monkeypatch):
+    monkeypatch.delenv("CARD_DB", raising=False)
+    assert cli.build_parser().parse_args(["x"]).card_db == "instance/cards.sqlite3"
+    monkeypatch.setenv("CARD_DB", "/tmp/elsewhere.sqlite3")
+    assert cli.build_parser().parse_args(["x"]).card_db == "/tmp/elsewhere.sqlite3"
