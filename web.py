@@ -1,0 +1,198 @@
+"""The paste-and-validate page at `/`: a plain HTML form that works without JavaScript.
+
+The view reads the pasted text (or an uploaded file), calls `service.validate_text` and
+renders the Report server-side. `static/app.js` enhances the same page: it posts to
+`/api/v1/validate` and renders the JSON without a reload. No rule logic lives here.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from flask import Blueprint, current_app, render_template, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+import service
+from card_data import CardDataError, CardDataUnavailable
+from validator.parse import FORMATS, DecklistError
+from validator.violations import Severity
+
+bp = Blueprint("web", __name__, template_folder="templates", static_folder="static")
+
+# The key app.py stores the CardRepository under (docs/internals.md).
+REPOSITORY_KEY = "card_repository"
+
+# Everything the page loads comes from this origin: no inline script or style, no CDN,
+# and nobody may frame it (clickjacking). `form-action 'self'` keeps the form honest.
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "form-action 'self'",
+        "base-uri 'none'",
+        "object-src 'none'",
+        "frame-ancestors 'none'",
+    )
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    # Card links go to Scryfall; the submitted list must not leak through a Referer.
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate CSP 2
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+}
+
+COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "C": "Colorless"}
+MAX_COMMANDER_FIELDS = 2  # the form offers a commander and a partner
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the submitted text as the listing shows it, with its marks."""
+
+    number: int
+    text: str
+    severity: str | None = None  # "error" beats "warning" when both touch the line
+    codes: tuple[str, ...] = ()
+
+
+@bp.after_request
+def add_security_headers(response):
+    """Strict headers on every response of this blueprint (the page and its assets)."""
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    if request.endpoint == "web.index":
+        # The page echoes a decklist back; keep it out of shared caches and history.
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/")
+def index():
+    """The empty form."""
+    return render_page()
+
+
+@bp.post("/")
+def submit():
+    """The no-JavaScript path: validate the posted list and render the verdict."""
+    try:
+        form = read_form()
+    except RequestEntityTooLarge:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        return render_page(error=too_large_message(limit)), 413
+    if not form["text"].strip():
+        return render_page(form=form, error="Paste a decklist or choose a file first."), 422
+    return validate_and_render(form)
+
+
+def read_form() -> dict:
+    """The submitted fields; an uploaded file, when one was chosen, replaces the textarea."""
+    text = request.form.get("decklist", "")
+    upload = request.files.get("deckfile")
+    if upload is not None and upload.filename:
+        text = decode_upload(upload.read())
+    commanders = [name.strip() for name in request.form.getlist("commanders")[:MAX_COMMANDER_FIELDS]]
+    return {
+        "text": text,
+        "format": request.form.get("format", "") if request.form.get("format") in FORMATS else "",
+        "commanders": [name for name in commanders if name],
+        "companion": request.form.get("companion", "").strip(),
+    }
+
+
+def decode_upload(data: bytes) -> str:
+    """Decklist files are UTF-8 in practice; a stray byte must not refuse the whole list."""
+    # utf-8-sig drops the byte-order mark Windows editors write, so line 1 parses.
+    return data.decode("utf-8-sig", errors="replace")
+
+
+def validate_and_render(form: dict):
+    """Run the one engine on the form's text and render the Report, or say why not."""
+    repository = current_app.extensions.get(REPOSITORY_KEY)
+    try:
+        if repository is None:
+            raise CardDataUnavailable(retry_after=30)
+        report = service.validate_text(
+            form["text"],
+            repository,
+            format=form["format"] or None,
+            commanders=form["commanders"] or None,
+            companion=form["companion"] or None,
+        )
+    except DecklistError as error:
+        return render_page(form=form, error=str(error)), 422
+    except CardDataUnavailable as error:
+        message = f"Card data is not loaded yet. Try again in {error.retry_after} seconds."
+        response = current_app.make_response((render_page(form=form, error=message), 503))
+        response.headers["Retry-After"] = str(error.retry_after)
+        return response
+    except CardDataError:
+        current_app.logger.exception("card data failed while validating from the page")
+        return render_page(form=form, error="Card data could not be read. Try again later."), 503
+    return render_page(form=form, report=report)
+
+
+def render_page(*, form: dict | None = None, report=None, error: str | None = None) -> str:
+    """Render the page: the form (refilled), and the verdict or an error when there is one."""
+    form = form or {"text": "", "format": "", "commanders": [], "companion": ""}
+    return render_template(
+        "index.html",
+        form=form,
+        formats=FORMATS,
+        report=report,
+        error=error,
+        lines=listing(form["text"], report.violations) if report else (),
+        counts=severity_counts(report.violations) if report else {},
+        color_names=COLOR_NAMES,
+        scryfall_url=scryfall_url,
+    )
+
+
+def listing(text: str, violations) -> list[Line]:
+    """The submitted text split into numbered lines, each marked by the violations naming it."""
+    marks = line_marks(violations)
+    return [
+        Line(number, content, *marks.get(number, (None, ())))
+        for number, content in enumerate(text.splitlines(), start=1)
+    ]
+
+
+def line_marks(violations) -> dict[int, tuple[str, tuple[str, ...]]]:
+    """line number -> (worst severity, codes), so a line shows its worst problem first."""
+    codes: dict[int, list[str]] = defaultdict(list)
+    errors: set[int] = set()
+    for violation in violations:
+        for number in violation.lines:
+            if violation.code not in codes[number]:
+                codes[number].append(str(violation.code))
+            if violation.severity == Severity.ERROR:
+                errors.add(number)
+    return {n: ("error" if n in errors else "warning", tuple(c)) for n, c in codes.items()}
+
+
+def severity_counts(violations) -> dict[str, int]:
+    """How many errors and warnings, for the one-line summary."""
+    counts = {"error": 0, "warning": 0}
+    for violation in violations:
+        counts[str(violation.severity)] = counts.get(str(violation.severity), 0) + 1
+    return counts
+
+
+def scryfall_url(name: str) -> str:
+    """A Scryfall search for exactly this card name (a link only; nothing is fetched)."""
+    return "https://scryfall.com/search?q=" + quote(f'!"{name}"', safe="")
+
+
+def too_large_message(limit: int | None) -> str:
+    """Say how big a submission may be, in words a person reads."""
+    if not limit:
+        return "The submission is too large."
+    return f"The submission is too large (the limit is {limit // 1024} KiB)."
