@@ -63,9 +63,12 @@ class Line:
     codes: tuple[str, ...] = ()
 
 
-@bp.after_request
+@bp.after_app_request
 def add_security_headers(response):
-    """Strict headers on every response of this blueprint (the page and its assets)."""
+    """Strict headers on the page and its assets (the app's `static` route serves the
+    same folder as this blueprint's, so it gets them too; other routes are left alone)."""
+    if request.blueprint != bp.name and request.endpoint != "static":
+        return response
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
     if request.endpoint == "web.index":
@@ -119,7 +122,7 @@ def validate_and_render(form: dict):
     repository = current_app.extensions.get(REPOSITORY_KEY)
     try:
         if repository is None:
-            raise CardDataUnavailable(retry_after=30)
+            raise CardDataUnavailable("the app has no card repository", retry_after=30)
         report = service.validate_text(
             form["text"],
             repository,

@@ -61,6 +61,13 @@
     return out;
   }
 
+  /* Names as typed (unknown cards): quoted text, no link, since there is no card. */
+  function typedList(names) {
+    const out = [];
+    names.forEach((name, i) => { if (i) out.push(", "); out.push(el("q", { class: "typed", text: name })); });
+    return out;
+  }
+
   /* ---- reading files into the textarea (FileReader, nothing leaves the browser) ---- */
 
   function readFile(file) {
@@ -146,7 +153,7 @@
         v.rule ? [" ", el("span", { class: "rule", text: `rule ${v.rule}` })] : null),
       el("p", { class: "message", text: v.message }),
       cards.length ? el("p", { class: "cards" }, el("span", { class: "label", text: cards.length === 1 ? "Card:" : "Cards:" }), " ",
-        el("span", { class: "inline-list" }, cardList(cards))) : null,
+        el("span", { class: "inline-list" }, v.code === "unknown_card" ? typedList(cards) : cardList(cards))) : null,
       lines.length ? el("p", { class: "lines" }, el("span", { class: "label", text: lines.length === 1 ? "Line:" : "Lines:" }), " ", lineLinks) : null,
       suggestions.length ? el("p", { class: "suggestions" }, el("span", { class: "label", text: "Did you mean:" }), " ", cardList(suggestions)) : null);
   }
@@ -226,6 +233,8 @@
     if (commanders.length) body.commanders = commanders;
     const companion = form.elements.companion && form.elements.companion.value.trim();
     if (companion) body.companion = companion;
+    const format = form.elements.format && form.elements.format.value;
+    if (format) body.decklist_format = format;
     return body;
   }
 
@@ -244,9 +253,7 @@
   }
 
   form.addEventListener("submit", (event) => {
-    // A forced list format is a server-side (form) option: let the plain POST carry it.
-    const format = form.elements.format;
-    if (!window.fetch || (format && format.value)) return;
+    if (!window.fetch) return;  // very old browser: the plain form POST still works
     event.preventDefault();
     if (!textarea.value.trim()) {
       result.hidden = false;
