@@ -66,6 +66,9 @@ class UnknownName:
     quantity: int = 1
     lines: tuple[int, ...] = ()
     suggestions: tuple[str, ...] = ()
+    # the Section value it was listed in ("commander", "main", "companion", "planar",
+    # "schemes"): only commander and main names count toward the 100
+    section: str = "main"
 
 
 @dataclass(frozen=True, slots=True)

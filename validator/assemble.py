@@ -1,0 +1,176 @@
+"""From a parsed Decklist and resolved cards to the Deck the rules look at.
+
+The request's `commanders`/`companion` override what the text says (DESIGN.md): a named
+card that is already in the list is that card moved to the command zone, not a second
+copy; one that is not in the list is added. Lines naming the same canonical card in one
+section (say "Lim-Dul's Vault" and "Lim-Dûl's Vault") become one Entry with both lines.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Mapping, Sequence
+
+from validator.deck import Card, Deck, Entry, UnknownName
+from validator.decklist import Decklist, Section
+
+# Sections where an unresolved name is a problem; sideboard/maybeboard names are ignored.
+GAME_SECTIONS = frozenset({Section.COMMANDER, Section.COMPANION, Section.MAIN, Section.PLANAR, Section.SCHEMES})
+# Where an override's card is looked for in the list, most specific first.
+COMMANDER_SOURCES = (Section.COMMANDER, Section.MAIN, Section.COMPANION, Section.SIDEBOARD, Section.MAYBEBOARD)
+COMPANION_SOURCES = (Section.COMPANION, Section.SIDEBOARD, Section.MAYBEBOARD, Section.MAIN)
+
+
+class _Pile:
+    """One section being built: canonical name -> [card, quantity, lines], in list order."""
+
+    def __init__(self) -> None:
+        self.slots: dict[str, list] = {}
+
+    def add(self, card: Card, quantity: int, lines: tuple[int, ...]) -> None:
+        """Add copies of a card, merging with earlier lines naming the same canonical card."""
+        slot = self.slots.setdefault(card.name, [card, 0, ()])
+        slot[1] += quantity
+        slot[2] += lines
+
+    def take_one(self, name: str) -> tuple[Card, tuple[int, ...]] | None:
+        """Remove one copy of the named card; returns it and its lines, or None if absent."""
+        slot = self.slots.get(name)
+        if slot is None:
+            return None
+        slot[1] -= 1
+        if slot[1] <= 0:
+            del self.slots[name]
+        return slot[0], slot[2]
+
+    def take_all(self) -> list[list]:
+        """Remove and return every slot."""
+        slots, self.slots = list(self.slots.values()), {}
+        return slots
+
+    def entries(self) -> tuple[Entry, ...]:
+        """The section as Entries."""
+        return tuple(Entry(card, quantity, tuple(sorted(lines))) for card, quantity, lines in self.slots.values())
+
+
+def assemble(
+    decklist: Decklist,
+    cards: Mapping[str, Card],
+    suggestions: Mapping[str, Sequence[str]] | None = None,
+    *,
+    commanders: Sequence[str] | None = None,
+    companion: str | None = None,
+    color_choices: Mapping[str, str] | None = None,
+) -> Deck:
+    """Build the Deck from list entries resolved through `cards` (keyed by the exact names typed)."""
+    suggestions = suggestions or {}
+    piles = {section: _Pile() for section in Section}
+    unknown: dict[tuple[str, str], list] = {}
+    for entry in decklist.entries:
+        if entry.section == Section.IGNORED:
+            continue  # display commanders, token zones: not part of the deck at all
+        card = cards.get(entry.name)
+        if card is not None:
+            piles[entry.section].add(card, entry.quantity, (entry.line,))
+        elif entry.section in GAME_SECTIONS:
+            _add_unknown(unknown, entry.name, entry.section, entry.quantity, (entry.line,))
+    if commanders:
+        _override_commanders(piles, unknown, cards, commanders)
+    if companion:
+        _override_companion(piles, unknown, cards, companion)
+    companion_entry = _single_companion(piles)
+    return Deck(
+        commanders=piles[Section.COMMANDER].entries(),
+        main=piles[Section.MAIN].entries(),
+        companion=companion_entry,
+        sideboard=piles[Section.SIDEBOARD].entries() + piles[Section.MAYBEBOARD].entries(),
+        planar=piles[Section.PLANAR].entries(),
+        schemes=piles[Section.SCHEMES].entries(),
+        unknown=tuple(
+            UnknownName(name, quantity, tuple(sorted(lines)), tuple(suggestions.get(name, ()))[:3], section)
+            for (name, section), (quantity, lines) in unknown.items()
+        ),
+        color_choices=_canonical_choices(cards, color_choices or {}),
+    )
+
+
+def _add_unknown(unknown: dict, name: str, section: str, quantity: int, lines: tuple[int, ...]) -> None:
+    """Record an unresolved name, merging repeats of the same typed name in one section."""
+    slot = unknown.setdefault((name, str(section)), [0, ()])
+    slot[0] += quantity
+    slot[1] += lines
+
+
+def _override_commanders(piles: dict, unknown: dict, cards: Mapping[str, Card], names: Sequence[str]) -> None:
+    """Make exactly the named cards the commanders; listed commanders not named join the main deck."""
+    resolved = [cards.get(name) for name in names]
+    wanted = {card.name for card in resolved if card is not None}
+    zone = piles[Section.COMMANDER]
+    for card, quantity, lines in zone.take_all():
+        if card.name in wanted:
+            zone.add(card, quantity, lines)  # already in the command zone: keep it as listed
+        else:
+            piles[Section.MAIN].add(card, quantity, lines)
+    for name, card in zip(names, resolved):
+        if card is None:
+            if (name, "commander") not in unknown:
+                _move_unknown(unknown, name, "commander")
+        elif card.name not in zone.slots:
+            moved = _take_from(piles, COMMANDER_SOURCES, card.name)
+            zone.add(card, 1, moved[1] if moved else ())
+
+
+def _override_companion(piles: dict, unknown: dict, cards: Mapping[str, Card], name: str) -> None:
+    """Make the named card the companion; a listed companion not named goes to the sideboard."""
+    card = cards.get(name)
+    zone = piles[Section.COMPANION]
+    for listed, quantity, lines in zone.take_all():
+        if card is not None and listed.name == card.name:
+            zone.add(listed, quantity, lines)
+        else:
+            piles[Section.SIDEBOARD].add(listed, quantity, lines)
+    if card is None:
+        _move_unknown(unknown, name, "companion")
+    elif card.name not in zone.slots:
+        moved = _take_from(piles, COMPANION_SOURCES, card.name)
+        zone.add(card, 1, moved[1] if moved else ())
+
+
+def _move_unknown(unknown: dict, name: str, section: str) -> None:
+    """An unresolved override name: reuse its list lines if the list names it too, else add it."""
+    for key in [k for k in unknown if k[0] == name and k[1] in ("main", "commander", "companion")]:
+        quantity, lines = unknown.pop(key)
+        if quantity > 1:
+            unknown[key] = [quantity - 1, lines]
+        _add_unknown(unknown, name, section, 1, lines)
+        return
+    _add_unknown(unknown, name, section, 1, ())
+
+
+def _take_from(piles: dict, sections: Sequence[Section], name: str) -> tuple[Card, tuple[int, ...]] | None:
+    """Take one copy of the named card from the first section that has it."""
+    for section in sections:
+        taken = piles[section].take_one(name)
+        if taken:
+            return taken
+    return None
+
+
+def _single_companion(piles: dict) -> Entry | None:
+    """The companion: the first card of the companion section; further ones are sideboard cards."""
+    slots = piles[Section.COMPANION].take_all()
+    for card, quantity, lines in slots[1:]:
+        piles[Section.SIDEBOARD].add(card, quantity, lines)
+    if not slots:
+        return None
+    card, quantity, lines = slots[0]
+    return Entry(card, quantity, tuple(sorted(lines)))
+
+
+def _canonical_choices(cards: Mapping[str, Card], choices: Mapping[str, str]) -> Mapping[str, str]:
+    """color_choices keyed by canonical name (any name resolving to the commander may be used)."""
+    canonical = {}
+    for name, letter in choices.items():
+        card = cards.get(name)
+        canonical[card.name if card else name] = letter.strip().upper() if isinstance(letter, str) else letter
+    return MappingProxyType(canonical)

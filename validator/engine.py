@@ -1,0 +1,57 @@
+"""Run the rules: validate() a resolved Deck, or check() a parsed Decklist into a Report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+from validator.assemble import assemble
+from validator.deck import Card, Deck, wubrg
+from validator.decklist import Decklist
+from validator.rules import RULES, Rule, card_count, commander_identity
+from validator.violations import Severity, Violation
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The answer for one decklist: legal or not, the deck's key facts, and every violation."""
+
+    valid: bool
+    format: str
+    commanders: tuple[str, ...]  # canonical names of the resolved commanders
+    companion: str | None
+    color_identity: tuple[str, ...]  # WUBRG order, chosen colors (903.4b) included
+    card_count: int  # commanders + main deck + unknown names there; companion excluded
+    violations: tuple[Violation, ...]
+
+
+def validate(deck: Deck, rules: Iterable[Rule] = RULES) -> list[Violation]:
+    """Run every rule and return every violation, sorted; never stop at the first problem."""
+    found = [violation for rule in rules for violation in rule(deck)]
+    found.sort(key=Violation.sort_key)
+    return found
+
+
+def check(
+    decklist: Decklist,
+    cards: Mapping[str, Card],
+    suggestions: Mapping[str, Sequence[str]] | None = None,
+    *,
+    commanders: Sequence[str] | None = None,
+    companion: str | None = None,
+    color_choices: Mapping[str, str] | None = None,
+) -> Report:
+    """Assemble the deck, validate it, and add the decklist's own problems into one Report."""
+    deck = assemble(
+        decklist, cards, suggestions, commanders=commanders, companion=companion, color_choices=color_choices
+    )
+    violations = sorted([*decklist.problems, *validate(deck)], key=Violation.sort_key)
+    return Report(
+        valid=not any(v.severity == Severity.ERROR for v in violations),
+        format=decklist.format,
+        commanders=tuple(e.card.name for e in deck.commanders),
+        companion=deck.companion.card.name if deck.companion else None,
+        color_identity=wubrg(commander_identity(deck)),
+        card_count=card_count(deck),
+        violations=tuple(violations),
+    )
