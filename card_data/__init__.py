@@ -1,0 +1,15 @@
+"""Card data: Scryfall client, bulk sync, the SQLite store and name resolution.
+
+Everything that touches Scryfall or disk lives here; the engine (validator) stays pure.
+"""
+
+from card_data.errors import CardDataError, CardDataUnavailable
+from card_data.repository import (
+    DEFAULT_DB, CardRepository, Resolution, describe_card, open_repository, settings_from_env,
+)
+from card_data.store import CardStore, StoreMetadata
+
+__all__ = [
+    "DEFAULT_DB", "CardDataError", "CardDataUnavailable", "CardRepository", "CardStore",
+    "Resolution", "StoreMetadata", "describe_card", "open_repository", "settings_from_env",
+]

@@ -1,0 +1,238 @@
+"""ScryfallClient: the one place that speaks HTTP to Scryfall.
+
+One requests.Session with honest headers, (connect, read) timeouts and urllib3 retries
+for 5xx and connection errors. Scryfall's rate limits are enforced here, in-process and
+thread-safe, and a 429 locks this client out for 30 s instead of retrying. Every
+requests/urllib3 error is translated into CardDataError / CardDataUnavailable here.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from importlib import metadata
+from typing import Any, Iterable, Iterator
+
+import requests
+import urllib3.exceptions
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
+
+from card_data.errors import CardDataError, CardDataUnavailable
+
+DEFAULT_API_URL = "https://api.scryfall.com"
+
+# Scryfall rate limits (as of 2026-11): /cards/search, /cards/named, /cards/random and
+# /cards/collection allow 2 requests a second; a 429 locks the client out for 30 s.
+RATE_LIMITED_INTERVAL = 0.5
+LOCKOUT_SECONDS = 30
+COLLECTION_BATCH = 75  # identifiers per POST /cards/collection
+# What callers should wait after a timeout, connection error or 5xx that survived retries.
+UNAVAILABLE_RETRY_AFTER = 30
+
+DEFAULT_TIMEOUT = (3.05, 30.0)  # (connect, read) seconds; a bulk download streams past 30 s fine
+DEFAULT_RETRIES = 3
+DEFAULT_BACKOFF = 0.5
+DOWNLOAD_CHUNK = 64 * 1024
+
+
+def project_version() -> str:
+    """This project's installed version (for the User-Agent)."""
+    try:
+        return metadata.version("edh-deck-validator")
+    except metadata.PackageNotFoundError:
+        return "0.1.0"
+
+
+def default_user_agent() -> str:
+    """The User-Agent Scryfall asks for: this project's name and version."""
+    return f"edh-deck-validator/{project_version()}"
+
+
+def make_session(user_agent: str, retries: int = DEFAULT_RETRIES, backoff: float = DEFAULT_BACKOFF) -> requests.Session:
+    """A Session with our headers and retries on 5xx and connection errors (never on 429)."""
+    session = requests.Session()
+    session.headers.update({"User-Agent": user_agent, "Accept": "application/json;q=0.9,*/*;q=0.8"})
+    retry = Retry(
+        total=retries,
+        connect=retries,
+        read=1,  # a read timeout is retried once: a stuck server rarely recovers quickly
+        status=retries,
+        backoff_factor=backoff,
+        status_forcelist=(500, 502, 503, 504),
+        allowed_methods=frozenset({"GET", "POST"}),  # /cards/collection is a read
+        respect_retry_after_header=False,  # never sit out a 429 inside a request
+    )
+    adapter = HTTPAdapter(max_retries=retry)
+    session.mount("https://", adapter)
+    session.mount("http://", adapter)  # the local test server
+    return session
+
+
+class ScryfallClient:
+    """Scryfall's API: bulk-data objects, bulk downloads and batched /cards/collection lookups."""
+
+    def __init__(
+        self,
+        api_url: str = DEFAULT_API_URL,
+        *,
+        user_agent: str | None = None,
+        session: requests.Session | None = None,
+        timeout: tuple[float, float] = DEFAULT_TIMEOUT,
+        retries: int = DEFAULT_RETRIES,
+        backoff: float = DEFAULT_BACKOFF,
+    ) -> None:
+        self.api_url = api_url.rstrip("/")
+        self.session = session or make_session(user_agent or default_user_agent(), retries, backoff)
+        self.timeout = timeout
+        self._lock = threading.Lock()
+        self._next_limited = 0.0  # monotonic time of the next allowed rate-limited request
+        self._locked_until = 0.0  # monotonic end of a 429 lockout
+
+    # -- rate limiting ------------------------------------------------------------------
+
+    def _check_lockout(self) -> None:
+        """Refuse to send anything while a 429 lockout lasts."""
+        remaining = self._locked_until - time.monotonic()
+        if remaining > 0:
+            raise CardDataUnavailable(
+                f"Scryfall rate limit: card data unavailable, retry after {math.ceil(remaining)} s",
+                math.ceil(remaining),
+            )
+
+    def _wait_for_slot(self) -> None:
+        """Space rate-limited requests RATE_LIMITED_INTERVAL apart across all threads."""
+        with self._lock:
+            now = time.monotonic()
+            start = max(now, self._next_limited)
+            self._next_limited = start + RATE_LIMITED_INTERVAL
+        if start > now:  # sleep outside the lock: the slot is already reserved
+            time.sleep(start - now)
+
+    def _lock_out(self) -> CardDataUnavailable:
+        """Remember a 429 and build the error to raise."""
+        with self._lock:
+            self._locked_until = time.monotonic() + LOCKOUT_SECONDS
+        return CardDataUnavailable(
+            f"Scryfall rate limit (429): card data unavailable, retry after {LOCKOUT_SECONDS} s",
+            LOCKOUT_SECONDS,
+        )
+
+    # -- requests -----------------------------------------------------------------------
+
+    def _request(self, method: str, url: str, *, limited: bool = False, **kwargs: Any) -> requests.Response:
+        """Send one request; translate every transport error; 429 and error objects raise."""
+        self._check_lockout()
+        if limited:
+            self._wait_for_slot()
+            self._check_lockout()  # another thread may have hit a 429 while we waited
+        try:
+            response = self.session.request(method, url, timeout=self.timeout, **kwargs)
+        except requests.exceptions.RetryError as error:
+            raise CardDataUnavailable(f"Scryfall kept failing ({url}): {error}", UNAVAILABLE_RETRY_AFTER) from error
+        except (requests.exceptions.Timeout, requests.exceptions.ConnectionError) as error:
+            raise CardDataUnavailable(f"Scryfall unreachable ({url}): {error}", UNAVAILABLE_RETRY_AFTER) from error
+        except requests.exceptions.RequestException as error:
+            raise CardDataError(f"request to Scryfall failed ({url}): {error}") from error
+        if response.status_code == 429:
+            response.close()
+            raise self._lock_out()
+        if response.status_code >= 400:
+            raise self._error_for(response, url)
+        return response
+
+    @staticmethod
+    def _error_for(response: requests.Response, url: str) -> CardDataError:
+        """A CardDataError carrying Scryfall's error object details when there is one."""
+        try:
+            details = response.json().get("details") or response.reason
+        except (ValueError, AttributeError):
+            details = response.reason
+        finally:
+            response.close()
+        message = f"Scryfall answered {response.status_code} for {url}: {details}"
+        if response.status_code >= 500:
+            return CardDataUnavailable(message, UNAVAILABLE_RETRY_AFTER)
+        return CardDataError(message)
+
+    def _json(self, method: str, url: str, **kwargs: Any) -> dict[str, Any]:
+        """A request whose answer must be a JSON object."""
+        response = self._request(method, url, **kwargs)
+        try:
+            body = response.json()
+        except (ValueError, requests.exceptions.RequestException) as error:
+            raise CardDataError(f"Scryfall sent something that is not JSON ({url})") from error
+        if not isinstance(body, dict):
+            raise CardDataError(f"Scryfall sent an unexpected JSON value ({url})")
+        return body
+
+    def bulk_data(self, bulk_type: str = "oracle-cards") -> dict[str, Any]:
+        """The bulk-data object for one type (GET /bulk-data/{type})."""
+        body = self._json("GET", f"{self.api_url}/bulk-data/{bulk_type}")
+        if body.get("object") != "bulk_data" or not body.get("updated_at"):
+            raise CardDataError(f"Scryfall's bulk-data answer for {bulk_type} is not a bulk_data object")
+        return body
+
+    def download(self, url: str) -> "Download":
+        """Start streaming a bulk file; use as a context manager and iterate over raw chunks."""
+        return Download(self._request("GET", url, stream=True), url)
+
+    def fetch_collection(self, names: Iterable[str]) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
+        """Look names up with POST /cards/collection, 75 a request, 2 requests a second.
+
+        Returns ((name asked, card object) pairs, names Scryfall did not find).
+        """
+        names = list(dict.fromkeys(names))
+        found: list[tuple[str, dict[str, Any]]] = []
+        not_found: list[str] = []
+        for start in range(0, len(names), COLLECTION_BATCH):
+            batch = names[start:start + COLLECTION_BATCH]
+            body = self._json(
+                "POST", f"{self.api_url}/cards/collection", limited=True,
+                json={"identifiers": [{"name": name} for name in batch]},
+            )
+            batch_found, batch_missing = _match_collection(batch, body)
+            found += batch_found
+            not_found += batch_missing
+        return found, not_found
+
+
+def _match_collection(batch: list[str], body: dict[str, Any]) -> tuple[list[tuple[str, dict]], list[str]]:
+    """Pair asked names with returned cards: `data` is in request order minus `not_found`."""
+    missing = {(item or {}).get("name") for item in body.get("not_found") or ()}
+    cards = iter(card for card in body.get("data") or () if isinstance(card, dict))
+    found, not_found = [], []
+    for name in batch:
+        card = None if name in missing else next(cards, None)
+        if card is None:
+            not_found.append(name)
+        else:
+            found.append((name, card))
+    return found, not_found
+
+
+class Download:
+    """A streaming bulk-file response: the bytes exactly as sent, and their expected size."""
+
+    def __init__(self, response: requests.Response, url: str) -> None:
+        self.response = response
+        self.url = url
+        length = response.headers.get("Content-Length", "")
+        self.length = int(length) if length.isdigit() else None
+
+    def __enter__(self) -> "Download":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.response.close()
+
+    def chunks(self) -> Iterator[bytes]:
+        """Raw body chunks; gzip is left alone whatever Content-Encoding says (sync sniffs it)."""
+        encoding = self.response.headers.get("Content-Encoding", "").strip().lower()
+        # Let urllib3 undo only encodings we would not recognise by magic bytes (deflate, br).
+        decode = encoding not in ("", "identity", "gzip", "x-gzip")
+        try:
+            yield from self.response.raw.stream(DOWNLOAD_CHUNK, decode_content=decode)
+        except (urllib3.exceptions.HTTPError, requests.exceptions.RequestException, OSError) as error:
+            raise CardDataError(f"the download of {self.url} broke off: {error}") from error

@@ -1,0 +1,155 @@
+"""CardRepository: every name a person types -> the right Card, in one batch per deck.
+
+Order of lookups: the in-memory cache of the current store file, then one indexed
+SELECT over the store's name index, then (unless offline) POST /cards/collection for
+what is left (cached in the store, misses remembered for a day), then fuzzy
+suggestions for the names that still don't resolve.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from rapidfuzz import fuzz, process
+
+from card_data.client import DEFAULT_API_URL, ScryfallClient
+from card_data.convert import clean_name, faces, normalize_name, to_card
+from card_data.errors import CardDataError, CardDataUnavailable
+from card_data.store import CardStore, Snapshot, StoreMetadata
+from validator.deck import Card, wubrg
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DB = "instance/cards.sqlite3"
+MAX_SUGGESTIONS = 3
+SUGGESTION_CUTOFF = 60.0  # WRatio score below which a "suggestion" is noise
+MISS_TTL_SECONDS = 24 * 60 * 60  # Scryfall asks clients to cache for at least 24 h
+MAX_NAME_LENGTH = 200  # no card name is longer; longer input is not worth a request
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """Cards keyed by each input string exactly, and suggestions for every name that failed."""
+
+    cards: dict[str, Card]
+    suggestions: dict[str, tuple[str, ...]]
+
+
+class CardRepository:
+    """Resolves names against the store, fetching misses from Scryfall unless offline."""
+
+    def __init__(self, store: CardStore, client: ScryfallClient | None = None, *, offline: bool = False) -> None:
+        self.store = store
+        self.client = None if offline else client
+
+    def resolve(self, names: Iterable[str]) -> Resolution:
+        """Resolve a batch of names (as typed) to Cards; raises CardDataUnavailable without data."""
+        keys = {name: normalize_name(name) for name in dict.fromkeys(names)}
+        snapshot = self.store.snapshot()  # one store file for the whole call
+        found = snapshot.lookup(keys.values())
+        missing = {name: key for name, key in keys.items() if key not in found}
+        if missing and self.client is not None:
+            found.update(self._fetch(missing))
+        cards = {name: found[key] for name, key in keys.items() if key in found}
+        suggestions = {name: self._suggest(snapshot, key) for name, key in keys.items() if key not in found}
+        return Resolution(cards, suggestions)
+
+    def metadata(self) -> StoreMetadata | None:
+        """Source, updated_at and card count of the current store (None before the first sync)."""
+        return self.store.metadata()
+
+    def describe(self, name: str) -> dict[str, Any] | None:
+        """What /api/v1/cards/<name> shows of the stored card, or None when the name is unknown."""
+        card = self.resolve([name]).cards.get(name)
+        if card is None:
+            return None
+        record = self.store.snapshot().record(normalize_name(card.name)) or {}
+        return describe_card(card, record)
+
+    def _fetch(self, missing: Mapping[str, str]) -> dict[str, Card]:
+        """Ask Scryfall for names the store lacks; cache what it finds and what it doesn't."""
+        asked = {key: clean_name(name) for name, key in missing.items() if key and len(name) <= MAX_NAME_LENGTH}
+        for key in self.store.recent_misses(asked, MISS_TTL_SECONDS):
+            del asked[key]
+        if not asked:
+            return {}
+        try:
+            found, not_found = self.client.fetch_collection(asked.values())
+        except CardDataUnavailable:
+            raise  # a 429 or an outage: the caller answers 503 with Retry-After
+        except CardDataError as error:  # e.g. a 400 for an odd name: the names stay unknown
+            log.warning("card lookup failed, names stay unknown: %s", error)
+            return {}
+        self._cache(found, not_found)
+        return {normalize_name(name): to_card(payload) for name, payload in found}
+
+    def _cache(self, found: list[tuple[str, dict]], not_found: list[str]) -> None:
+        """Store fetched cards (with the name that found them) and remember the misses."""
+        try:
+            self.store.add_cards((payload, [normalize_name(name)]) for name, payload in found)
+            self.store.record_misses(normalize_name(name) for name in not_found)
+        except CardDataError as error:  # caching is an optimisation; the answer stands
+            log.warning("could not cache fetched cards: %s", error)
+
+    @staticmethod
+    def _suggest(snapshot: Snapshot, key: str) -> tuple[str, ...]:
+        """Up to three canonical names close to an unresolved key (rapidfuzz WRatio)."""
+        if not key:
+            return ()
+        keys, names = snapshot.fuzzy_choices()
+        matches = process.extract(
+            key, keys, scorer=fuzz.WRatio, limit=MAX_SUGGESTIONS * 4, score_cutoff=SUGGESTION_CUTOFF
+        )
+        # Several keys (faces, flavor names) point at one card: suggest each card once.
+        unique = dict.fromkeys(names[index] for _, _, index in matches)
+        return tuple(unique)[:MAX_SUGGESTIONS]
+
+
+def describe_card(card: Card, record: Mapping[str, Any]) -> dict[str, Any]:
+    """A JSON-ready summary of a card: what the service knows and shows about it."""
+    summary: dict[str, Any] = {
+        "name": card.name,
+        "mana_cost": card.mana_cost,
+        "mana_value": card.mana_value,
+        "type_line": record.get("type_line", card.type_line),
+        "oracle_text": card.oracle_text,
+        "color_identity": list(wubrg(card.color_identity)),
+        "keywords": sorted(card.keywords),
+        "layout": card.layout,
+        "legalities": dict(record.get("legalities") or {"commander": card.legality}),
+        "game_changer": card.game_changer,
+    }
+    if record.get("card_faces"):
+        summary["faces"] = [
+            {field: face.get(field, "") for field in ("name", "mana_cost", "type_line", "oracle_text")}
+            for face in faces(record)
+        ]
+    for optional in ("scryfall_uri", "flavor_name", "printed_name"):
+        if record.get(optional):
+            summary[optional] = record[optional]
+    return summary
+
+
+def open_repository(
+    db_path: str | os.PathLike,
+    *,
+    api_url: str = DEFAULT_API_URL,
+    offline: bool = False,
+    user_agent: str | None = None,
+) -> CardRepository:
+    """A repository over the store at db_path; online lookups go to api_url unless offline."""
+    client = None if offline else ScryfallClient(api_url, user_agent=user_agent)
+    return CardRepository(CardStore(db_path), client, offline=offline)
+
+
+def settings_from_env(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """CARD_DB, SCRYFALL_API_URL and CARD_DATA_OFFLINE as open_repository() arguments."""
+    environ = os.environ if environ is None else environ
+    return {
+        "db_path": environ.get("CARD_DB") or DEFAULT_DB,
+        "api_url": environ.get("SCRYFALL_API_URL") or DEFAULT_API_URL,
+        "offline": environ.get("CARD_DATA_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"),
+    }
