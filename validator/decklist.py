@@ -31,6 +31,8 @@ class ListEntry:
     section: Section = Section.MAIN
     set_code: str | None = None
     collector_number: str | None = None
+    foil: bool = False  # printing hints only (Moxfield *F*, taw [foil]); no rule reads them
+    etched: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,3 +46,6 @@ class Decklist:
     entries: tuple[ListEntry, ...] = ()
     format: str = "text"
     problems: tuple[Violation, ...] = ()
+    # 1-based lines read as headers, comments or metadata (no entry, no problem), so every
+    # non-blank line is provably an entry, one of these, or a problem's line
+    accounted: tuple[int, ...] = ()

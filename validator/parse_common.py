@@ -1,0 +1,164 @@
+"""What every decklist reader shares: limits, header words, and the collector of results.
+
+Readers (parse_text, parse_xml, parse_export) turn one syntax into calls on a `Collector`;
+the collector owns the rules every format obeys: quantities are checked in one place,
+problems carry their line, and every line a reader skips is recorded as accounted for.
+"""
+
+from __future__ import annotations
+
+import re
+
+from validator.decklist import Decklist, ListEntry, Section
+from validator.violations import Code, Severity, Violation
+
+MAX_LINES = 10_000  # a Commander list is ~100 lines; 100x that is abuse, not a deck
+MAX_LINE_LENGTH = 1_000  # longer lines are never card lines; refusing them keeps regexes cheap
+MAX_QUANTITY = 999  # above this a "quantity" is a typo or an attack, not a count
+SNIPPET = 60  # characters of a bad line quoted back in a message
+
+
+class DecklistError(ValueError):
+    """Input the parser refuses outright (too many lines, an unknown format name)."""
+
+
+# Header words, lower-cased, without a trailing colon or "(N)" count. None means "a
+# metadata block follows" (Arena's About block, Forge's [metadata]).
+HEADERS: dict[str, Section | None] = {
+    "commander": Section.COMMANDER,
+    "commanders": Section.COMMANDER,
+    "command zone": Section.COMMANDER,
+    "commandzone": Section.COMMANDER,
+    "companion": Section.COMPANION,
+    "companions": Section.COMPANION,
+    "deck": Section.MAIN,
+    "main": Section.MAIN,
+    "maindeck": Section.MAIN,
+    "main deck": Section.MAIN,
+    "mainboard": Section.MAIN,
+    "library": Section.MAIN,
+    "sideboard": Section.SIDEBOARD,
+    "side": Section.SIDEBOARD,
+    "maybeboard": Section.MAYBEBOARD,
+    "maybe": Section.MAYBEBOARD,
+    "considering": Section.MAYBEBOARD,
+    "tokens": Section.IGNORED,
+    "display commander": Section.IGNORED,
+    "display commanders": Section.IGNORED,
+    "planar deck": Section.PLANAR,
+    "planes": Section.PLANAR,
+    "scheme deck": Section.SCHEMES,
+    "schemes": Section.SCHEMES,
+    # Forge's other piles: none of them is part of the 100-card deck
+    "avatar": Section.IGNORED,
+    "attractions": Section.IGNORED,
+    "contraptions": Section.IGNORED,
+    "dungeon": Section.IGNORED,
+    "conspiracy": Section.SIDEBOARD,
+    "about": None,
+    "metadata": None,
+}
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as a client numbers them: CRLF, CR and LF each end one line (and nothing else)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")
+
+
+def check_size(lines: list[str]) -> None:
+    """Refuse input over MAX_LINES lines before any per-line work is done."""
+    if len(lines) > MAX_LINES:
+        raise DecklistError(
+            f"The decklist has {len(lines)} lines; at most {MAX_LINES} are accepted."
+        )
+
+
+def snippet(text: str) -> str:
+    """A bad line as quoted back to the user: stripped and cut short."""
+    text = text.strip()
+    return text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
+
+
+def side_zone_section(count: int) -> Section:
+    """Where a format's side zone goes: 1-2 cards are the commanders (MTGO, XMage,
+    Cockatrice convention); 3 or more could hide a companion, so nothing is guessed."""
+    return Section.COMMANDER if 1 <= count <= 2 else Section.SIDEBOARD
+
+
+_DIGITS = re.compile(r"-?\d+")
+
+
+def quantity_of(raw) -> int | None:
+    """The quantity as an int when it is a sane count (1..MAX_QUANTITY), else None.
+
+    Accepts an int or a string of digits; the length check comes first so a
+    10**30-digit string is never converted or looped over.
+    """
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw if 1 <= raw <= MAX_QUANTITY else None
+    if not isinstance(raw, str) or len(raw) > 4 or not _DIGITS.fullmatch(raw):
+        return None
+    value = int(raw)
+    return value if 1 <= value <= MAX_QUANTITY else None
+
+
+class Collector:
+    """Accumulates entries, problems and accounted-for lines while a reader runs."""
+
+    __slots__ = ("entries", "problems", "accounted")
+
+    def __init__(self) -> None:
+        self.entries: list[ListEntry] = []
+        self.problems: list[Violation] = []
+        self.accounted: list[int] = []
+
+    def add(self, name: str, quantity, line: int, section: Section = Section.MAIN, **hints) -> None:
+        """Record a card, or an invalid_quantity problem when the quantity is no sane count."""
+        count = quantity_of(quantity)
+        if count is None:
+            self.invalid_quantity(line, quantity, name)
+            return
+        self.entries.append(ListEntry(name, count, line, section, **hints))
+
+    def invalid_quantity(self, line: int, quantity, name: str) -> None:
+        """A quantity of 0, a negative one, or one too large to be a count."""
+        shown = snippet(str(quantity)) if quantity is not None else "none"
+        self.problems.append(Violation(
+            code=Code.INVALID_QUANTITY,
+            message=(f"Line {line}: {shown} is not a valid number of copies of {snippet(name)} "
+                     f"(use 1 to {MAX_QUANTITY}); the line was not counted."),
+            cards=(name,),
+            lines=(line,),
+        ))
+
+    def unparsed(self, line: int, text: str, why: str = "is not a card line") -> None:
+        """A non-blank line that is no card entry, header or comment in any known syntax."""
+        self.problems.append(Violation(
+            code=Code.UNPARSED_LINE,
+            message=f'Line {line} {why}: "{snippet(text)}"',
+            lines=(line,),
+        ))
+
+    def warn(self, code: str, message: str, lines: tuple[int, ...], cards: tuple[str, ...] = ()) -> None:
+        """A warning about the list as a whole (commander_inferred)."""
+        self.problems.append(Violation(code, message, Severity.WARNING, cards=cards, lines=lines))
+
+    def account(self, line: int) -> None:
+        """Mark a line as a header, comment or metadata: read, and deliberately no card."""
+        self.accounted.append(line)
+
+    def account_rest(self, lines: list[str]) -> None:
+        """For whole documents (XML, JSON, CSV): every other non-blank line is markup."""
+        used = {e.line for e in self.entries}
+        used.update(n for p in self.problems for n in p.lines)
+        self.accounted.extend(
+            n for n, text in enumerate(lines, 1) if n not in used and text.strip()
+        )
+
+    def decklist(self, format: str) -> Decklist:
+        """The finished, immutable result."""
+        return Decklist(tuple(self.entries), format, tuple(self.problems), tuple(self.accounted))

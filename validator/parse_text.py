@@ -1,0 +1,326 @@
+"""The line-based decklist syntaxes: plain text, MTG Arena, Moxfield, Archidekt, MTGO and
+MTGGoldfish text, Forge and XMage `.dck`, and the taw precon convention.
+
+They share one line grammar (RULES.md §8): `[quantity] [printing] name [printing]
+[markers]`, so one tolerant reader handles them all. What differs between sites is only
+which decorations appear, and the decorations never collide: a leading `[SET:num]` is
+XMage, a trailing `|SET|art` is Forge, `*CMDR*` is Moxfield, `[Category{flags}]` and
+`^label^` are Archidekt, `(SET) num` is Arena, `[SET:num] [foil]` is taw.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from validator.decklist import ListEntry, Section
+from validator.parse_common import HEADERS, MAX_LINE_LENGTH, Collector, side_zone_section
+from validator.violations import Code
+
+# The common case, `1 Sol Ring` / `4x Forest`, read by one regex: the name holds no
+# character that any decoration uses, so no other step could change the result.
+_FAST = re.compile(r"([1-9]\d{0,2})[xX]?[ \t]+([^\W\d_][\w ',.!?&-]*)")
+# A leading quantity: `1`, `1x`, `-3`, rarely `x1`. Linear: one anchored attempt.
+_QUANTITY = re.compile(r"(?:(-?\d+)[xX]?|[xX](\d+))(?:\s+|$)")
+# Arena/Moxfield printing, tried only from the last "(" so Un-names with parentheses
+# ("Erase (Not the Urza's Legacy One)") are left alone.
+_PRINTING = re.compile(r"\(([A-Za-z0-9]{2,6})\)(?:\s+(\S+))?")
+_SET_NUMBER = re.compile(r"([A-Za-z0-9]{2,8}):(\S+)")  # XMage [C21:263], taw [MOC:1]
+_INLINE = re.compile(r"([A-Za-z][A-Za-z ]{0,20}):\s*(.+)")  # COMMANDER: 1 Name, SB: 1 Name
+_CATEGORY_HEADER = re.compile(r"[^\W\d_][\w &/',+-]{0,40}")  # TappedOut `Creatures (2)`
+_FLAG = re.compile(r"\{(\w+)\}")
+_NOT_A_NAME = re.compile(r"[<>{}\[\]|=*^\x00-\x1f\x7f]")  # markup, never in a card name
+_LETTER = re.compile(r"[^\W\d_]")
+
+# Bare words that head a group of main-deck cards in type-grouped lists (no card has
+# these names, so reading them as headers loses nothing).
+_TYPE_GROUPS = frozenset({
+    "creatures", "lands", "instants", "sorceries", "artifacts", "enchantments",
+    "planeswalkers", "battles", "spells", "nonlands",
+})
+# Archidekt's first category names the pile; these piles are not the main deck.
+_CATEGORY_SECTIONS = {
+    "commander": Section.COMMANDER,
+    "companion": Section.COMPANION,
+    "sideboard": Section.SIDEBOARD,
+    "maybeboard": Section.MAYBEBOARD,
+    "considering": Section.MAYBEBOARD,
+    "tokens": Section.IGNORED,
+}
+_XMAGE_METADATA = ("NAME:", "LAYOUT ")  # XMage deck name and UI layout lines
+
+
+class _State:
+    """Where the reader is: current section, metadata block, and what the text marked."""
+
+    __slots__ = ("section", "metadata", "marked", "side", "blocks", "gap")
+
+    def __init__(self) -> None:
+        self.section = Section.MAIN
+        self.metadata: str | None = None  # "about" (until a blank line) or "forge" (until a header)
+        self.marked = False  # any header, marker or category: commanders are not guessed
+        self.side: list[int] = []  # indices of `SB:` entries
+        self.blocks: list[tuple[int, int]] = [(0, 0)]  # (entry, problem) index at each block start
+        self.gap = False  # a blank line was seen since the last card line
+
+
+def read_text(lines: list[str], collector: Collector, *, xmage: bool = False) -> None:
+    """Read every line; `xmage` says `SB:` lines are the command zone without a warning."""
+    state = _State()
+    entries = collector.entries
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line:
+            state.gap = True
+            if state.metadata == "about":
+                state.metadata = None  # Arena's About block ends at the first blank line
+            continue
+        if state.gap:
+            state.gap = False
+            state.blocks.append((len(entries), len(collector.problems)))
+        fast = _FAST.fullmatch(line) if state.metadata is None else None
+        if fast:
+            entries.append(ListEntry(fast[2], int(fast[1]), number, state.section))
+        else:
+            _read_line(line, number, state, collector)
+    _settle_side_zone(state, collector, xmage)
+    _infer_from_last_block(state, collector)
+
+
+def _read_line(line: str, number: int, state: _State, c: Collector) -> None:
+    """Everything but the fast path: long lines, comments, metadata, headers, cards."""
+    if len(line) > MAX_LINE_LENGTH:
+        c.unparsed(number, line, f"is longer than {MAX_LINE_LENGTH} characters")
+    elif line.startswith(("//", "#")) or line.startswith(_XMAGE_METADATA):
+        c.account(number)
+    elif state.metadata == "about" or (state.metadata == "forge" and not line.startswith("[")):
+        c.account(number)  # `Name Teysa Brew`, `Name=Krenko`: deck metadata, not cards
+    elif _enter_header(line, state):
+        c.account(number)
+    else:
+        _read_inline_or_card(line, number, state, c)
+
+
+def _enter_header(line: str, state: _State) -> bool:
+    """Switch section when the line is a header (`Deck`, `SIDEBOARD:`, `[Main]`,
+    `Mainboard (99)`, `Creatures (2)`); False when it is not one."""
+    word, counted = _header_word(line)
+    if word in HEADERS:
+        section = HEADERS[word]
+        state.metadata = ("forge" if word == "metadata" else "about") if section is None else None
+        if section is not None:
+            state.section = section
+            state.marked = True
+        return True
+    if (counted and _CATEGORY_HEADER.fullmatch(word)) or word in _TYPE_GROUPS:
+        state.section, state.metadata, state.marked = Section.MAIN, None, True
+        return True
+    return False
+
+
+def _header_word(line: str) -> tuple[str, bool]:
+    """The line reduced to a possible header word: no brackets, colon or `(N)` count."""
+    if line.startswith("[") and line.endswith("]") and line.count("[") == 1:
+        return line[1:-1].strip().lower(), False  # Forge `[Commander]`
+    word = line[:-1] if line.endswith(":") else line
+    counted = False
+    if word.endswith(")"):
+        opening = word.rfind("(")
+        inside = word[opening + 1 : -1]
+        if opening > 0 and inside.isdigit() and inside.isascii():
+            word, counted = word[:opening].rstrip(), True
+    return word.lower(), counted
+
+
+def _read_inline_or_card(line: str, number: int, state: _State, c: Collector) -> None:
+    """`COMMANDER: 1 Name` / `SB: 1 Name` put one card in a section; anything else is a card."""
+    inline = _INLINE.fullmatch(line)
+    if inline:
+        word = inline[1].strip().lower()
+        if word == "sb":
+            state.marked = True
+            before = len(c.entries)
+            _read_card(inline[2], number, Section.SIDEBOARD, state, c)
+            state.side.extend(range(before, len(c.entries)))
+            return
+        if HEADERS.get(word) is not None:
+            state.marked = True
+            _read_card(inline[2], number, HEADERS[word], state, c)
+            return
+    _read_card(line, number, state.section, state, c)
+
+
+def _read_card(line: str, number: int, section: Section, state: _State, c: Collector) -> None:
+    """One card line in any dialect, or an unparsed_line when it names nothing."""
+    if len(line) > MAX_LINE_LENGTH:
+        c.unparsed(number, line, f"is longer than {MAX_LINE_LENGTH} characters")
+        return
+    match = _QUANTITY.match(line)
+    quantity = (match[1] or match[2]) if match else None
+    rest = line[match.end():] if match else line
+    hints: dict = {}
+    rest = _leading_printing(rest.strip(), hints)
+    rest, marked_section = _strip_decorations(rest, hints)
+    if marked_section is not None:
+        section, state.marked = marked_section, True
+    name = _strip_printing(rest, hints)
+    if not _is_name(name):
+        why = "has a quantity but no card name" if quantity and not name else "is not a card line"
+        c.unparsed(number, line, why)
+        return
+    c.add(name, quantity if quantity is not None else 1, number, section, **hints)
+
+
+def _leading_printing(rest: str, hints: dict) -> str:
+    """XMage puts the printing before the name: `[C21:263] Sol Ring`."""
+    if rest.startswith("["):
+        close = rest.find("]")
+        printing = _SET_NUMBER.fullmatch(rest, 1, close) if close > 0 else None
+        if printing:
+            _set_printing(hints, printing[1], printing[2])
+            return rest[close + 1 :].strip()
+    return rest
+
+
+def _strip_decorations(rest: str, hints: dict) -> tuple[str, Section | None]:
+    """Peel trailing `^label^`, `[...]` groups and `*X*` markers off, right to left.
+
+    String searches, not regexes: each step looks at the end of the line only, so a
+    hostile line costs linear time.
+    """
+    section: Section | None = None
+    while True:
+        if rest.endswith("^") and (start := rest.rfind("^", 0, len(rest) - 1)) >= 0:
+            rest = rest[:start].rstrip()  # Archidekt color label `^Test,#2ccce4^`
+        elif rest.endswith("]") and (start := rest.rfind("[")) >= 0:
+            section = _bracket(rest[start + 1 : -1], hints) or section
+            rest = rest[:start].rstrip()
+        elif rest.endswith("*") and (start := rest.rfind("*", 0, len(rest) - 1)) >= 0 \
+                and rest[start + 1 : -1].isalpha() and len(rest) - start <= 8:
+            section = _marker(rest[start + 1 : -1].upper(), hints) or section
+            rest = rest[:start].rstrip()
+        else:
+            return rest, section
+
+
+def _bracket(tag: str, hints: dict) -> Section | None:
+    """A trailing `[...]`: taw `[foil]`/`[etched]`/`[SET:num]`, else Archidekt categories."""
+    lowered = tag.strip().lower()
+    if lowered in ("foil", "etched"):
+        hints[lowered] = True
+        return None
+    printing = _SET_NUMBER.fullmatch(tag.strip())
+    if printing:
+        _set_printing(hints, printing[1], printing[2])
+        return None
+    first = tag.split(",", 1)[0]  # Archidekt: the first category is the pile
+    flags = {flag.lower() for flag in _FLAG.findall(first)}
+    category = first.split("{", 1)[0].strip().lower()
+    if "nodeck" in flags:  # {noDeck}: listed, but not in the deck
+        return Section.MAYBEBOARD if category in ("maybeboard", "considering") else Section.SIDEBOARD
+    return _CATEGORY_SECTIONS.get(category)
+
+
+def _marker(marker: str, hints: dict) -> Section | None:
+    """Moxfield markers: *CMDR* commander, *F* foil, *E* etched (others are cosmetic)."""
+    if marker == "CMDR":
+        return Section.COMMANDER
+    if marker in ("F", "E"):
+        hints["foil" if marker == "F" else "etched"] = True
+    return None
+
+
+def _strip_printing(rest: str, hints: dict) -> str:
+    """Remove Arena's `(SET) number` and Forge's `|SET|art`; what is left is the name."""
+    opening = rest.rfind("(")
+    if opening > 0:
+        printing = _PRINTING.fullmatch(rest, opening)
+        if printing:
+            _set_printing(hints, printing[1], printing[2])
+            rest = rest[:opening].rstrip()
+    if "|" in rest:
+        rest, _, printing = rest.partition("|")
+        set_code = printing.partition("|")[0].strip()
+        if set_code:
+            _set_printing(hints, set_code, None)
+        rest = rest.rstrip()
+    return rest
+
+
+def _set_printing(hints: dict, set_code: str, number: str | None) -> None:
+    """Keep the first printing hint seen; `*` (taw: any basic) is no collector number."""
+    hints.setdefault("set_code", set_code)
+    if number and number != "*":
+        hints.setdefault("collector_number", number)
+
+
+def _is_name(name: str) -> bool:
+    """Could this be a card name? A letter and no markup (`_____` is a real card)."""
+    if not name or _NOT_A_NAME.search(name):
+        return False
+    return bool(_LETTER.search(name)) or not name.strip("_")
+
+
+def _settle_side_zone(state: _State, c: Collector, xmage: bool) -> None:
+    """`SB:` cards are the command zone when there are one or two of them."""
+    if not state.side:
+        return
+    section = side_zone_section(len(state.side))
+    if section is not Section.COMMANDER:
+        return
+    _move(c, state.side, Section.COMMANDER)
+    if not xmage:  # XMage writes its command zone this way; elsewhere SB: means sideboard
+        _warn_inferred(c, state.side, "the SB: (sideboard) lines, the Commander convention of MTGO and Cockatrice")
+
+
+def _infer_from_last_block(state: _State, c: Collector) -> None:
+    """MTGO/MTGGoldfish text: main deck, a blank line, then 1-2 commanders. Only when the
+    text marks nothing else and has exactly those two blocks, so nothing is guessed."""
+    if state.marked or len(state.blocks) != 2:
+        return
+    (_, _), (first_entry, first_problem) = state.blocks
+    last = list(range(first_entry, len(c.entries)))
+    if not 1 <= len(last) <= 2 or len(c.problems) != first_problem or first_entry <= len(last):
+        return
+    if any(c.entries[i].quantity != 1 for i in last):
+        return
+    _move(c, last, Section.COMMANDER)
+    _warn_inferred(c, last, "the final block after a blank line (MTGO/MTGGoldfish convention)")
+
+
+def _move(c: Collector, indices: list[int], section: Section) -> None:
+    """Put the given entries in another section."""
+    for i in indices:
+        c.entries[i] = dataclasses.replace(c.entries[i], section=section)
+
+
+def _warn_inferred(c: Collector, indices: list[int], where: str) -> None:
+    """commander_inferred: say which cards and from where."""
+    names = tuple(c.entries[i].name for i in indices)
+    c.warn(
+        Code.COMMANDER_INFERRED,
+        f"No commander was marked; {' and '.join(names)} taken as commander from {where}.",
+        lines=tuple(c.entries[i].line for i in indices),
+        cards=names,
+    )
+
+
+# Features that name the dialect in Decklist.format. Horizontal whitespace only: `\s*`
+# after `^` could run across many blank lines and turn a scan quadratic.
+_DIALECTS = (
+    ("xmage", re.compile(r"^[ \t]*(?:SB:[ \t]*)?\d+[ \t]+\[[A-Za-z0-9]{2,8}:[^\]\n]*\]|^NAME:|^LAYOUT ", re.M)),
+    ("forge", re.compile(
+        r"^[ \t]*\[(?:metadata|commander|main|sideboard|planes|schemes|avatar)\][ \t]*$"
+        r"|^[ \t]*\d+[ \t]+[^|\n]+\|[A-Za-z0-9]{2,8}(?:\|\d+)?[ \t]*$", re.M | re.I)),
+    ("archidekt", re.compile(r"\{(?:top|noDeck|noPrice)\}|\^[^^\n]*#[0-9A-Fa-f]{6}\^")),
+    ("moxfield", re.compile(r"\*(?:CMDR|F|E)\*")),
+    ("arena", re.compile(r"^(?:About|Deck|Commander|Companion)[ \t]*$|\([A-Za-z0-9]{2,6}\)[ \t]+\S+[ \t]*$", re.M)),
+)
+
+
+def detect_dialect(text: str) -> str:
+    """Which site's text this looks like (for Decklist.format); "text" when none."""
+    for name, pattern in _DIALECTS:
+        if pattern.search(text):
+            return name
+    return "text"
