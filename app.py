@@ -1,0 +1,408 @@
+"""The HTTP service: create_app() wires config, card data, the JSON API and error handling.
+
+No rule logic lives here: a view reads the request through a schema, hands the text to
+`service.validate_text` and dumps the Report. Every 4xx/5xx under /api/ is one JSON
+envelope `{"code", "status", "message", "errors"?}` (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import codecs
+import logging
+import os
+from importlib import metadata as package_metadata
+from pathlib import Path
+from typing import Any, Callable, Mapping
+from urllib.parse import quote
+
+from flask import Blueprint, Flask, current_app, jsonify, request
+from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import (
+    BadRequest,
+    HTTPException,
+    InternalServerError,
+    NotFound,
+    ServiceUnavailable,
+    UnprocessableEntity,
+    UnsupportedMediaType,
+)
+
+import openapi
+import schemas
+import service
+from card_data import CardDataError, CardDataUnavailable, open_repository
+from runtime import BackgroundSync
+from validator.parse import DecklistError
+from validator.rules import commander_eligibility, pairing_abilities
+
+log = logging.getLogger(__name__)
+
+REPOSITORY_KEY = "card_repository"  # app.extensions key (docs/internals.md; web.py reads it)
+SYNC_KEY = "card_data_sync"
+JSON_PATHS = ("/api/", "/healthz", "/readyz", "/openapi.json")
+CORS_PATHS = ("/api/", "/openapi.json")
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Create the service: defaults, then the environment, then the test mapping."""
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(
+        SCRYFALL_API_URL="https://api.scryfall.com",
+        CARD_DB=os.path.join(app.instance_path, "cards.sqlite3"),
+        CARD_DATA_OFFLINE=False,  # True: never ask Scryfall, neither for misses nor to sync
+        CARD_DATA_SYNC=True,  # sync in the background when the store is missing, then daily
+        CARD_DATA_REFRESH_SECONDS=24 * 3600,  # Scryfall rebuilds its bulk files daily
+        CARD_DATA_RETRY_AFTER=30,  # Retry-After when no sync is running in this process
+        SYNC_BACKOFF_BASE=5.0,
+        SYNC_BACKOFF_CAP=600.0,
+        PORT=8000,
+        MAX_CONTENT_LENGTH=1024 * 1024,  # 1 MiB: Flask answers 413 beyond it
+        CORS_ORIGINS=("*",),  # the API is public and uses no cookies; narrow it per deployment
+        BATCH_LIMIT=schemas.BATCH_LIMIT,
+        USER_AGENT=default_user_agent(),
+    )
+    if test_config is None:
+        app.config.update(config_from_environment(os.environ))
+    else:
+        app.config.update(test_config)
+    app.json.sort_keys = False  # keep DESIGN.md's field order: valid, format, commanders...
+
+    init_card_data(app)
+    app.register_blueprint(api)
+    app.add_url_rule("/healthz", view_func=healthz)
+    app.add_url_rule("/readyz", view_func=readyz)
+    register_error_handlers(app)
+    app.after_request(add_common_headers)
+    app.register_blueprint(openapi.bp)
+    register_web_page(app)
+    return app
+
+
+def default_user_agent() -> str:
+    """Scryfall asks for an accurate User-Agent naming the application and its version."""
+    try:
+        version = package_metadata.version("edh-deck-validator")
+    except package_metadata.PackageNotFoundError:
+        version = "0.1.0"
+    return f"edh-deck-validator/{version}"
+
+
+def flag(value: str) -> bool:
+    """An environment flag: 1/true/yes/on are true, anything else false."""
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def origins(value: str) -> tuple[str, ...]:
+    """CORS_ORIGINS: comma-separated origins, `*` for any, empty for none."""
+    return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+# Environment variable -> how to read it (DESIGN.md names; the rest are ours).
+ENVIRONMENT: dict[str, Callable[[str], Any]] = {
+    "SCRYFALL_API_URL": str,
+    "CARD_DB": str,
+    "CARD_DATA_OFFLINE": flag,
+    "CARD_DATA_SYNC": flag,
+    "CARD_DATA_REFRESH_SECONDS": int,
+    "PORT": int,
+    "MAX_CONTENT_LENGTH": int,
+    "CORS_ORIGINS": origins,
+    "BATCH_LIMIT": int,
+}
+
+
+def config_from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Config values from the environment; a malformed number fails startup, loudly."""
+    config = {}
+    for name, read in ENVIRONMENT.items():
+        if name in environ:
+            try:
+                config[name] = read(environ[name])
+            except ValueError:
+                raise ValueError(f"environment variable {name}={environ[name]!r} is malformed") from None
+    return config
+
+
+# --- card data -------------------------------------------------------------------------
+
+
+def init_card_data(app: Flask) -> None:
+    """Put the live repository in app.extensions and start the background sync."""
+    config = app.config
+    syncer = None
+    if config["CARD_DATA_SYNC"] and not config["CARD_DATA_OFFLINE"]:
+        syncer = BackgroundSync(
+            Path(config["CARD_DB"]),
+            lambda: sync_store(config),
+            base=config["SYNC_BACKOFF_BASE"],
+            cap=config["SYNC_BACKOFF_CAP"],
+            refresh=config["CARD_DATA_REFRESH_SECONDS"],
+        )
+    app.extensions[SYNC_KEY] = syncer
+    # The repository opens the store lazily and reopens it when a sync swaps the file, so
+    # it can be created before the store exists (it raises CardDataUnavailable until then).
+    app.extensions[REPOSITORY_KEY] = open_repository(
+        Path(config["CARD_DB"]),
+        api_url=config["SCRYFALL_API_URL"],
+        offline=bool(config["CARD_DATA_OFFLINE"]),
+        user_agent=config["USER_AGENT"],
+    )
+    if syncer is not None:
+        syncer.start()
+
+
+def sync_store(config: Mapping[str, Any]) -> None:
+    """One bulk sync of the store (the background thread calls this)."""
+    from card_data import sync  # imported late: only the syncing process needs it
+
+    Path(config["CARD_DB"]).parent.mkdir(parents=True, exist_ok=True)
+    sync.sync(Path(config["CARD_DB"]), config["SCRYFALL_API_URL"], user_agent=config["USER_AGENT"])
+
+
+def repository():
+    """The app's card repository (raises CardDataUnavailable while there is no store)."""
+    return current_app.extensions[REPOSITORY_KEY]
+
+
+# --- the API ---------------------------------------------------------------------------
+
+api = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+@api.post("/validate")
+def validate():
+    """Validate one decklist (JSON body or text/plain) and return every violation."""
+    data = read_validate_request()
+    return jsonify(validate_deck(data))
+
+
+@api.post("/validate/batch")
+def validate_batch():
+    """Validate up to BATCH_LIMIT decks; one result each, in request order."""
+    body = read_json()
+    data = load(schemas.batch_request_schema(current_app.config["BATCH_LIMIT"]), body)
+    results = []
+    for index, deck in enumerate(data["decks"]):
+        try:
+            results.append(validate_deck(deck))
+        except DecklistError as error:
+            raise unprocessable(str(error), {"decks": {str(index): {"decklist": [str(error)]}}})
+    return jsonify({"results": results})
+
+
+@api.get("/cards/<path:name>")
+def card(name: str):
+    """What the service knows about one card, or 404 with suggestions."""
+    name = load(schemas.CardNameSchema(), {"name": name})["name"]
+    resolution = repository().resolve([name])
+    found = resolution.cards.get(name)
+    if found is None:
+        suggestions = list(resolution.suggestions.get(name, ()))
+        error = NotFound(f"No card is named {name!r}.")
+        error.errors = {"name": name, "suggestions": suggestions}
+        raise error
+    return jsonify(card_body(found, repository().describe(name) or {}))
+
+
+def validate_deck(data: Mapping[str, Any]) -> dict:
+    """Run one loaded request through the engine and dump the Report."""
+    repo = repository()
+    report = service.validate_text(
+        data["decklist"],
+        repo,
+        format=data.get("decklist_format"),
+        commanders=data.get("commanders"),
+        companion=data.get("companion"),
+        color_choices=data.get("color_choices"),
+    )
+    return schemas.dump_report(report, repo.metadata(), data["format"])
+
+
+def card_body(card, described: Mapping[str, Any]) -> dict:
+    """The /api/v1/cards response: the stored card plus what the rules say about it."""
+    reason = commander_eligibility(card)
+    return schemas.CardSchema().dump({
+        "scryfall_uri": scryfall_search_url(card.name),  # a stored scryfall_uri wins
+        **described,
+        "legality": card.legality,
+        "commander": {"eligible": reason is None, "reason": reason},
+        "pairing_abilities": list(pairing_abilities(card)),
+    })
+
+
+def scryfall_search_url(name: str) -> str:
+    """A Scryfall search for exactly this name (the store keeps no card URLs)."""
+    return "https://scryfall.com/search?q=" + quote(f'!"{name}"', safe="")
+
+
+# --- reading requests ------------------------------------------------------------------
+
+
+def read_validate_request() -> dict:
+    """A validate request from JSON, or from a text/plain body plus query parameters."""
+    if request.is_json:
+        return load(schemas.ValidateRequestSchema(), read_json())
+    if request.mimetype == "text/plain":
+        fields = {key: values if key == "commanders" else values[0]
+                  for key, values in request.args.lists()}
+        return load(schemas.ValidateRequestSchema(), {**fields, "decklist": read_text()})
+    raise UnsupportedMediaType("Send the decklist as application/json or text/plain.")
+
+
+def read_json() -> Any:
+    """The JSON body; 415 for another media type, 400 when it does not parse."""
+    if not request.is_json:
+        raise UnsupportedMediaType("Send a JSON body with Content-Type: application/json.")
+    # get_json raises BadRequest for malformed JSON and for bytes that are not UTF-8.
+    return request.get_json()
+
+
+def read_text() -> str:
+    """A text/plain body decoded with its charset (UTF-8 by default)."""
+    charset = request.mimetype_params.get("charset", "utf-8")
+    try:
+        codec = codecs.lookup(charset).name
+    except LookupError:
+        raise UnsupportedMediaType(f"Unknown charset {charset!r}; send UTF-8.") from None
+    # utf-8-sig drops the byte-order mark Windows editors write, so line 1 still parses.
+    codec = "utf-8-sig" if codec == "utf-8" else codec
+    try:
+        return request.get_data(cache=False).decode(codec)
+    except UnicodeDecodeError as error:
+        raise BadRequest(f"The body is not valid {charset}: byte {error.start} cannot be decoded.") from None
+
+
+def load(schema: Schema, data: Any) -> dict:
+    """Load through a schema; shape problems become a 422 listing every field."""
+    try:
+        return schema.load(data)
+    except ValidationError as error:
+        raise unprocessable("The request does not have the expected shape.", error.messages) from None
+
+
+def unprocessable(message: str, errors: Any) -> UnprocessableEntity:
+    """A 422 carrying per-field details for the envelope."""
+    error = UnprocessableEntity(message)
+    error.errors = errors
+    return error
+
+
+# --- health ----------------------------------------------------------------------------
+
+
+def healthz():
+    """Liveness: the process answers. Card data is /readyz's business."""
+    return jsonify({"status": "ok"})
+
+
+def readyz():
+    """Readiness: 200 once card data is loaded, 503 with Retry-After before."""
+    meta = repository().metadata()
+    if meta is None or not meta.cards:
+        raise CardDataUnavailable("card data is not loaded yet", retry_after())
+    updated = schemas.dump_card_data(meta)["updated_at"]
+    return jsonify({"status": "ready", "card_data": {"updated_at": updated, "cards": meta.cards}})
+
+
+def retry_after() -> int:
+    """Seconds a client should wait for card data: until this process's next sync attempt."""
+    syncer = current_app.extensions.get(SYNC_KEY)
+    return syncer.retry_after() if syncer else int(current_app.config["CARD_DATA_RETRY_AFTER"])
+
+
+# --- errors and headers ----------------------------------------------------------------
+
+
+def wants_json() -> bool:
+    """Errors under /api/ and on the health endpoints are JSON; the page keeps HTML."""
+    return request.path.startswith(JSON_PATHS)
+
+
+def envelope(code: int, status: str, message: str, errors: Any = None, headers=()) -> Any:
+    """The one error shape: {"code", "status", "message", "errors"?}."""
+    body = {"code": code, "status": status, "message": message}
+    if errors:
+        body["errors"] = string_keys(errors)
+    response = jsonify(body)
+    response.status_code = code
+    response.headers.extend(headers)
+    return response
+
+
+def string_keys(value: Any) -> Any:
+    """marshmallow keys list errors by int index; JSON objects need string keys."""
+    if isinstance(value, Mapping):
+        return {str(key): string_keys(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [string_keys(item) for item in value]
+    return value
+
+
+def handle_http_exception(error: HTTPException):
+    """Every HTTP error under /api/ as the envelope; elsewhere Flask's own page."""
+    if not wants_json():
+        return error
+    # Keep headers such as Allow (405) but not the HTML content type.
+    headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+    return envelope(error.code, error.name, error.description, getattr(error, "errors", None), headers)
+
+
+def handle_unavailable(error: CardDataUnavailable):
+    """No card data yet (or Scryfall is down for a miss): 503 and when to come back."""
+    seconds = max(1, int(error.retry_after or retry_after()))
+    message = f"Card data is not available yet; retry in {seconds} s."
+    return handle_http_exception(ServiceUnavailable(message, retry_after=seconds))
+
+
+def handle_card_data_error(error: CardDataError):
+    """The store is broken in some other way: log it, 503, and try again later."""
+    log.exception("card data error")
+    return handle_unavailable(CardDataUnavailable(str(error), retry_after()))
+
+
+def handle_unexpected(error: Exception):
+    """A bug: log it with its traceback and answer a plain 500 (no details leak)."""
+    log.exception("unhandled error on %s %s", request.method, request.path)
+    if not wants_json():
+        return InternalServerError()
+    return envelope(500, "Internal Server Error", "The server failed; the error was logged.")
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Install the envelope handlers (most specific class wins)."""
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(CardDataUnavailable, handle_unavailable)
+    app.register_error_handler(CardDataError, handle_card_data_error)
+    app.register_error_handler(Exception, handle_unexpected)
+
+
+def add_common_headers(response):
+    """nosniff everywhere; CORS on the API for the origins the deployment allows."""
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    if request.path.startswith(CORS_PATHS):
+        add_cors_headers(response, current_app.config["CORS_ORIGINS"])
+    return response
+
+
+def add_cors_headers(response, allowed: tuple[str, ...]) -> None:
+    """Allow a browser on an allowed origin to call the API (no credentials involved)."""
+    response.vary.add("Origin")  # caches must not serve one origin's answer to another
+    origin = request.headers.get("Origin")
+    if not origin or not ("*" in allowed or origin in allowed):
+        return
+    response.headers["Access-Control-Allow-Origin"] = "*" if "*" in allowed else origin
+    response.headers["Access-Control-Expose-Headers"] = "Retry-After"
+    if request.method == "OPTIONS":  # preflight for a JSON POST
+        response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+        response.headers["Access-Control-Allow-Headers"] = "Content-Type"
+        response.headers["Access-Control-Max-Age"] = "600"
+
+
+def register_web_page(app: Flask) -> None:
+    """The paste-and-validate page at / (web.py, built by another engineer)."""
+    try:
+        from web import bp as web_bp
+    except ImportError:  # TEMPORARY until web.py lands; the API works without the page
+        log.warning("web.py is not importable yet; serving the API without the page")
+        return
+    app.register_blueprint(web_bp)

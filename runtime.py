@@ -1,0 +1,141 @@
+"""Keeping a running service's card data: one background sync per store, retrying with
+capped exponential backoff.
+
+The service must come up even when Scryfall cannot be reached on a first start
+(DESIGN.md): until a store exists, every lookup raises `CardDataUnavailable`, which the
+API answers with 503 and `Retry-After`. Meanwhile one thread keeps trying to sync. Under
+gunicorn every worker builds its own app, so a file lock next to the store elects one
+syncing process per store; the others see the new file when the card store notices
+the swapped-in inode.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+from card_data import CardDataError, CardDataUnavailable
+
+try:  # POSIX only; without it every process syncs, which is still correct, just wasteful
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
+
+log = logging.getLogger(__name__)
+
+def backoff_delay(failures: int, *, base: float, cap: float) -> float:
+    """Seconds to wait after `failures` failed syncs in a row: base, 2 base, 4 base... cap."""
+    return min(cap, base * 2 ** max(0, failures - 1))
+
+
+def jittered(seconds: float) -> float:
+    """Spread retries by ±10% so many instances restarted together do not sync in lockstep."""
+    return seconds * random.uniform(0.9, 1.1)
+
+
+class BackgroundSync:
+    """One daemon thread that syncs the store: right away when it is missing, then every
+    `refresh` seconds; failures back off exponentially up to `cap`."""
+
+    def __init__(self, db_path: Path, sync: Callable[[], object], *, base: float = 5.0,
+                 cap: float = 600.0, refresh: float = 24 * 3600.0, lock_poll: float = 10.0):
+        self.db_path = Path(db_path)
+        self._sync = sync
+        self.base, self.cap, self.refresh, self.lock_poll = base, cap, refresh, lock_poll
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="card-data-sync", daemon=True)
+        self._lock_file = None
+        self.next_attempt = time.monotonic()  # read by Retry-After
+        self.last_error: str | None = None
+        self._server_hint = 0.0  # Retry-After of the last failure, in seconds
+
+    def start(self) -> "BackgroundSync":
+        """Start the thread; returns self."""
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Ask the thread to finish and wait for it (tests, shutdown)."""
+        self._stop.set()
+        self._thread.join(timeout)
+        if self._lock_file is not None:
+            self._lock_file.close()  # closing the descriptor releases the flock
+
+    def retry_after(self) -> int:
+        """Whole seconds until the next attempt, at least 1, for the Retry-After header."""
+        return max(1, round(self.next_attempt - time.monotonic()))
+
+    def _wait(self, seconds: float) -> bool:
+        """Sleep unless stopped; True when the thread should go on."""
+        self.next_attempt = time.monotonic() + seconds
+        return not self._stop.wait(seconds)
+
+    def _run(self) -> None:
+        """Elect this process as the syncer, then sync until stopped."""
+        while not self._acquire_lock():
+            # Another process syncs; if it dies its lock goes with it and we take over.
+            if not self._wait(self.lock_poll):
+                return
+        if self.db_path.is_file():
+            # `make run` or a mounted volume already provided a store: only refresh it.
+            if self.refresh <= 0 or not self._wait(jittered(self.refresh)):
+                return
+        failures = 0
+        while True:
+            failures = self._attempt(failures)
+            delay = self._next_delay(failures)
+            if delay is None or not self._wait(delay):
+                return
+
+    def _attempt(self, failures: int) -> int:
+        """One sync; returns the number of consecutive failures after it."""
+        self._server_hint = 0.0
+        try:
+            self._sync()
+        except CardDataUnavailable as error:
+            self._server_hint = float(error.retry_after or 0)
+            self._note_failure(error, failures + 1)
+            return failures + 1
+        except CardDataError as error:
+            self._note_failure(error, failures + 1)
+            return failures + 1
+        except Exception as error:  # noqa: BLE001 - the thread must survive any bug
+            log.exception("card data sync crashed")
+            self.last_error = repr(error)
+            return failures + 1
+        self.last_error = None
+        log.info("card data synced into %s", self.db_path)
+        return 0
+
+    def _next_delay(self, failures: int) -> float | None:
+        """Seconds until the next sync; None when there is nothing more to do."""
+        if failures:
+            backoff = jittered(backoff_delay(failures, base=self.base, cap=self.cap))
+            # Never earlier than the server asked (a 429 locks us out for 30 s).
+            return max(backoff, self._server_hint)
+        return jittered(self.refresh) if self.refresh > 0 else None
+
+    def _note_failure(self, error: Exception, failures: int) -> None:
+        """Say why the sync failed: a warning the first few times, then quieter info lines."""
+        self.last_error = str(error)
+        level = logging.WARNING if failures <= 3 else logging.INFO
+        log.log(level, "card data sync failed (attempt %d): %s", failures, error)
+
+    def _acquire_lock(self) -> bool:
+        """Take the per-store sync lock without blocking; True when this process holds it."""
+        if fcntl is None:
+            return True
+        lock_path = self.db_path.with_name(self.db_path.name + ".sync-lock")
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(lock_path, "a+b")  # noqa: SIM115 - held for the thread's lifetime
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            return False
+        self._lock_file = handle
+        return True

@@ -1,0 +1,266 @@
+"""marshmallow schemas of the HTTP API: request shapes and abuse bounds, response shapes.
+
+The schemas check the *shape* of a request and cap its size; whether a deck is legal
+is the engine's job and comes back as violations in a 200 (DESIGN.md). They are also
+the single source of the OpenAPI document (openapi.py).
+
+`dump_report(report, card_meta)` turns an engine `Report` into the response body; the CLI
+uses it for `--format json`, so both speak exactly the same JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from marshmallow import Schema, fields, post_dump, validate
+
+from validator.deck import WUBRG
+from validator.parse import FORMATS
+from validator.violations import Code
+
+# Abuse bounds, not rules: the engine reports three commanders as too_many_commanders,
+# but nobody needs to send fifty. The decklist itself is capped by MAX_CONTENT_LENGTH.
+MAX_NAME_LENGTH = 200
+MAX_DECKLIST_LENGTH = 1024 * 1024
+MAX_COMMANDERS = 5
+MAX_COLOR_CHOICES = 5
+BATCH_LIMIT = 50  # default; the app's BATCH_LIMIT config may lower or raise it
+GAME_FORMATS = ("commander",)
+
+
+def card_name(**kwargs: Any) -> fields.String:
+    """A card name field: non-empty and bounded."""
+    return fields.String(validate=validate.Length(1, MAX_NAME_LENGTH), **kwargs)
+
+
+class ValidateRequestSchema(Schema):
+    """Body of POST /api/v1/validate (and of each deck in a batch)."""
+
+    decklist = fields.String(
+        required=True,
+        validate=validate.Length(max=MAX_DECKLIST_LENGTH),
+        metadata={"description": "The decklist in any supported format (text, Arena, Moxfield, "
+                                 "Archidekt, MTGO .dek, Cockatrice .cod, Forge/XMage .dck)."},
+    )
+    format = fields.String(
+        load_default="commander",
+        validate=validate.OneOf(GAME_FORMATS),
+        metadata={"description": "The game format to check against."},
+    )
+    decklist_format = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.OneOf(FORMATS),
+        metadata={"description": "Force a decklist reader instead of detecting the syntax."},
+    )
+    commanders = fields.List(
+        card_name(),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=MAX_COMMANDERS),
+        metadata={"description": "Designate the commanders, overriding what the text says."},
+    )
+    companion = card_name(
+        load_default=None, allow_none=True, metadata={"description": "Designate the companion."}
+    )
+    color_choices = fields.Dict(
+        keys=card_name(),
+        values=fields.String(validate=validate.OneOf(tuple(WUBRG))),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=MAX_COLOR_CHOICES),
+        metadata={"description": 'Color chosen for a commander, e.g. {"The Prismatic Piper": "R"}.'},
+    )
+
+
+class BatchRequestSchema(Schema):
+    """Body of POST /api/v1/validate/batch."""
+
+    decks = fields.List(
+        fields.Nested(ValidateRequestSchema),
+        required=True,
+        validate=validate.Length(1, BATCH_LIMIT),
+    )
+
+
+def batch_request_schema(limit: int) -> Schema:
+    """A batch schema capped at `limit` decks (the app's BATCH_LIMIT)."""
+    if limit == BATCH_LIMIT:
+        return BatchRequestSchema()
+    return Schema.from_dict(
+        {"decks": fields.List(fields.Nested(ValidateRequestSchema), required=True,
+                              validate=validate.Length(1, limit))},
+        name="BatchRequestSchema",
+    )()
+
+
+class ViolationSchema(Schema):
+    """One problem with the deck: a stable code, a sentence, and where it is."""
+
+    code = fields.String(required=True, metadata={"enum": [c.value for c in Code]})
+    severity = fields.String(required=True, validate=validate.OneOf(("error", "warning")))
+    message = fields.String(required=True)
+    cards = fields.List(fields.String(), required=True)
+    lines = fields.List(fields.Integer(), required=True)
+    rule = fields.String(required=True, allow_none=True)
+    suggestions = fields.List(
+        fields.String(), metadata={"description": "Up to 3 canonical names (unknown_card only)."}
+    )
+
+    @post_dump
+    def suggestions_only_for_unknown_cards(self, data: dict, **kwargs: Any) -> dict:
+        """Only unknown_card carries suggestions (DESIGN.md); elsewhere the key is noise."""
+        if data.get("code") != Code.UNKNOWN_CARD:
+            data.pop("suggestions", None)
+        return data
+
+
+class CardDataSchema(Schema):
+    """Where the card data came from and how fresh it is."""
+
+    source = fields.String(required=True)
+    updated_at = fields.String(
+        required=True, allow_none=True,
+        metadata={"description": "updated_at of the Scryfall bulk file the store was built from."},
+    )
+
+
+class ReportSchema(Schema):
+    """Response of POST /api/v1/validate: the verdict and every violation."""
+
+    valid = fields.Boolean(required=True)
+    format = fields.String(required=True, metadata={"description": "The game format checked."})
+    decklist_format = fields.String(
+        required=True, metadata={"description": "The decklist syntax it was read as (text, arena...)."}
+    )
+    commanders = fields.List(fields.String(), required=True)
+    companion = fields.String(required=True, allow_none=True)
+    color_identity = fields.List(fields.String(validate=validate.OneOf(tuple(WUBRG))), required=True)
+    card_count = fields.Integer(required=True)
+    violations = fields.List(fields.Nested(ViolationSchema), required=True)
+    card_data = fields.Nested(CardDataSchema, required=True)
+
+
+class BatchResponseSchema(Schema):
+    """Response of POST /api/v1/validate/batch: one report per deck, in request order."""
+
+    results = fields.List(fields.Nested(ReportSchema), required=True)
+
+
+class CommanderSchema(Schema):
+    """Whether a card can be a commander, and if not, why."""
+
+    eligible = fields.Boolean(required=True)
+    reason = fields.String(required=True, allow_none=True)
+
+
+class FaceSchema(Schema):
+    """One face of a multi-faced card."""
+
+    name = fields.String(required=True)
+    mana_cost = fields.String(required=True)
+    type_line = fields.String(required=True)
+    oracle_text = fields.String(required=True)
+
+
+class CardSchema(Schema):
+    """Response of GET /api/v1/cards/{name}: what the service knows about one card."""
+
+    name = fields.String(required=True, metadata={"description": "The canonical Scryfall name."})
+    mana_cost = fields.String(required=True)
+    mana_value = fields.Float(required=True)
+    type_line = fields.String(required=True)
+    oracle_text = fields.String(required=True)
+    color_identity = fields.List(fields.String(validate=validate.OneOf(tuple(WUBRG))), required=True)
+    keywords = fields.List(fields.String(), required=True)
+    layout = fields.String(required=True)
+    legality = fields.String(required=True, metadata={"description": "Commander legality: legal, "
+                                                                     "not_legal, banned or restricted."})
+    legalities = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    game_changer = fields.Boolean(required=True)
+    commander = fields.Nested(CommanderSchema, required=True)
+    pairing_abilities = fields.List(
+        fields.String(), required=True,
+        metadata={"description": 'As printed: "Partner", "Partner with X", "Choose a Background"...'},
+    )
+    faces = fields.List(fields.Nested(FaceSchema))
+    flavor_name = fields.String()
+    printed_name = fields.String()
+    scryfall_uri = fields.String(required=True)
+
+
+class CardNameSchema(Schema):
+    """The path parameter of GET /api/v1/cards/{name}."""
+
+    name = card_name(required=True)
+
+
+class HealthSchema(Schema):
+    """Response of GET /healthz."""
+
+    status = fields.String(required=True)
+
+
+class ReadyCardDataSchema(Schema):
+    """The loaded store: bulk file date and card count."""
+
+    updated_at = fields.String(required=True, allow_none=True)
+    cards = fields.Integer(required=True)
+
+
+class ReadySchema(Schema):
+    """Response of GET /readyz once card data is loaded."""
+
+    status = fields.String(required=True)
+    card_data = fields.Nested(ReadyCardDataSchema, required=True)
+
+
+class ErrorSchema(Schema):
+    """The one error envelope of every 4xx/5xx under /api/ (flask-smorest's shape)."""
+
+    code = fields.Integer(required=True, metadata={"description": "Equals the HTTP status."})
+    status = fields.String(required=True)
+    message = fields.String(required=True)
+    errors = fields.Dict(metadata={"description": "Per-field details, when there are any."})
+
+
+_report_schema = ReportSchema()
+_card_data_schema = CardDataSchema()
+
+
+def dump_card_data(card_meta: Any) -> dict:
+    """The response's card_data object from StoreMetadata (or a mapping, or None)."""
+    if card_meta is None:
+        return {"source": "scryfall", "updated_at": None}
+    if isinstance(card_meta, Mapping):
+        source, updated_at = card_meta.get("source", "scryfall"), card_meta.get("updated_at")
+    else:
+        source, updated_at = getattr(card_meta, "source", "scryfall"), card_meta.updated_at
+    return _card_data_schema.dump({"source": source or "scryfall", "updated_at": _iso(updated_at)})
+
+
+def _iso(value: Any) -> str | None:
+    """A timestamp as ISO 8601 text, whether it arrives as a datetime or a string."""
+    if value is None or isinstance(value, str):
+        return value
+    return value.isoformat()
+
+
+def dump_report(report: Any, card_meta: Any, game_format: str = "commander") -> dict:
+    """The JSON body for one validated deck (DESIGN.md), shared by the API and the CLI.
+
+    DESIGN.md's `format` is the game format ("commander"); the engine's Report.format is
+    the decklist syntax it read, which goes out as `decklist_format`.
+    """
+    body = _report_schema.dump({
+        "valid": report.valid,
+        "format": game_format,
+        "decklist_format": report.format,
+        "commanders": list(report.commanders),
+        "companion": report.companion,
+        "color_identity": list(report.color_identity),
+        "card_count": report.card_count,
+        "violations": list(report.violations),
+    })
+    body["card_data"] = dump_card_data(card_meta)
+    return body

@@ -1,0 +1,265 @@
+"""The API's error contract: one JSON envelope for every 4xx/5xx, and never a 500 for bad input.
+
+These tests need no card data: input is checked before the store is touched, and a
+missing store is itself a case (503 with Retry-After).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from app import config_from_environment, create_app
+
+VALIDATE = "/api/v1/validate"
+BATCH = "/api/v1/validate/batch"
+SMALL_LIMIT = 4096  # bytes; MAX_CONTENT_LENGTH for these tests so 413 is cheap to provoke
+
+
+@pytest.fixture
+def app(tmp_path):
+    """An app whose store does not exist and which may not fetch one."""
+    return create_app({
+        "TESTING": True,
+        "CARD_DB": str(tmp_path / "absent.sqlite3"),
+        "CARD_DATA_OFFLINE": True,
+        "MAX_CONTENT_LENGTH": SMALL_LIMIT,
+        "CORS_ORIGINS": ("https://decks.example",),
+    })
+
+
+@pytest.fixture
+def client(app):
+    """A test client for the store-less app."""
+    return app.test_client()
+
+
+def assert_envelope(response, status: int) -> dict:
+    """The response is the JSON error envelope with this status; returns the body."""
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    body = response.get_json()
+    assert body["code"] == status
+    assert isinstance(body["status"], str) and body["status"]
+    assert isinstance(body["message"], str) and body["message"]
+    assert set(body) <= {"code", "status", "message", "errors"}
+    return body
+
+
+@pytest.mark.parametrize(("data", "content_type"), (
+    (b'{"decklist": ', "application/json"),
+    (b"not json at all", "application/json"),
+    (b'{"decklist": "\xff\xfe Sol Ring"}', "application/json"),  # not UTF-8
+    (b"1 Sol Ring\n1 \xff\xfeCommand Tower\n", "text/plain"),  # not UTF-8 either
+    (b"1 Sol Ring\n1 \xe9\n", "text/plain; charset=utf-8"),
+))
+def test_undecodable_body_is_400(client, data, content_type):
+    assert_envelope(client.post(VALIDATE, data=data, content_type=content_type), 400)
+
+
+@pytest.mark.parametrize("content_type", (
+    "application/xml", "application/x-www-form-urlencoded", "text/html", "image/png",
+    "text/plain; charset=klingon",
+))
+def test_unsupported_media_type_is_415(client, content_type):
+    assert_envelope(client.post(VALIDATE, data=b"1 Sol Ring", content_type=content_type), 415)
+
+
+def test_missing_content_type_is_415(client):
+    assert_envelope(client.post(VALIDATE, data=b"1 Sol Ring"), 415)
+
+
+def test_batch_takes_only_json(client):
+    assert_envelope(client.post(BATCH, data=b"1 Sol Ring", content_type="text/plain"), 415)
+
+
+@pytest.mark.parametrize("path", (VALIDATE, BATCH))
+def test_body_over_the_limit_is_413(client, path):
+    body = json.dumps({"decklist": "1 Forest\n" * SMALL_LIMIT})
+    assert_envelope(client.post(path, data=body, content_type="application/json"), 413)
+
+
+def test_text_body_over_the_limit_is_413(client):
+    response = client.post(VALIDATE, data=b"1 Forest\n" * SMALL_LIMIT, content_type="text/plain")
+    assert_envelope(response, 413)
+
+
+@pytest.mark.parametrize(("body", "field"), (
+    ({}, "decklist"),
+    ({"decklist": 42}, "decklist"),
+    ({"decklist": None}, "decklist"),
+    ({"decklist": "1 Sol Ring", "format": "modern"}, "format"),
+    ({"decklist": "1 Sol Ring", "decklist_format": "lackey"}, "decklist_format"),
+    ({"decklist": "1 Sol Ring", "commanders": "Atraxa"}, "commanders"),
+    ({"decklist": "1 Sol Ring", "commanders": ["x"] * 6}, "commanders"),
+    ({"decklist": "1 Sol Ring", "commanders": [""]}, "commanders"),
+    ({"decklist": "1 Sol Ring", "commanders": ["x" * 201]}, "commanders"),
+    ({"decklist": "1 Sol Ring", "companion": ["Lurrus"]}, "companion"),
+    ({"decklist": "1 Sol Ring", "color_choices": {"The Prismatic Piper": "red"}}, "color_choices"),
+    ({"decklist": "1 Sol Ring", "color_choices": ["R"]}, "color_choices"),
+    ({"decklist": "1 Sol Ring", "deck": "typo"}, "deck"),
+))
+def test_malformed_request_is_422_naming_the_field(client, body, field):
+    body = assert_envelope(client.post(VALIDATE, json=body), 422)
+    assert field in body["errors"]
+
+
+@pytest.mark.parametrize("body", ([], "1 Sol Ring", 3, None))
+def test_json_that_is_not_an_object_is_422(client, body):
+    response = client.post(VALIDATE, data=json.dumps(body), content_type="application/json")
+    assert_envelope(response, 422)
+
+
+@pytest.mark.parametrize(("query", "field"), (
+    ("?format=modern", "format"),
+    ("?decklist_format=lackey", "decklist_format"),
+    ("?colour=R", "colour"),
+    ("?commanders=a&commanders=b&commanders=c&commanders=d&commanders=e&commanders=f", "commanders"),
+))
+def test_text_plain_query_parameters_are_checked(client, query, field):
+    response = client.post(VALIDATE + query, data=b"1 Sol Ring", content_type="text/plain")
+    assert field in assert_envelope(response, 422)["errors"]
+
+
+@pytest.mark.parametrize(("body", "where"), (
+    ({}, ["decks"]),
+    ({"decks": []}, ["decks"]),
+    ({"decks": "1 Sol Ring"}, ["decks"]),
+    ({"decks": [{"decklist": "1 Sol Ring"}] * 51}, ["decks"]),
+    ({"decks": [{"decklist": "1 Sol Ring"}, {"decklist": 7}]}, ["decks", "1", "decklist"]),
+))
+def test_malformed_batch_is_422(client, body, where):
+    errors = assert_envelope(client.post(BATCH, json=body), 422)["errors"]
+    for key in where:
+        errors = errors[key]
+
+
+def test_batch_limit_is_configurable(tmp_path):
+    client = create_app({"TESTING": True, "CARD_DB": str(tmp_path / "x"), "CARD_DATA_OFFLINE": True,
+                         "BATCH_LIMIT": 2}).test_client()
+    response = client.post(BATCH, json={"decks": [{"decklist": "1 Sol Ring"}] * 3})
+    assert "decks" in assert_envelope(response, 422)["errors"]
+
+
+def test_card_name_over_the_bound_is_422(client):
+    assert "name" in assert_envelope(client.get("/api/v1/cards/" + "x" * 201), 422)["errors"]
+
+
+@pytest.mark.parametrize(("method", "path", "kwargs"), (
+    ("post", VALIDATE, {"json": {"decklist": "1 Sol Ring"}}),
+    ("post", VALIDATE, {"data": b"1 Sol Ring", "content_type": "text/plain"}),
+    ("post", BATCH, {"json": {"decks": [{"decklist": "1 Sol Ring"}]}}),
+    ("get", "/api/v1/cards/Sol%20Ring", {}),
+    ("get", "/readyz", {}),
+))
+def test_no_store_and_offline_is_503_with_retry_after(client, method, path, kwargs):
+    response = getattr(client, method)(path, **kwargs)
+    assert_envelope(response, 503)
+    assert int(response.headers["Retry-After"]) >= 1
+
+
+def test_healthz_answers_without_card_data(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.get_json() == {"status": "ok"}
+
+
+@pytest.mark.parametrize(("method", "path", "status", "allow"), (
+    ("get", "/api/v1/nothing-here", 404, None),
+    ("get", "/api/v2/validate", 404, None),
+    ("get", VALIDATE, 405, "POST"),
+    ("delete", BATCH, 405, "POST"),
+    ("post", "/api/v1/cards/Sol%20Ring", 405, "GET"),
+))
+def test_routing_errors_under_api_are_envelopes(client, method, path, status, allow):
+    response = getattr(client, method)(path)
+    assert_envelope(response, status)
+    if allow:  # a 405 still says what is allowed
+        assert allow in response.headers["Allow"]
+
+
+def test_unexpected_error_is_a_logged_500_envelope(client, monkeypatch, caplog):
+    def broken(*args, **kwargs):
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr("service.validate_text", broken)
+    # The store is absent, so give the view a repository that exists: reach the engine.
+    monkeypatch.setattr("app.repository", lambda: FakeMetadataOnly())
+    with caplog.at_level(logging.ERROR, logger="app"):
+        response = client.post(VALIDATE, json={"decklist": "1 Sol Ring"})
+    body = assert_envelope(response, 500)
+    assert "engine bug" not in body["message"]  # no internals leak to the client
+    assert any("engine bug" in str(record.exc_info[1]) for record in caplog.records if record.exc_info)
+
+
+class FakeMetadataOnly:
+    """Just enough repository for a view to reach the (broken) engine."""
+
+    def metadata(self):
+        return None
+
+
+@pytest.mark.parametrize(("origin", "allowed"), (
+    ("https://decks.example", True),
+    ("https://evil.example", False),
+))
+def test_cors_allows_only_configured_origins(client, origin, allowed):
+    response = client.get("/api/v1/nothing", headers={"Origin": origin})
+    assert response.headers.get("Access-Control-Allow-Origin") == (origin if allowed else None)
+    assert "Origin" in response.headers["Vary"]
+
+
+def test_cors_preflight_for_a_json_post(client):
+    response = client.options(VALIDATE, headers={
+        "Origin": "https://decks.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type",
+    })
+    assert response.status_code == 200
+    assert response.headers["Access-Control-Allow-Origin"] == "https://decks.example"
+    assert "POST" in response.headers["Access-Control-Allow-Methods"]
+    assert "Content-Type" in response.headers["Access-Control-Allow-Headers"]
+
+
+def test_cors_wildcard(tmp_path):
+    client = create_app({"TESTING": True, "CARD_DB": str(tmp_path / "x"), "CARD_DATA_OFFLINE": True,
+                         "CORS_ORIGINS": ("*",)}).test_client()
+    response = client.get("/healthz")  # not an API path: no CORS headers needed there
+    assert "Access-Control-Allow-Origin" not in response.headers
+    response = client.post(VALIDATE, json={}, headers={"Origin": "https://anyone.example"})
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert "Retry-After" in response.headers["Access-Control-Expose-Headers"]
+
+
+@pytest.mark.parametrize(("environ", "expected"), (
+    ({}, {}),
+    ({"CARD_DATA_OFFLINE": "1"}, {"CARD_DATA_OFFLINE": True}),
+    ({"CARD_DATA_OFFLINE": "no"}, {"CARD_DATA_OFFLINE": False}),
+    ({"PORT": "9000", "MAX_CONTENT_LENGTH": "2048"}, {"PORT": 9000, "MAX_CONTENT_LENGTH": 2048}),
+    ({"CORS_ORIGINS": "https://a.example, https://b.example"},
+     {"CORS_ORIGINS": ("https://a.example", "https://b.example")}),
+    ({"CORS_ORIGINS": ""}, {"CORS_ORIGINS": ()}),
+    ({"CARD_DB": "/data/cards.sqlite3", "SCRYFALL_API_URL": "http://127.0.0.1:9"},
+     {"CARD_DB": "/data/cards.sqlite3", "SCRYFALL_API_URL": "http://127.0.0.1:9"}),
+    ({"UNRELATED": "x", "BATCH_LIMIT": "10"}, {"BATCH_LIMIT": 10}),
+))
+def test_config_from_environment(environ, expected):
+    assert config_from_environment(environ) == expected
+
+
+def test_malformed_environment_number_fails_loudly():
+    with pytest.raises(ValueError, match="PORT"):
+        config_from_environment({"PORT": "eighty"})
+
+
+def test_environment_is_read_when_there_is_no_test_mapping(monkeypatch, tmp_path):
+    monkeypatch.setenv("CARD_DB", str(tmp_path / "env.sqlite3"))
+    monkeypatch.setenv("CARD_DATA_OFFLINE", "1")
+    monkeypatch.setenv("MAX_CONTENT_LENGTH", "12345")
+    app = create_app()
+    assert app.config["CARD_DB"] == str(tmp_path / "env.sqlite3")
+    assert app.config["CARD_DATA_OFFLINE"] is True
+    assert app.config["MAX_CONTENT_LENGTH"] == 12345
+    assert app.extensions["card_data_sync"] is None  # offline: nothing to sync from
