@@ -42,6 +42,7 @@ NON_DECK_TYPES = {
     "Emblem": "an emblem",
     "Token": "a token",
 }
+DOUBLE_FACED_LAYOUTS = frozenset({"transform", "modal_dfc", "flip", "meld", "reversible_card"})
 PERMANENT_TYPES = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker"})
 BASIC_LAND_TYPES = frozenset({"Plains", "Island", "Swamp", "Mountain", "Forest"})
 NUMBER_WORDS = {
@@ -198,14 +199,14 @@ def commander_eligibility(card: Card) -> str | None:
         return f"{name} is a Background; it can be a commander only beside a commander with Choose a Background."
     if "Planeswalker" in card.types:
         return f"{name} is a planeswalker without \"can be your commander\", so it can't be your commander."
-    if not legendary:
-        return f"{name} is not legendary, so it can't be your commander."
-    if " // " in name:
+    if " // " in name and card.layout in DOUBLE_FACED_LAYOUTS:
         # a double-faced card outside the game has only its front face (RULES.md 1.1)
         return (
-            f"{name}'s front face is a {_describe_type(card)}, not a creature, Vehicle or "
-            "Spacecraft, so it can't be your commander."
+            f"{name}'s front face is a {_describe_type(card)}, not a legendary creature, Vehicle "
+            "or Spacecraft, so it can't be your commander."
         )
+    if not legendary:
+        return f"{name} is not legendary, so it can't be your commander."
     return (
         f"{name} is a {_describe_type(card)}, not a creature, Vehicle or Spacecraft, "
         "so it can't be your commander."
@@ -316,7 +317,10 @@ def _identity_entries(deck: Deck) -> list[Entry]:
 
 def _assumed_colors(deck: Deck, base: frozenset[str], wildcards: int) -> frozenset[str]:
     """The colors an unchosen color-choosing commander is assumed to be: the most needed ones."""
-    needed = Counter(c for e in _identity_entries(deck) for c in e.card.color_identity - base)
+    needed = Counter()
+    for entry in _identity_entries(deck):
+        for color in entry.card.color_identity - base:
+            needed[color] += entry.quantity
     ranked = sorted(needed, key=lambda c: (-needed[c], WUBRG.index(c)))
     return frozenset(ranked[:wildcards])
 
