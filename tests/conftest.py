@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,3 +17,30 @@ def shared_dir() -> Path:
     if not (SHARED / "carddata" / "oracle-cards.jsonl.gz").is_file():
         pytest.skip("../shared is absent (a fresh clone): real-data tests skipped")
     return SHARED
+
+
+@pytest.fixture(scope="session")
+def _fixture_db_template(tmp_path_factory) -> Path:
+    """A card store built once per session from tests/fixtures/cards.jsonl."""
+    from card_data.sync import import_file
+
+    path = tmp_path_factory.mktemp("card-store") / "cards.sqlite3"
+    import_file(path, ROOT / "tests" / "fixtures" / "cards.jsonl", updated_at="2026-11-01T00:00:00+00:00")
+    return path
+
+
+@pytest.fixture
+def fixture_db(_fixture_db_template, tmp_path) -> Path:
+    """A fresh copy of the fixture card store (hand-written cards), safe to write to."""
+    path = tmp_path / "cards.sqlite3"
+    shutil.copyfile(_fixture_db_template, path)
+    return path
+
+
+@pytest.fixture
+def scryfall_server():
+    """A started local Scryfall-shaped server over the fixture cards (see tests/scryfall_server.py)."""
+    from tests.scryfall_server import fixture_server
+
+    with fixture_server() as server:
+        yield server
