@@ -7,15 +7,26 @@ rules in every format. Pure: no I/O, no card data (names are resolved later).
 
 from __future__ import annotations
 
+import re
+
 from validator.decklist import Decklist
 from validator.parse_common import MAX_LINE_LENGTH, MAX_LINES, Collector, DecklistError, check_size, split_lines
+from validator.parse_export import load_json, looks_like_csv, looks_like_json, read_csv, read_json
 from validator.parse_text import detect_dialect, read_text
+from validator.parse_xml import read_xml
 
 __all__ = ["FORMATS", "MAX_LINES", "MAX_LINE_LENGTH", "DecklistError", "parse"]
 
 # The line-based dialects share one reader; the name is what Decklist.format reports.
 TEXT_FORMATS = ("text", "arena", "moxfield", "archidekt", "forge", "xmage")
-FORMATS: tuple[str, ...] = TEXT_FORMATS
+XML_FORMATS = ("mtgo_dek", "cockatrice")
+# "json" and "csv" are site exports (Moxfield, Archidekt, Aetherhub, MTGJSON, TappedOut,
+# TCGplayer JSON; Scryfall CSV); Decklist.format then names the site, e.g. "moxfield_json".
+FORMATS: tuple[str, ...] = TEXT_FORMATS + XML_FORMATS + ("json", "csv")
+
+# Only the roots of the supported XML formats: a text list whose first line happens to
+# start with "<" is still read line by line.
+_XML_START = re.compile(r"\s*<(?:\?xml|!DOCTYPE|Deck\b|cockatrice_deck\b)", re.I)
 
 
 def parse(text: str, format: str | None = None) -> Decklist:
@@ -30,6 +41,23 @@ def parse(text: str, format: str | None = None) -> Decklist:
     lines = split_lines(text)
     check_size(lines)
     collector = Collector()
+    return collector.decklist(_read(text, lines, format, collector))
+
+
+def _read(text: str, lines: list[str], format: str | None, collector: Collector) -> str:
+    """Run the reader the hint names, or the one the text looks like; returns the format."""
+    if format in XML_FORMATS or (format is None and _XML_START.match(text)):
+        return read_xml(text, lines, collector, format or "mtgo_dek")
+    if format == "json" or (format is None and looks_like_json(text)):
+        document = load_json(text)
+        if document is not None:
+            return read_json(document, text, lines, collector)
+        if format == "json":
+            collector.unparsed(1, lines[0], "is not valid JSON")
+            collector.account_rest(lines)
+            return "json"
+    if format == "csv" or (format is None and looks_like_csv(lines)):
+        return read_csv(lines, collector)
     dialect = format or detect_dialect(text)
     read_text(lines, collector, xmage=dialect == "xmage")
-    return collector.decklist(dialect)
+    return dialect

@@ -60,6 +60,26 @@ HEADERS: dict[str, Section | None] = {
 }
 
 
+def heading_word(line: str) -> tuple[str, bool]:
+    """A line reduced to a possible header word (lower case, no brackets, colon or `(N)`
+    count), and whether it carried a count."""
+    if line.startswith("[") and line.endswith("]") and line.count("[") == 1:
+        return line[1:-1].strip().lower(), False  # Forge `[Commander]`
+    word = line[:-1] if line.endswith(":") else line
+    counted = False
+    if word.endswith(")"):
+        opening = word.rfind("(")
+        inside = word[opening + 1 : -1]
+        if opening > 0 and inside.isdigit() and inside.isascii():
+            word, counted = word[:opening].rstrip(), True
+    return word.lower(), counted
+
+
+def heading_section(text: str) -> Section | None:
+    """The section a heading names (`Commander`, `Sideboard (1)`...), None if no known one."""
+    return HEADERS.get(heading_word(text.strip())[0])
+
+
 def split_lines(text: str) -> list[str]:
     """Lines as a client numbers them: CRLF, CR and LF each end one line (and nothing else)."""
     if "\r" in text:

@@ -14,7 +14,7 @@ import dataclasses
 import re
 
 from validator.decklist import ListEntry, Section
-from validator.parse_common import HEADERS, MAX_LINE_LENGTH, Collector, side_zone_section
+from validator.parse_common import HEADERS, MAX_LINE_LENGTH, Collector, heading_word, side_zone_section
 from validator.violations import Code
 
 # The common case, `1 Sol Ring` / `4x Forest`, read by one regex: the name holds no
@@ -104,7 +104,7 @@ def _read_line(line: str, number: int, state: _State, c: Collector) -> None:
 def _enter_header(line: str, state: _State) -> bool:
     """Switch section when the line is a header (`Deck`, `SIDEBOARD:`, `[Main]`,
     `Mainboard (99)`, `Creatures (2)`); False when it is not one."""
-    word, counted = _header_word(line)
+    word, counted = heading_word(line)
     if word in HEADERS:
         section = HEADERS[word]
         state.metadata = ("forge" if word == "metadata" else "about") if section is None else None
@@ -116,20 +116,6 @@ def _enter_header(line: str, state: _State) -> bool:
         state.section, state.metadata, state.marked = Section.MAIN, None, True
         return True
     return False
-
-
-def _header_word(line: str) -> tuple[str, bool]:
-    """The line reduced to a possible header word: no brackets, colon or `(N)` count."""
-    if line.startswith("[") and line.endswith("]") and line.count("[") == 1:
-        return line[1:-1].strip().lower(), False  # Forge `[Commander]`
-    word = line[:-1] if line.endswith(":") else line
-    counted = False
-    if word.endswith(")"):
-        opening = word.rfind("(")
-        inside = word[opening + 1 : -1]
-        if opening > 0 and inside.isdigit() and inside.isascii():
-            word, counted = word[:opening].rstrip(), True
-    return word.lower(), counted
 
 
 def _read_inline_or_card(line: str, number: int, state: _State, c: Collector) -> None:

@@ -1,0 +1,151 @@
+"""The XML decklists: MTGO `.dek` and Cockatrice `.cod`.
+
+Parsed with defusedxml's SAX reader: entity declarations and external references are
+refused (no billion-laughs, no file reads), and the SAX locator gives each element's
+line. A document that is not well-formed is salvaged line by line, so one broken tag
+reports one line instead of losing the deck.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.sax
+from xml.sax.handler import ContentHandler
+
+import defusedxml
+import defusedxml.sax
+
+from validator.decklist import Section
+from validator.parse_common import Collector, side_zone_section
+
+# The declared encoding is about bytes; we parse a str re-encoded as UTF-8, so the
+# declaration is dropped (on its own line, so line numbers do not move).
+_ENCODING = re.compile(r"""(<\?xml[^>\n]*?)\s+encoding\s*=\s*["'][^"'\n]*["']""")
+# Salvage mode: a self-contained card element on one line, or a line of pure markup.
+_CARD_ELEMENT = re.compile(r"<(Cards|card)\s([^<>]*?)/?>(?:([^<>]*)</card>)?", re.I)
+_ATTRIBUTE = re.compile(r"""([A-Za-z_][\w.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_ZONE = re.compile(r"""<zone\s[^<>]*?name\s*=\s*["']([^"']*)["']""")
+_MARKUP = re.compile(r"(?:<[^<>]*>\s*)+|(?:<[^<>]*>)?[^<>]*</[\w.-]+>")
+
+
+class _Elements(ContentHandler):
+    """Collects (tag, attributes, line, text) for every element, in document order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[list] = []
+        self.open: list[list] = []
+
+    def startElement(self, name, attrs):  # noqa: N802 (SAX's name)
+        """Record the element and the line its start tag is on."""
+        record = [name, dict(attrs), self._locator.getLineNumber(), []]
+        self.found.append(record)
+        self.open.append(record)
+
+    def characters(self, content):
+        """Text content: Cockatrice writers may put the card name there."""
+        if self.open:
+            self.open[-1][3].append(content)
+
+    def endElement(self, name):  # noqa: N802
+        """Close the innermost element."""
+        self.open.pop()
+
+
+def read_xml(text: str, lines: list[str], collector: Collector, format: str) -> str:
+    """Read a .dek or .cod document; returns the format actually read."""
+    handler = _Elements()
+    try:
+        defusedxml.sax.parseString(_ENCODING.sub(r"\1", text, count=1).encode("utf-8"), handler)
+    except xml.sax.SAXParseException as error:
+        _salvage(lines, collector, error.getLineNumber(), f"is broken XML ({error.getMessage()})")
+        return format
+    except (defusedxml.DefusedXmlException, ValueError) as error:
+        # entity declarations and external references are refused outright
+        _salvage(lines, collector, 1, f"declares entities or external references, refused ({type(error).__name__})")
+        return format
+    if handler.found and handler.found[0][0] == "cockatrice_deck":
+        _cockatrice(handler.found, collector)
+        format = "cockatrice"
+    else:
+        _mtgo(handler.found, collector)
+        format = "mtgo_dek"
+    collector.account_rest(lines)
+    return format
+
+
+def _mtgo(elements: list[list], c: Collector) -> None:
+    """MTGO `.dek`: `<Cards Quantity Sideboard Name/>`; the sideboard is the command zone."""
+    side: list[tuple] = []
+    for tag, attrs, line, _ in elements:
+        if tag != "Cards":
+            continue
+        if attrs.get("Sideboard", "").strip().lower() == "true":
+            side.append((attrs, line))
+        else:
+            _add(c, attrs.get("Name"), attrs.get("Quantity"), line, Section.MAIN, attrs)
+    section = side_zone_section(len(side))
+    for attrs, line in side:
+        _add(c, attrs.get("Name"), attrs.get("Quantity"), line, section, attrs)
+
+
+_ZONES = {"main": Section.MAIN, "tokens": Section.IGNORED}
+
+
+def _cockatrice(elements: list[list], c: Collector) -> None:
+    """Cockatrice `.cod`: `<zone name>` holds `<card number name/>`; `side` is the command
+    zone (Cockatrice has no commander zone), `tokens` is not part of the deck."""
+    zone = "main"
+    cards_by_zone: dict[str, list[tuple]] = {}
+    for tag, attrs, line, content in elements:
+        if tag == "zone":
+            zone = attrs.get("name", "").strip().lower()
+        elif tag == "card":
+            name = attrs.get("name") or "".join(content)
+            cards_by_zone.setdefault(zone, []).append((name, attrs, line))
+    for zone, cards in cards_by_zone.items():
+        section = _ZONES.get(zone) or side_zone_section(len(cards))
+        for name, attrs, line in cards:
+            _add(c, name, attrs.get("number"), line, section, attrs)
+
+
+def _add(c: Collector, name, quantity, line: int, section: Section, attrs: dict) -> None:
+    """One card element, or why it names no card."""
+    name = (name or "").strip()
+    if not name:
+        c.unparsed(line, f"<card {' '.join(f'{k}={v!r}' for k, v in attrs.items())}>",
+                   "is a card element without a name (resolving by catalog id is not supported)")
+        return
+    hints = {}
+    if attrs.get("setShortName"):
+        hints["set_code"] = attrs["setShortName"].strip()
+        if attrs.get("collectorNumber"):
+            hints["collector_number"] = attrs["collectorNumber"].strip()
+    c.add(name, (quantity or "1").strip(), line, section, **hints)
+
+
+def _salvage(lines: list[str], c: Collector, error_line: int, why: str) -> None:
+    """Broken XML: report the error's line, then read each line that still is a card."""
+    c.unparsed(error_line, lines[error_line - 1] if 0 < error_line <= len(lines) else "", why)
+    zone = "main"
+    side: list[tuple] = []
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or number == error_line:
+            continue
+        element = _CARD_ELEMENT.fullmatch(line)
+        if element:
+            attrs = {m[1]: m[2] if m[2] is not None else m[3] for m in _ATTRIBUTE.finditer(element[2])}
+            name = attrs.get("Name") or attrs.get("name") or element[3]
+            if attrs.get("Sideboard", "").lower() == "true" or zone not in _ZONES:
+                side.append((name, attrs, number))
+            else:
+                _add(c, name, attrs.get("Quantity") or attrs.get("number"), number, _ZONES[zone], attrs)
+        elif _MARKUP.fullmatch(line):
+            zone = (_ZONE.search(line) or (None, zone))[1].lower()
+            c.account(number)
+        else:
+            c.unparsed(number, line, "is not a card line")
+    for name, attrs, number in side:
+        quantity = attrs.get("Quantity") or attrs.get("number")
+        _add(c, name, quantity, number, side_zone_section(len(side)), attrs)
