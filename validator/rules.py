@@ -81,7 +81,8 @@ _UP_TO = re.compile(r"^A deck can have up to (\w+) cards named (.+)\.$")
 _COMPANION_LINE = re.compile(r"^Companion\s*[—–-]")
 # An activated ability is "cost: effect" (ability words like "Channel — {1}{G}, ...: " too);
 # a cost never holds a sentence end, so "." before the colon means it is something else.
-_ACTIVATED = re.compile(r"^[^.:]+:\s")
+# Triggered abilities ("Whenever ..., choose one: ...") are not activated abilities.
+_ACTIVATED = re.compile(r"^(?!(?:when|whenever|at|as|if)\b)[^.:]+:\s", re.IGNORECASE)
 # Keyword abilities that are activated abilities, whose reminder text (the "cost: effect"
 # part) was removed; morph, plot and foretell are special actions, not activated abilities.
 _ACTIVATED_KEYWORDS = re.compile(

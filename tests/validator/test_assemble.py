@@ -1,0 +1,147 @@
+"""assemble() and check(): from a parsed Decklist and resolved cards to a Deck and a Report."""
+
+import pytest
+
+from tests.factories import ATRAXA, FOREST, LIGHTNING_BOLT, SOL_RING, card, legend
+from validator.assemble import assemble
+from validator.decklist import Decklist, ListEntry, Section
+from validator.engine import check
+from validator.violations import Code, Violation
+
+VAULT = card("Lim-Dûl's Vault", "Instant", identity="UB", cost="{U}{B}")
+GYRUDA = card("Gyruda, Doom of Depths", "Legendary Creature — Demon Kraken", identity="UB",
+              text="Companion — Your starting deck contains only cards with even mana value.")
+PIPER = legend("The Prismatic Piper", text="If The Prismatic Piper is your commander, choose a color before the game begins.")
+CARDS = {
+    "Atraxa": ATRAXA,
+    "Atraxa, Praetors' Voice": ATRAXA,
+    "atraxa praetors voice": ATRAXA,
+    "Forest": FOREST,
+    "Sol Ring": SOL_RING,
+    "Lightning Bolt": LIGHTNING_BOLT,
+    "Lim-Dul's Vault": VAULT,
+    "Lim-Dûl's Vault": VAULT,
+    "Gyruda": GYRUDA,
+    "Piper": PIPER,
+    "The Prismatic Piper": PIPER,
+}
+
+
+def listing(*rows) -> Decklist:
+    """A Decklist from (name, quantity, section) rows, one per line starting at line 1."""
+    return Decklist(tuple(ListEntry(name, q, i, section) for i, (name, q, section) in enumerate(rows, 1)))
+
+
+M, C, S, MB, CO, P, SC, IG = (
+    Section.MAIN, Section.COMMANDER, Section.SIDEBOARD, Section.MAYBEBOARD,
+    Section.COMPANION, Section.PLANAR, Section.SCHEMES, Section.IGNORED,
+)
+
+
+def shape(d):
+    """A comparable view of a Deck: (name, quantity, lines) per section."""
+    view = lambda entries: [(e.card.name, e.quantity, e.lines) for e in entries]  # noqa: E731
+    return {
+        "commanders": view(d.commanders),
+        "main": view(d.main),
+        "companion": view([d.companion] if d.companion else []),
+        "sideboard": view(d.sideboard),
+        "unknown": [(u.name, u.quantity, u.lines, u.section) for u in d.unknown],
+    }
+
+
+def test_lines_naming_the_same_card_merge_into_one_entry():
+    d = assemble(listing(("Lim-Dul's Vault", 1, M), ("Sol Ring", 1, M), ("Lim-Dûl's Vault", 1, M)), CARDS)
+    assert shape(d)["main"] == [("Lim-Dûl's Vault", 2, (1, 3)), ("Sol Ring", 1, (2,))]
+
+
+@pytest.mark.parametrize(
+    ("rows", "overrides", "expected"),
+    (
+        # a commander named in the request that is in the list is that card, moved
+        ([("Atraxa, Praetors' Voice", 1, M), ("Forest", 5, M)], {"commanders": ["Atraxa"]},
+         {"commanders": [("Atraxa, Praetors' Voice", 1, (1,))], "main": [("Forest", 5, (2,))]}),
+        # ... one not in the list is added
+        ([("Forest", 5, M)], {"commanders": ["atraxa praetors voice"]},
+         {"commanders": [("Atraxa, Praetors' Voice", 1, ())], "main": [("Forest", 5, (1,))]}),
+        # the request replaces the list's designation; the listed one stays in the deck
+        ([("Sol Ring", 1, C), ("Atraxa", 1, M)], {"commanders": ["Atraxa"]},
+         {"commanders": [("Atraxa, Praetors' Voice", 1, (2,))], "main": [("Sol Ring", 1, (1,))]}),
+        # a commander kept in the sideboard (MTGO convention) moves too
+        ([("Atraxa", 1, S), ("Forest", 1, M)], {"commanders": ["Atraxa"]},
+         {"commanders": [("Atraxa, Praetors' Voice", 1, (1,))], "main": [("Forest", 1, (2,))]}),
+        # companion override: the sideboard copy is the companion
+        ([("Gyruda", 1, S), ("Sol Ring", 1, S)], {"companion": "Gyruda"},
+         {"companion": [("Gyruda, Doom of Depths", 1, (1,))], "sideboard": [("Sol Ring", 1, (2,))]}),
+        ([], {"companion": "Gyruda"}, {"companion": [("Gyruda, Doom of Depths", 1, ())]}),
+        # unknown override names are unknown in their zone
+        ([("Forest", 1, M)], {"commanders": ["Atrax"]},
+         {"main": [("Forest", 1, (1,))], "unknown": [("Atrax", 1, (), "commander")]}),
+        ([("Atrax", 1, M)], {"commanders": ["Atrax"]}, {"unknown": [("Atrax", 1, (1,), "commander")]}),
+        ([("Companoin", 1, S)], {"companion": "Companoin"}, {"unknown": [("Companoin", 1, (), "companion")]}),
+    ),
+)
+def test_overrides(rows, overrides, expected):
+    empty = {"commanders": [], "main": [], "companion": [], "sideboard": [], "unknown": []}
+    assert shape(assemble(listing(*rows), CARDS, **overrides)) == {**empty, **expected}
+
+
+def test_unknown_names_only_matter_in_game_sections():
+    rows = [("Sol Rnig", 2, M), ("Sol Rnig", 1, M), ("Nope", 1, S), ("Nah", 1, MB), ("Ignored", 1, IG),
+            ("Plane?", 1, P), ("Forest", 3, IG)]
+    d = assemble(listing(*rows), CARDS, {"Sol Rnig": ("Sol Ring", "Soul Ring", "Sal Ring", "Sell Ring")})
+    assert [(u.name, u.quantity, u.lines, u.section, u.suggestions) for u in d.unknown] == [
+        ("Sol Rnig", 3, (1, 2), "main", ("Sol Ring", "Soul Ring", "Sal Ring")),
+        ("Plane?", 1, (6,), "planar", ()),
+    ]
+    assert d.main == () and d.sideboard == ()
+
+
+def test_color_choices_are_keyed_by_canonical_name():
+    d = assemble(listing(("Piper", 1, C)), CARDS, color_choices={"Piper": "r", "Unknown Thing": "G"})
+    assert dict(d.color_choices) == {"The Prismatic Piper": "R", "Unknown Thing": "G"}
+
+
+def codes(report):
+    """(code, cards) of a Report's violations in order."""
+    return [(v.code, v.cards) for v in report.violations]
+
+
+def test_check_reports_every_problem_sorted_with_the_decklists_own():
+    unparsed = Violation(Code.UNPARSED_LINE, "Line 7 is not a card line.", lines=(7,))
+    decklist = Decklist(
+        (ListEntry("Atraxa", 2, 1, C), ListEntry("Forest", 96, 2), ListEntry("Lightning Bolt", 1, 3),
+         ListEntry("Sol Rnig", 1, 4), ListEntry("Sol Ring", 1, 5, S)),
+        format="moxfield",
+        problems=(unparsed,),
+    )
+    report = check(decklist, CARDS, {"Sol Rnig": ("Sol Ring",)})
+    assert codes(report) == [
+        ("color_identity", ("Lightning Bolt",)),
+        ("invalid_quantity", ("Atraxa, Praetors' Voice",)),  # a commander line with quantity 2
+        ("unknown_card", ("Sol Rnig",)),
+        ("unparsed_line", ()),
+        ("sideboard", ("Sol Ring",)),
+    ]
+    assert (report.valid, report.format, report.commanders, report.companion) == (
+        False, "moxfield", ("Atraxa, Praetors' Voice",), None,
+    )
+    assert report.color_identity == ("W", "U", "B", "G")
+    assert report.card_count == 100  # 2 + 96 + 1 + the unknown 1
+
+
+def test_check_companion_and_color_choice():
+    decklist = listing(("Piper", 1, C), ("Forest", 99, M), ("Gyruda", 1, CO))
+    report = check(decklist, CARDS, color_choices={"The Prismatic Piper": "G"})
+    # every card has even mana value (Gyruda's condition holds) but Gyruda is UB, outside G
+    assert codes(report) == [("color_identity", ("Gyruda, Doom of Depths",))]
+    assert report.color_identity == ("G",)
+    assert report.companion == "Gyruda, Doom of Depths"
+    assert report.card_count == 100
+    assert report.valid is False
+
+
+def test_check_warnings_alone_keep_the_deck_valid():
+    report = check(listing(("Atraxa", 1, C), ("Forest", 99, M), ("Sol Ring", 1, MB)), CARDS)
+    assert codes(report) == [("sideboard", ("Sol Ring",))]
+    assert report.valid is True

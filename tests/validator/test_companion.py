@@ -1,0 +1,122 @@
+"""702.139: the companion's own eligibility and the ten conditions, commanders included."""
+
+import pytest
+
+from tests.factories import ATRAXA, FOREST, SOL_RING, WASTES, card, deck, legend
+from validator.engine import validate
+from validator.rules import companion_condition, companion_ineligible, has_activated_ability
+
+
+def companion(name: str, identity: str, condition: str, cost: str = "{3}") -> "card":
+    """A companion creature with the given condition line."""
+    return card(name, "Legendary Creature — Beast", identity=identity, cost=cost,
+                text=f"Companion — {condition} (If this card is your chosen companion, ...)\nVigilance")
+
+
+GYRUDA = companion("Gyruda, Doom of Depths", "UB", "Your starting deck contains only cards with even mana value.")
+JEGANTHA = companion("Jegantha, the Wellspring", "RG", "No card in your starting deck has more than one of the same mana symbol in its mana cost.")
+KAHEERA = companion("Kaheera, the Orphanguard", "GW", "Each creature card in your starting deck is a Cat, Elemental, Nightmare, Dinosaur, or Beast card.")
+KERUGA = companion("Keruga, the Macrosage", "UG", "Your starting deck contains only cards with mana value 3 or greater and land cards.")
+LURRUS = companion("Lurrus of the Dream-Den", "WB", "Each permanent card in your starting deck has mana value 2 or less.")
+LUTRI = companion("Lutri, the Spellchaser", "UR", "Each nonland card in your starting deck has a different name.")
+OBOSH = companion("Obosh, the Preypiercer", "BR", "Your starting deck contains only cards with odd mana value and land cards.")
+UMORI = companion("Umori, the Collector", "BG", "Each nonland card in your starting deck shares a card type.")
+YORION = companion("Yorion, Sky Nomad", "WU", "Your starting deck contains at least twenty cards more than the minimum deck size.")
+ZIRDA = companion("Zirda, the Dawnwaker", "RW", "Each permanent card in your starting deck has an activated ability.")
+
+FIVE = legend("Five Color Legend", "WUBRG", cost="{W}{U}{B}{R}{G}")  # mana value 5, odd
+FOUR = legend("Four Drop Legend", "WUBRG", cost="{2}{W}{U}", subtypes="Cat")  # mana value 4, even, a Cat
+TWO_DROP = card("Two Drop", "Creature — Cat", cost="{1}{G}", identity="G")
+ONE_DROP = card("One Drop", "Creature — Human", cost="{W}", identity="W")
+THREE_SPELL = card("Three Spell", "Sorcery", cost="{2}{B}", identity="B")
+DOUBLE_PIP = card("Double Pip", "Instant", cost="{U}{U}", identity="U")
+HYBRID_PAIR = card("Hybrid Pair", "Instant", cost="{R/G}{R/G}", identity="RG")
+SPLIT_GENERIC = card("Fire // Ice", "Instant // Instant", cost="{1}{R} // {1}{U}", identity="UR", layout="split")
+CHANGELING = card("Changeling Outcast", "Creature — Shapeshifter", cost="{B}", identity="B",
+                  text="Changeling (This card is every creature type.)\nChangeling Outcast can't block.")
+ARTIFACT_CREATURE = card("Ornithopter", "Artifact Creature — Thopter", cost="{0}", text="Flying")
+TAPPER = card("Tapper", "Creature — Human", cost="{1}{W}", identity="W", text="{T}: Tap target creature.")
+EQUIPMENT = card("Bonesplitter", "Artifact — Equipment", cost="{1}", text="Equipped creature gets +2/+0.\nEquip {1}")
+GRANTER = card("Cryptolith Rite", "Enchantment", cost="{1}{G}", identity="G",
+               text='Creatures you control have "{T}: Add one mana of any color."')
+VANILLA = card("Grizzly Bears", "Creature — Bear", cost="{1}{G}", identity="G")
+PLANESWALKER = card("Chandra", "Legendary Planeswalker — Chandra", cost="{2}{R}{R}", identity="R",
+                    text="+1: Chandra deals 2 damage to any target.")
+
+
+@pytest.mark.parametrize(
+    ("companion_card", "commander", "main", "offenders"),
+    (
+        (GYRUDA, FOUR, {FOREST: 1, TWO_DROP: 1}, None),
+        (GYRUDA, FOUR, {ONE_DROP: 1}, ("One Drop",)),
+        (GYRUDA, FIVE, {TWO_DROP: 1}, ("Five Color Legend",)),  # the commander counts (702.139b)
+        (JEGANTHA, FOUR, {TWO_DROP: 1}, None),
+        (JEGANTHA, FOUR, {DOUBLE_PIP: 1, HYBRID_PAIR: 1}, ("Double Pip", "Hybrid Pair")),
+        (JEGANTHA, FOUR, {SPLIT_GENERIC: 1}, ("Fire // Ice",)),  # split cards combine both costs
+        (KAHEERA, FOUR, {TWO_DROP: 1, CHANGELING: 1, SOL_RING: 1}, None),
+        (KAHEERA, FIVE, {ONE_DROP: 1}, ("Five Color Legend", "One Drop")),
+        (KERUGA, FOUR, {FOREST: 1, THREE_SPELL: 1}, None),
+        (KERUGA, FOUR, {TWO_DROP: 1, ARTIFACT_CREATURE: 1}, ("Ornithopter", "Two Drop")),
+        (LURRUS, FOUR, {}, ("Four Drop Legend",)),
+        (LURRUS, legend("Cheap Legend", "WB", cost="{W}{B}"), {TWO_DROP: 1, THREE_SPELL: 1}, None),
+        (LURRUS, legend("Cheap Legend", "WB", cost="{W}{B}"), {PLANESWALKER: 1}, ("Chandra",)),
+        (LUTRI, FOUR, {TWO_DROP: 1, FOREST: 5}, None),
+        (LUTRI, FOUR, {TWO_DROP: 2}, ("Two Drop",)),
+        (OBOSH, FIVE, {ONE_DROP: 1, THREE_SPELL: 1, FOREST: 1}, None),
+        (OBOSH, FIVE, {TWO_DROP: 1}, ("Two Drop",)),
+        (UMORI, FOUR, {TWO_DROP: 1, ARTIFACT_CREATURE: 1, FOREST: 3}, None),
+        (UMORI, FOUR, {TWO_DROP: 2, THREE_SPELL: 1}, ("Three Spell",)),
+        (YORION, FOUR, {FOREST: 99}, ()),  # never met in Commander
+        (ZIRDA, legend("Activator", "RW", text="{1}: This gets +1/+0."), {TAPPER: 1, EQUIPMENT: 1, FOREST: 1, THREE_SPELL: 1}, None),
+        (ZIRDA, FOUR, {VANILLA: 1, GRANTER: 1, WASTES: 1}, ("Cryptolith Rite", "Four Drop Legend", "Grizzly Bears")),
+    ),
+)
+def test_companion_condition(companion_card, commander, main, offenders):
+    d = deck(commander, main=main, companion=companion_card)
+    expected = [] if offenders is None else [("companion_condition", offenders)]
+    assert [(v.code, v.cards) for v in validate(d, (companion_condition,))] == expected
+
+
+@pytest.mark.parametrize(
+    ("companion_card", "expected"),
+    (
+        (GYRUDA, []),
+        (LUTRI, [("companion_ineligible", ("Lutri, the Spellchaser",))]),  # banned as companion only
+        (SOL_RING, [("companion_ineligible", ("Sol Ring",))]),  # no Companion ability
+        (card("Reminder Only", "Creature — Cat", text="Vigilance (Companion — not really.)"),
+         [("companion_ineligible", ("Reminder Only",))]),
+    ),
+)
+def test_companion_ineligible(companion_card, expected):
+    d = deck(ATRAXA, companion=companion_card)
+    assert [(v.code, v.cards) for v in validate(d, (companion_ineligible,))] == expected
+
+
+def test_lutri_is_fine_in_the_deck_and_as_commander():
+    d = deck(LUTRI, main={FOREST: 1})
+    assert [v.code for v in validate(d) if v.cards == ("Lutri, the Spellchaser",)] == []
+
+
+def test_without_a_companion_ability_no_condition_is_read():
+    d = deck(ATRAXA, companion=SOL_RING)
+    assert list(companion_condition(d)) == []
+
+
+@pytest.mark.parametrize(
+    ("permanent", "activated"),
+    (
+        (FOREST, True),  # basic land types grant {T}: Add (305.6), though Oracle prints it as reminder
+        (TAPPER, True),
+        (EQUIPMENT, True),
+        (PLANESWALKER, True),  # loyalty abilities
+        (card("Channeler", "Creature — Elf", text="Channel — {1}{G}, Discard this card: Draw a card."), True),
+        (card("Cycler", "Creature — Elf", text="Cycling {2} (... Draw a card.)"), True),
+        (card("Landcycler", "Creature — Elf", text="Forestcycling {2}"), True),
+        (VANILLA, False),
+        (GRANTER, False),  # a quoted ability it grants is not its own
+        (card("Morpher", "Creature — Elf", text="Morph {2}{G} (You may cast this card face down ...)"), False),
+        (card("Colon Sentence", "Enchantment", text="Whenever a creature dies, choose one: gain 1 life."), False),
+    ),
+)
+def test_has_activated_ability(permanent, activated):
+    assert has_activated_ability(permanent) is activated

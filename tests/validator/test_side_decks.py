@@ -1,0 +1,75 @@
+"""901 planar deck, 904 scheme deck, 903.5e sideboard: sections beside the 100."""
+
+import pytest
+
+from tests.factories import ATRAXA, FOREST, SOL_RING, card, deck
+from validator.engine import validate
+from validator.rules import legality, planar_deck, scheme_deck, sideboard
+
+
+def plane(i: int):
+    """A distinct plane."""
+    return card(f"Plane {i}", "Plane — Somewhere", layout="planar", legality="not_legal")
+
+
+def phenomenon(i: int):
+    """A distinct phenomenon."""
+    return card(f"Phenomenon {i}", "Phenomenon", layout="planar", legality="not_legal")
+
+
+def scheme(i: int, ongoing: bool = False):
+    """A distinct scheme."""
+    return card(f"Scheme {i}", "Ongoing Scheme" if ongoing else "Scheme", layout="scheme", legality="not_legal")
+
+
+def planes(n: int) -> dict:
+    """n distinct planes, one copy each."""
+    return {plane(i): 1 for i in range(n)}
+
+
+@pytest.mark.parametrize(
+    ("section", "expected"),
+    (
+        (planes(10), []),
+        ({**planes(8), phenomenon(1): 1, phenomenon(2): 1}, []),
+        (planes(9), [("planar_deck", ())]),
+        ({**planes(10), SOL_RING: 1}, [("planar_deck", ("Sol Ring",))]),
+        ({**planes(9), plane(0): 2}, [("planar_deck", ("Plane 0",))]),
+        ({**planes(9), phenomenon(1): 1, phenomenon(2): 1, phenomenon(3): 1},
+         [("planar_deck", ("Phenomenon 1", "Phenomenon 2", "Phenomenon 3"))]),
+        ({}, []),  # no planar deck: nothing to check
+    ),
+)
+def test_planar_deck(section, expected):
+    assert [(v.code, v.cards) for v in validate(deck(ATRAXA, planar=section), (planar_deck,))] == expected
+
+
+def test_planes_in_the_planar_deck_are_not_non_deck_cards():
+    d = deck(ATRAXA, main={FOREST: 1}, planar=planes(10))
+    assert [v.code for v in validate(d, (legality, planar_deck))] == []
+
+
+@pytest.mark.parametrize(
+    ("section", "expected"),
+    (
+        ({scheme(1): 2, scheme(2, ongoing=True): 1}, []),
+        ({scheme(1): 3}, [("scheme_deck", ("Scheme 1",))]),
+        ({scheme(1): 1, FOREST: 1}, [("scheme_deck", ("Forest",))]),
+        ({scheme(1): 1, plane(1): 1}, [("scheme_deck", ("Plane 1",))]),
+    ),
+)
+def test_scheme_deck(section, expected):
+    assert [(v.code, v.cards) for v in validate(deck(ATRAXA, schemes=section), (scheme_deck,))] == expected
+
+
+@pytest.mark.parametrize(
+    ("side", "expected"),
+    (
+        ({}, []),
+        ({SOL_RING: 1}, [("sideboard", "warning", ("Sol Ring",))]),
+        ({SOL_RING: 2, FOREST: 3}, [("sideboard", "warning", ("Forest", "Sol Ring"))]),
+    ),
+)
+def test_sideboard_is_one_warning(side, expected):
+    found = validate(deck(ATRAXA, sideboard=side), (sideboard,))
+    assert [(v.code, v.severity, v.cards) for v in found] == expected
