@@ -1,0 +1,204 @@
+"""The rules against real Scryfall card objects from ../shared/carddata (skipped without it).
+
+The JSON -> Card conversion here is deliberately tiny and lives in the test: the real
+converter is card_data's job. It reads only what the rules need, front face first.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from tests.factories import parse_type_line
+from validator.deck import Card, Deck, Entry
+from validator.engine import validate
+from validator.rules import commander_eligibility, pairing_abilities
+
+NAMES = (
+    "Esika, God of the Tree // The Prismatic Bridge", "Valki, God of Lies // Tibalt, Cosmic Impostor",
+    "Bonecrusher Giant // Stomp", "Grist, the Hunger Tide", "Westvale Abbey // Ormendahl, Profane Prince",
+    "Elbrus, the Binding Blade // Withengar Unbound", "Rhoda, Geist Avenger", "Timin, Youthful Geist",
+    "Pir, Imaginative Rascal", "Toothy, Imaginary Friend", "Syndic of Tithes", "Seven Dwarves", "Nazgûl",
+    "Relentless Rats", "The Eternity Elevator", "The Eleventh Doctor", "Rose Tyler", "Missy", "Amy Pond",
+    "Rory Williams", "Clara Oswald", "Wilson, Refined Grizzly", "Raised by Giants", "Faceless One",
+    "Lutri, the Spellchaser", "Lurrus of the Dream-Den", "Gyruda, Doom of Depths", "Cecily, Haunted Mage",
+    "Bjorna, Nightfall Alchemist", "Kratos, Stoic Father", "Atreus, Impulsive Son", "Joel, Resolute Survivor",
+    "Ellie, Brick Master", "Akiri, Line-Slinger", "The Prismatic Piper", "Teferi, Temporal Archmage",
+    "Nissa, Who Shakes the World", "Parhelion II", "Smuggler's Copter", "Brisela, Voice of Nightmares",
+    "Mana Crypt", "Backup Plan", "Blacker Lotus", "Tazeem", "Chaotic Aether", "Temple Garden", "Forest",
+    "Wastes", "Sol Ring", "Lightning Bolt",
+)
+
+
+def to_card(obj: dict) -> Card:
+    """A minimal Scryfall card object -> Card: front-face types, every face's text."""
+    faces = obj.get("card_faces") or [obj]
+    front = faces[0]
+    supertypes, types, subtypes = parse_type_line(front.get("type_line", obj.get("type_line", "")))
+    mana_cost = obj.get("mana_cost") or " // ".join(f.get("mana_cost", "") for f in faces if f.get("mana_cost"))
+    meld_result = any(
+        part.get("component") == "meld_result" and part.get("name") == obj["name"] for part in obj.get("all_parts", ())
+    )
+    return Card(
+        name=obj["name"],
+        types=types,
+        supertypes=supertypes,
+        subtypes=subtypes,
+        face_texts=tuple(f.get("oracle_text", "") for f in faces),
+        mana_cost=mana_cost,
+        mana_value=float(obj.get("cmc", 0)),
+        color_identity=frozenset(obj.get("color_identity", ())),
+        layout=obj.get("layout", "normal"),
+        legality=obj.get("legalities", {}).get("commander", "not_legal"),
+        has_power_toughness="power" in front,
+        game_changer=bool(obj.get("game_changer")),
+        keywords=frozenset(obj.get("keywords", ())),
+        type_line=front.get("type_line", ""),
+        is_meld_result=meld_result,
+    )
+
+
+@pytest.fixture(scope="module")
+def real(shared_dir) -> dict[str, Card]:
+    """The named real cards, keyed by canonical name."""
+    wanted = set(NAMES)
+    cards = {}
+    with gzip.open(shared_dir / "carddata" / "oracle-cards.jsonl.gz", "rt", encoding="utf-8") as lines:
+        for line in lines:
+            obj = json.loads(line)
+            if obj["name"] in wanted:
+                cards[obj["name"]] = to_card(obj)
+    missing = wanted - cards.keys()
+    assert not missing, f"not in the sample: {missing}"
+    return cards
+
+
+def make(real, commanders, main=(), companion=None, choices=None) -> Deck:
+    """A deck of real cards (one copy each unless (name, n)) with Wastes to reach 100."""
+    entries = [Entry(real[n], q) for n, q in (m if isinstance(m, tuple) else (m, 1) for m in main)]
+    size = len(commanders) + sum(e.quantity for e in entries)
+    entries.append(Entry(real["Wastes"], 100 - size))
+    return Deck(
+        commanders=tuple(Entry(real[n]) for n in commanders),
+        main=tuple(entries),
+        companion=Entry(real[companion]) if companion else None,
+        color_choices=choices or {},
+    )
+
+
+def found(deck):
+    """(code, cards) of every violation."""
+    return [(v.code, v.cards) for v in validate(deck)]
+
+
+@pytest.mark.parametrize(
+    ("name", "eligible"),
+    (
+        ("Esika, God of the Tree // The Prismatic Bridge", True),
+        ("Grist, the Hunger Tide", True),
+        ("Teferi, Temporal Archmage", True),
+        ("Parhelion II", True),
+        ("Faceless One", True),
+        ("Westvale Abbey // Ormendahl, Profane Prince", False),
+        ("Elbrus, the Binding Blade // Withengar Unbound", False),
+        ("The Eternity Elevator", False),
+        ("Nissa, Who Shakes the World", False),
+        ("Smuggler's Copter", False),
+        ("Raised by Giants", False),
+        ("Seven Dwarves", False),
+    ),
+)
+def test_real_commander_eligibility(real, name, eligible):
+    assert (commander_eligibility(real[name]) is None) is eligible
+
+
+@pytest.mark.parametrize(
+    ("name", "abilities"),
+    (
+        ("Rhoda, Geist Avenger", ("Partner with Timin, Youthful Geist",)),
+        ("Cecily, Haunted Mage", ("Partner—Friends forever",)),
+        ("Kratos, Stoic Father", ("Partner—Father & son",)),
+        ("Amy Pond", ("Partner with Rory Williams", "Doctor's companion")),
+        ("Faceless One", ("Choose a Background",)),
+        ("The Prismatic Piper", ("Partner",)),
+        ("The Eleventh Doctor", ()),
+    ),
+)
+def test_real_pairing_abilities(real, name, abilities):
+    assert pairing_abilities(real[name]) == abilities
+
+
+@pytest.mark.parametrize(
+    ("commanders", "expected"),
+    (
+        (("Rhoda, Geist Avenger", "Timin, Youthful Geist"), []),
+        (("Pir, Imaginative Rascal", "Toothy, Imaginary Friend"), []),
+        (("Cecily, Haunted Mage", "Bjorna, Nightfall Alchemist"), []),
+        (("Kratos, Stoic Father", "Atreus, Impulsive Son"), []),
+        (("Joel, Resolute Survivor", "Ellie, Brick Master"), []),
+        (("Rose Tyler", "The Eleventh Doctor"), []),
+        (("Amy Pond", "The Eleventh Doctor"), []),
+        (("Amy Pond", "Rory Williams"), []),
+        (("Wilson, Refined Grizzly", "Raised by Giants"), []),
+        (("Faceless One", "Raised by Giants"), [("color_choice", ("Faceless One",))]),
+        (("Rose Tyler", "Missy"), [("partner_pairing", ("Missy", "Rose Tyler"))]),
+        (("Akiri, Line-Slinger", "Kratos, Stoic Father"), [("partner_pairing", ("Akiri, Line-Slinger", "Kratos, Stoic Father"))]),
+        (("Rhoda, Geist Avenger", "Toothy, Imaginary Friend"), [("partner_pairing", ("Rhoda, Geist Avenger", "Toothy, Imaginary Friend"))]),
+        (("Akiri, Line-Slinger", "Raised by Giants"), [("partner_pairing", ("Akiri, Line-Slinger", "Raised by Giants"))]),
+        (("Raised by Giants",), [("commander_ineligible", ("Raised by Giants",))]),
+        (("Westvale Abbey // Ormendahl, Profane Prince",), [("commander_ineligible", ("Westvale Abbey // Ormendahl, Profane Prince",))]),
+        (("The Eternity Elevator",), [("commander_ineligible", ("The Eternity Elevator",))]),
+    ),
+)
+def test_real_pairs(real, commanders, expected):
+    assert found(make(real, commanders)) == expected
+
+
+@pytest.mark.parametrize(
+    ("commanders", "main", "expected"),
+    (
+        # Esika's back face gives it every color (903.4d)
+        (("Esika, God of the Tree // The Prismatic Bridge",), ["Lightning Bolt", "Syndic of Tithes"], []),
+        # extort's reminder-text {W/B} does not make Syndic black
+        (("Rose Tyler",), ["Syndic of Tithes"], []),
+        (("Kratos, Stoic Father",), ["Temple Garden"], [("color_identity", ("Temple Garden",))]),
+        (("Akiri, Line-Slinger",), [("Seven Dwarves", 7)], []),
+        (("Akiri, Line-Slinger",), [("Seven Dwarves", 8)], [("singleton", ("Seven Dwarves",))]),
+        (("Esika, God of the Tree // The Prismatic Bridge",), [("Nazgûl", 9), ("Relentless Rats", 20)], []),
+        (("Esika, God of the Tree // The Prismatic Bridge",), [("Nazgûl", 10)], [("singleton", ("Nazgûl",))]),
+        (("Akiri, Line-Slinger",), [("Sol Ring", 2)], [("singleton", ("Sol Ring",))]),
+        (("Esika, God of the Tree // The Prismatic Bridge",),
+         ["Mana Crypt", "Backup Plan", "Blacker Lotus", "Tazeem", "Brisela, Voice of Nightmares"],
+         [("banned", ("Backup Plan",)), ("banned", ("Mana Crypt",)), ("non_deck_card", ("Brisela, Voice of Nightmares",)),
+          ("non_deck_card", ("Tazeem",)), ("not_legal", ("Blacker Lotus",))]),
+    ),
+)
+def test_real_deck_rules(real, commanders, main, expected):
+    assert found(make(real, commanders, main)) == expected
+
+
+def test_real_color_choosers(real):
+    piper = make(real, ("The Prismatic Piper",), ["Lightning Bolt"], choices={"The Prismatic Piper": "R"})
+    assert found(piper) == []
+    clara = make(real, ("Clara Oswald", "The Eleventh Doctor"), ["Syndic of Tithes"])
+    assert found(clara) == [("color_choice", ("Clara Oswald",))]  # a warning: W assumed
+
+
+@pytest.mark.parametrize(
+    ("companion", "expected"),
+    (
+        ("Lutri, the Spellchaser", [("companion_ineligible", ("Lutri, the Spellchaser",))]),
+        ("Lurrus of the Dream-Den", [("companion_condition", ("Esika, God of the Tree // The Prismatic Bridge",))]),
+        ("Gyruda, Doom of Depths", [("companion_condition", ("Esika, God of the Tree // The Prismatic Bridge",))]),
+        ("Sol Ring", [("companion_ineligible", ("Sol Ring",))]),
+    ),
+)
+def test_real_companions(real, companion, expected):
+    # Esika has mana value 3: odd for Gyruda, over 2 for Lurrus
+    assert found(make(real, ("Esika, God of the Tree // The Prismatic Bridge",), companion=companion)) == expected
+
+
+def test_lutri_is_legal_as_commander(real):
+    assert found(make(real, ("Lutri, the Spellchaser",))) == []
