@@ -26,6 +26,7 @@ _QUANTITY = re.compile(r"(?:(-?\d+)[xX]?|[xX](\d+))(?:\s+|$)")
 # ("Erase (Not the Urza's Legacy One)") are left alone.
 _PRINTING = re.compile(r"\(([A-Za-z0-9]{2,6})\)(?:\s+(\S+))?")
 _SET_NUMBER = re.compile(r"([A-Za-z0-9]{2,8}):(\S+)")  # XMage [C21:263], taw [MOC:1]
+_FORGE_PRINTING = re.compile(r"\|\s*([A-Za-z0-9]{2,8})\s*(?:\|\s*\d*\s*)?")  # Forge |SET|art
 _INLINE = re.compile(r"([A-Za-z][A-Za-z ]{0,20}):\s*(.+)")  # COMMANDER: 1 Name, SB: 1 Name
 _CATEGORY_HEADER = re.compile(r"[^\W\d_][\w &/',+-]{0,40}")  # TappedOut `Creatures (2)`
 _FLAG = re.compile(r"\{(\w+)\}")
@@ -225,11 +226,11 @@ def _strip_printing(rest: str, hints: dict) -> str:
             _set_printing(hints, printing[1], printing[2])
             rest = rest[:opening].rstrip()
     if "|" in rest:
-        rest, _, printing = rest.partition("|")
-        set_code = printing.partition("|")[0].strip()
-        if set_code:
-            _set_printing(hints, set_code, None)
-        rest = rest.rstrip()
+        bar = rest.find("|")
+        forge = _FORGE_PRINTING.fullmatch(rest, bar)
+        if forge:  # anything else after a bar is left in, and the name is rejected
+            _set_printing(hints, forge[1], None)
+            rest = rest[:bar].rstrip()
     return rest
 
 

@@ -58,11 +58,13 @@ def read_xml(text: str, lines: list[str], collector: Collector, format: str) -> 
     try:
         defusedxml.sax.parseString(_ENCODING.sub(r"\1", text, count=1).encode("utf-8"), handler)
     except xml.sax.SAXParseException as error:
-        _salvage(lines, collector, error.getLineNumber(), f"is broken XML ({error.getMessage()})")
+        _salvage(lines, collector, error.getLineNumber(),
+                 f"the XML is not well-formed: {error.getMessage()} at line {error.getLineNumber()}")
         return format
     except (defusedxml.DefusedXmlException, ValueError) as error:
         # entity declarations and external references are refused outright
-        _salvage(lines, collector, 1, f"declares entities or external references, refused ({type(error).__name__})")
+        _salvage(lines, collector, 1, f"the document declares XML entities or external references, "
+                 f"which are refused ({type(error).__name__})")
         return format
     if handler.found and handler.found[0][0] == "cockatrice_deck":
         _cockatrice(handler.found, collector)
@@ -125,27 +127,59 @@ def _add(c: Collector, name, quantity, line: int, section: Section, attrs: dict)
 
 
 def _salvage(lines: list[str], c: Collector, error_line: int, why: str) -> None:
-    """Broken XML: report the error's line, then read each line that still is a card."""
-    c.unparsed(error_line, lines[error_line - 1] if 0 < error_line <= len(lines) else "", why)
+    """Not well-formed (or refused) XML: read each line that is still a card element on its
+    own, account for pure markup, and report the rest, each saying why."""
+    before = len(c.problems)
     zone = "main"
     side: list[tuple] = []
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
-        if not line or number == error_line:
+        if not line:
             continue
         element = _CARD_ELEMENT.fullmatch(line)
-        if element:
-            attrs = {m[1]: m[2] if m[2] is not None else m[3] for m in _ATTRIBUTE.finditer(element[2])}
-            name = attrs.get("Name") or attrs.get("name") or element[3]
+        attrs = _attributes(element[2]) if element else None
+        if attrs is not None:
+            name = attrs.get("Name") or attrs.get("name") or _unescape(element[3] or "")
             if attrs.get("Sideboard", "").lower() == "true" or zone not in _ZONES:
                 side.append((name, attrs, number))
             else:
                 _add(c, name, attrs.get("Quantity") or attrs.get("number"), number, _ZONES[zone], attrs)
-        elif _MARKUP.fullmatch(line):
+        elif not element and _MARKUP.fullmatch(line):
             zone = (_ZONE.search(line) or (None, zone))[1].lower()
             c.account(number)
         else:
-            c.unparsed(number, line, "is not a card line")
+            c.unparsed(number, line, f"is not a card element ({why})")
     for name, attrs, number in side:
         quantity = attrs.get("Quantity") or attrs.get("number")
         _add(c, name, quantity, number, side_zone_section(len(side)), attrs)
+    if len(c.problems) == before:  # every line read: still say the document is broken
+        c.unparsed(error_line, lines[error_line - 1] if 0 < error_line <= len(lines) else "", f"is where {why}")
+
+
+_ENTITY = re.compile(r"&(#\d{1,7}|#x[0-9A-Fa-f]{1,6}|amp|lt|gt|quot|apos);")
+_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+
+
+def _unescape(value: str) -> str | None:
+    """XML's five entities and character references; None when any other `&` remains
+    (an entity we refuse to expand)."""
+    def one(match: re.Match) -> str:
+        ref = match[1]
+        if ref in _NAMED:
+            return _NAMED[ref]
+        code = int(ref[2:], 16) if ref.startswith("#x") else int(ref[1:])
+        return chr(code) if 0 < code <= 0x10FFFF else "&"
+
+    value = _ENTITY.sub(one, value)
+    return None if "&" in value else value
+
+
+def _attributes(text: str) -> dict | None:
+    """The attributes of a salvaged tag, or None when one uses an entity we do not expand."""
+    attrs = {}
+    for match in _ATTRIBUTE.finditer(text):
+        value = _unescape(match[2] if match[2] is not None else match[3])
+        if value is None:
+            return None
+        attrs[match[1]] = value
+    return attrs
