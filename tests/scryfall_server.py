@@ -51,6 +51,7 @@ class Recorded:
     path: str
     headers: dict[str, str]
     body: Any = None
+    at: float = field(default_factory=time.monotonic)  # when it arrived (rate-limit tests)
 
 
 @dataclass
@@ -78,9 +79,8 @@ class ScryfallServer:
     def start(self) -> "ScryfallServer":
         """Listen on 127.0.0.1 on a free port and serve in a daemon thread."""
         handler = type("Handler", (_Handler,), {"server_state": self})
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._httpd.daemon_threads = True
-        threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
+        self._httpd = _QuietServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self._httpd.serve_forever, args=(0.05,), daemon=True).start()
         return self
 
     def stop(self) -> None:
@@ -152,6 +152,15 @@ class ScryfallServer:
         """Pop the next queued failure status, if any."""
         with self._lock:
             return self.fail_next.pop(0) if self.fail_next else None
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """Clients that time out hang up mid-answer; that is the test working, not an error."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -1,0 +1,118 @@
+"""convert.py: Scryfall JSON -> Card, type lines, name keys (pure; fixture records)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from card_data.convert import name_keys, normalize_name, parse_type_line, to_card, trim
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "cards.jsonl"
+RECORDS = {record["name"]: record for record in map(json.loads, FIXTURE.read_text(encoding="utf-8").splitlines())}
+
+
+def card(name: str):
+    """The Card converted from the fixture record of that name."""
+    return to_card(RECORDS[name])
+
+
+@pytest.mark.parametrize(("type_line", "supertypes", "types", "subtypes"), [
+    ("Legendary Creature — Time Lord Doctor", {"Legendary"}, {"Creature"}, {"Time Lord", "Doctor"}),
+    ("Basic Snow Land — Forest", {"Basic", "Snow"}, {"Land"}, {"Forest"}),
+    ("Artifact Creature — Human Soldier", set(), {"Artifact", "Creature"}, {"Human", "Soldier"}),
+    ("Legendary Enchantment — Background", {"Legendary"}, {"Enchantment"}, {"Background"}),
+    ("Plane — Serra's Realm", set(), {"Plane"}, {"Serra's Realm"}),
+    ("Instant", set(), {"Instant"}, set()),
+    ("", set(), set(), set()),
+])
+def test_parse_type_line(type_line, supertypes, types, subtypes):
+    assert parse_type_line(type_line) == (frozenset(supertypes), frozenset(types), frozenset(subtypes))
+
+
+@pytest.mark.parametrize(("name", "field", "expected"), [
+    ("The Tenth Doctor", "subtypes", frozenset({"Time Lord", "Doctor"})),
+    ("Atraxa, Praetors' Voice", "color_identity", frozenset("WUBG")),
+    ("Atraxa, Praetors' Voice", "has_power_toughness", True),
+    ("Grist, the Hunger Tide", "types", frozenset({"Planeswalker"})),
+    ("Grist, the Hunger Tide", "has_power_toughness", False),
+    # DFCs: front face types, every face's text and cost
+    ("Westvale Abbey // Ormendahl, Profane Prince", "types", frozenset({"Land"})),
+    ("Westvale Abbey // Ormendahl, Profane Prince", "supertypes", frozenset()),
+    ("Westvale Abbey // Ormendahl, Profane Prince", "has_power_toughness", False),
+    ("Westvale Abbey // Ormendahl, Profane Prince", "type_line", "Land"),
+    ("Westvale Abbey // Ormendahl, Profane Prince", "color_identity", frozenset("B")),
+    ("Esika, God of the Tree // The Prismatic Bridge", "mana_cost", "{1}{G}{G} // {W}{U}{B}{R}{G}"),
+    ("Esika, God of the Tree // The Prismatic Bridge", "supertypes", frozenset({"Legendary"})),
+    ("Esika, God of the Tree // The Prismatic Bridge", "color_identity", frozenset("WUBRG")),
+    ("Bonecrusher Giant // Stomp", "types", frozenset({"Creature"})),
+    ("Bonecrusher Giant // Stomp", "mana_cost", "{2}{R} // {1}{R}"),
+    ("Akki Lavarunner // Tok-Tok, Volcano Born", "supertypes", frozenset()),
+    ("Akki Lavarunner // Tok-Tok, Volcano Born", "mana_cost", "{3}{R}"),
+    # split cards carry both halves' characteristics (CR 709.4)
+    ("Fire // Ice", "types", frozenset({"Instant"})),
+    ("Fire // Ice", "mana_cost", "{1}{R} // {1}{U}"),
+    ("Fire // Ice", "mana_value", 4.0),
+    # legality, game changers, keywords, meld results
+    ("Trade Secrets", "legality", "banned"),
+    ("Blacker Lotus", "legality", "not_legal"),
+    ("A-Blood Artist", "legality", "not_legal"),
+    ("Rhystic Study", "game_changer", True),
+    ("Sol Ring", "game_changer", False),
+    ("Wilson, Refined Grizzly", "keywords", frozenset({"Vigilance", "Reach", "Trample", "Ward", "Choose a background"})),
+    ("Brisela, Voice of Nightmares", "is_meld_result", True),
+    ("Bruna, the Fading Light", "is_meld_result", False),
+    ("Academy at Tolaria West", "layout", "planar"),
+    ("Chaotic Aether", "types", frozenset({"Phenomenon"})),
+    ("Snow-Covered Wastes", "supertypes", frozenset({"Basic", "Snow"})),
+])
+def test_to_card_fields(name, field, expected):
+    assert getattr(card(name), field) == expected
+
+
+def test_face_texts_cover_every_face_front_first():
+    texts = card("Westvale Abbey // Ormendahl, Profane Prince").face_texts
+    assert len(texts) == 2
+    assert texts[0].startswith("{T}: Add {C}.")
+    assert texts[1] == "Flying, lifelink, indestructible, haste"
+
+
+def test_missing_commander_legality_is_not_legal():
+    record = {"name": "Some Card", "type_line": "Instant", "legalities": {"vintage": "legal"}}
+    assert to_card(record).legality == "not_legal"
+
+
+@pytest.mark.parametrize(("typed", "canonical"), [
+    ("Lim-Dul's Vault", "Lim-Dûl's Vault"),
+    ("LIM-DÛL’S VAULT", "Lim-Dûl's Vault"),
+    ("Nazgul", "Nazgûl"),
+    ("Fire/Ice", "Fire // Ice"),
+    ("Fire///Ice", "Fire // Ice"),
+    ("fire  //  ice", "Fire // Ice"),
+    ("“Lifetime” Pass Holder", '"Lifetime" Pass Holder'),
+    ("Æther Vial", "Aether Vial"),
+])
+def test_normalize_name_equates_spellings(typed, canonical):
+    assert normalize_name(typed) == normalize_name(canonical)
+
+
+def test_normalize_keeps_alchemy_prefix_distinct():
+    assert normalize_name("A-Blood Artist") != normalize_name("Blood Artist")
+
+
+def test_name_keys_cover_name_faces_and_aliases():
+    record = {
+        "name": "Cecily, Haunted Mage", "flavor_name": "Eleven, the Mage", "printed_name": "Cecily, Maga Infestada",
+    }
+    assert name_keys(record) == {
+        "cecily, haunted mage": 0, "eleven, the mage": 2, "cecily, maga infestada": 2,
+    }
+    assert name_keys(RECORDS["Fire // Ice"]) == {"fire // ice": 0, "fire": 1, "ice": 1}
+
+
+def test_trim_keeps_what_card_and_describe_need():
+    record = dict(RECORDS["Bruna, the Fading Light"], prices={"usd": "1.00"}, image_uris={"normal": "x"})
+    trimmed = trim(record)
+    assert "prices" not in trimmed and "image_uris" not in trimmed
+    assert to_card(trimmed) == to_card(record)

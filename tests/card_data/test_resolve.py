@@ -1,0 +1,228 @@
+"""Store and name resolution against the fixture store (offline unless a test says otherwise)."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from card_data import CardDataUnavailable, CardStore, open_repository
+from card_data.sync import import_file
+from tests.scryfall_server import FIXTURES
+
+
+@pytest.fixture
+def repository(fixture_db):
+    """An offline repository over a copy of the fixture store."""
+    return open_repository(fixture_db, offline=True)
+
+
+@pytest.mark.parametrize(("typed", "canonical"), [
+    # exact and any case
+    ("Sol Ring", "Sol Ring"),
+    ("sol ring", "Sol Ring"),
+    ("SOL RING", "Sol Ring"),
+    ("  Sol   Ring ", "Sol Ring"),
+    # accents folded
+    ("Lim-Dul's Vault", "Lim-Dûl's Vault"),
+    ("Lim-Dûl's Vault", "Lim-Dûl's Vault"),
+    ("Nazgul", "Nazgûl"),
+    ("nazgûl", "Nazgûl"),
+    # curly and straight apostrophes
+    ("Atraxa, Praetors’ Voice", "Atraxa, Praetors' Voice"),
+    ("Kodama’s Reach", "Kodama's Reach"),
+    ("Lim-Dul’s Vault", "Lim-Dûl's Vault"),
+    # split cards: every slash spelling and a single half
+    ("Fire // Ice", "Fire // Ice"),
+    ("Fire/Ice", "Fire // Ice"),
+    ("Fire /// Ice", "Fire // Ice"),
+    ("Fire//Ice", "Fire // Ice"),
+    ("Fire", "Fire // Ice"),
+    ("ice", "Fire // Ice"),
+    # double-faced, adventure, flip: full name or any face
+    ("Esika, God of the Tree // The Prismatic Bridge", "Esika, God of the Tree // The Prismatic Bridge"),
+    ("Esika, God of the Tree", "Esika, God of the Tree // The Prismatic Bridge"),
+    ("The Prismatic Bridge", "Esika, God of the Tree // The Prismatic Bridge"),
+    ("Westvale Abbey", "Westvale Abbey // Ormendahl, Profane Prince"),
+    ("Ormendahl, Profane Prince", "Westvale Abbey // Ormendahl, Profane Prince"),
+    ("Bonecrusher Giant", "Bonecrusher Giant // Stomp"),
+    ("Stomp", "Bonecrusher Giant // Stomp"),
+    ("Bonecrusher Giant/Stomp", "Bonecrusher Giant // Stomp"),
+    ("Akki Lavarunner", "Akki Lavarunner // Tok-Tok, Volcano Born"),
+    ("Tok-Tok, Volcano Born", "Akki Lavarunner // Tok-Tok, Volcano Born"),
+    # meld: each part and the result are their own cards
+    ("Bruna, the Fading Light", "Bruna, the Fading Light"),
+    ("Brisela, Voice of Nightmares", "Brisela, Voice of Nightmares"),
+    # flavor names resolve to the Oracle card
+    ("Eleven, the Mage", "Cecily, Haunted Mage"),
+    ("Godzilla, King of the Monsters", "Zilortha, Strength Incarnate"),
+    # Alchemy stays distinct from paper
+    ("A-Blood Artist", "A-Blood Artist"),
+    ("Blood Artist", "Blood Artist"),
+    # non-deck objects are still found (the rules report them)
+    ("Academy at Tolaria West", "Academy at Tolaria West"),
+    ("Soldier", "Soldier"),
+])
+def test_name_shapes_resolve_to_canonical_card(repository, typed, canonical):
+    resolution = repository.resolve([typed])
+    assert resolution.cards[typed].name == canonical
+    assert typed not in resolution.suggestions
+
+
+def test_alchemy_card_keeps_its_own_legality(repository):
+    cards = repository.resolve(["A-Blood Artist", "Blood Artist"]).cards
+    assert (cards["A-Blood Artist"].legality, cards["Blood Artist"].legality) == ("not_legal", "legal")
+
+
+def test_batch_keys_every_input_string_exactly(repository):
+    names = ["Fire", "Ice", "Fire // Ice", "Lightnig Bolt", "Sol Ring"]
+    resolution = repository.resolve(names)
+    assert {name: card.name for name, card in resolution.cards.items()} == {
+        "Fire": "Fire // Ice", "Ice": "Fire // Ice", "Fire // Ice": "Fire // Ice", "Sol Ring": "Sol Ring",
+    }
+    assert list(resolution.suggestions) == ["Lightnig Bolt"]
+
+
+@pytest.mark.parametrize(("typo", "suggested"), [
+    ("Lightnig Bolt", "Lightning Bolt"),
+    ("Counterspel", "Counterspell"),
+    ("Atraxa Praetor Voice", "Atraxa, Praetors' Voice"),
+    ("Rhystic Studies", "Rhystic Study"),
+])
+def test_unknown_names_get_suggestions(repository, typo, suggested):
+    suggestions = repository.resolve([typo]).suggestions[typo]
+    assert suggestions[0] == suggested
+    assert 1 <= len(suggestions) <= 3
+    assert len(set(suggestions)) == len(suggestions)
+
+
+@pytest.mark.parametrize("nonsense", ["", "   ", "zzzzzzzzzzzzqqqqq"])
+def test_nonsense_gets_no_suggestions(repository, nonsense):
+    resolution = repository.resolve([nonsense])
+    assert resolution.cards == {} and resolution.suggestions == {nonsense: ()}
+
+
+def test_repeat_resolves_return_cached_cards(repository):
+    first = repository.resolve(["Sol Ring"]).cards["Sol Ring"]
+    assert repository.resolve(["sol ring"]).cards["sol ring"] is first
+
+
+def test_metadata(repository):
+    meta = repository.metadata()
+    assert (meta.source, meta.updated_at, meta.cards) == ("file:cards.jsonl", "2026-11-01T00:00:00+00:00", 98)
+
+
+def test_describe(repository):
+    described = repository.describe("fire/ice")
+    assert described["name"] == "Fire // Ice"
+    assert described["color_identity"] == ["U", "R"]
+    assert described["legalities"] == {"commander": "legal"}
+    assert [face["name"] for face in described["faces"]] == ["Fire", "Ice"]
+    assert repository.describe("Eleven, the Mage")["flavor_name"] == "Eleven, the Mage"
+    assert repository.describe("No Such Card At All") is None
+
+
+def test_missing_store_is_unavailable_not_a_crash(tmp_path):
+    repository = open_repository(tmp_path / "absent.sqlite3", offline=True)
+    assert repository.metadata() is None
+    with pytest.raises(CardDataUnavailable) as raised:
+        repository.resolve(["Sol Ring"])
+    assert raised.value.retry_after > 0
+
+
+def test_swapped_store_is_noticed_by_a_running_reader(tmp_path, fixture_db):
+    """A long-running reader serves the new file after an atomic swap, with fresh caches."""
+    repository = open_repository(fixture_db, offline=True)
+    assert repository.resolve(["Sol Ring"]).cards["Sol Ring"].game_changer is False
+    replacement = tmp_path / "new.jsonl"
+    lines = (FIXTURES / "cards.jsonl").read_text(encoding="utf-8").splitlines()
+    replacement.write_text(
+        "\n".join(line.replace('"game_changer":false', '"game_changer":true') if '"name":"Sol Ring"' in line else line
+                  for line in lines),
+        encoding="utf-8",
+    )
+    import_file(fixture_db, replacement, updated_at="2026-12-01T00:00:00+00:00")
+    assert repository.resolve(["Sol Ring"]).cards["Sol Ring"].game_changer is True
+    assert repository.metadata().updated_at == "2026-12-01T00:00:00+00:00"
+
+
+def test_readers_in_threads_each_use_their_own_connection(fixture_db):
+    repository = open_repository(fixture_db, offline=True)
+    results, errors = [], []
+
+    def work():
+        try:
+            results.append(repository.resolve(["Fire", "Nazgul", "Sol Ring"]).cards["Nazgul"].name)
+        except Exception as error:  # surfaced below: sqlite3 refuses cross-thread connections
+            errors.append(error)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and results == ["Nazgûl"] * 8
+
+
+def test_store_is_opened_read_only(fixture_db):
+    before = os.stat(fixture_db).st_mtime_ns
+    open_repository(fixture_db, offline=True).resolve(["Sol Ring", "Unknown Thing"])
+    assert os.stat(fixture_db).st_mtime_ns == before
+
+
+# -- misses through /cards/collection ------------------------------------------------------
+
+
+@pytest.fixture
+def online(fixture_db, scryfall_server):
+    """A repository that asks the local server about misses, without waiting on rate limits."""
+    repository = open_repository(fixture_db, api_url=scryfall_server.base_url)
+    return repository
+
+
+def test_miss_is_fetched_cached_and_not_asked_again(online, scryfall_server, fixture_db):
+    resolution = online.resolve(["Cyclonic Rift", "Sol Ring"])
+    assert resolution.cards["Cyclonic Rift"].game_changer is True
+    assert scryfall_server.paths("POST") == ["/cards/collection"]
+    assert scryfall_server.requests[-1].body == {"identifiers": [{"name": "Cyclonic Rift"}]}
+    # cached in the store file: a fresh offline repository finds it
+    assert open_repository(fixture_db, offline=True).resolve(["cyclonic rift"]).cards["cyclonic rift"].name == "Cyclonic Rift"
+    online.resolve(["Cyclonic Rift"])
+    assert scryfall_server.paths("POST") == ["/cards/collection"]
+    assert online.metadata().cards == 99
+
+
+def test_not_found_is_remembered_and_suggested(online, scryfall_server):
+    first = online.resolve(["Lightnig Bolt"])
+    second = online.resolve(["Lightnig Bolt"])
+    assert first.suggestions["Lightnig Bolt"][0] == second.suggestions["Lightnig Bolt"][0] == "Lightning Bolt"
+    assert scryfall_server.paths("POST") == ["/cards/collection"]  # the miss was remembered
+
+
+def test_names_are_sent_cleaned(online, scryfall_server):
+    online.resolve(["Arcane   Denial", "Nope Nope"])
+    assert scryfall_server.requests[-1].body == {"identifiers": [{"name": "Arcane Denial"}, {"name": "Nope Nope"}]}
+
+
+def test_offline_never_asks(fixture_db, scryfall_server):
+    repository = open_repository(fixture_db, api_url=scryfall_server.base_url, offline=True)
+    assert "Cyclonic Rift" in repository.resolve(["Cyclonic Rift"]).suggestions
+    assert scryfall_server.requests == []
+
+
+def test_rate_limited_miss_is_unavailable(online, scryfall_server):
+    scryfall_server.fail_next = [429]
+    with pytest.raises(CardDataUnavailable) as raised:
+        online.resolve(["Cyclonic Rift"])
+    assert raised.value.retry_after == 30
+    # names in the store still resolve during the lockout, without a request
+    assert online.resolve(["Sol Ring"]).cards["Sol Ring"].name == "Sol Ring"
+    assert len(scryfall_server.paths("POST")) == 1
+
+
+def test_write_to_missing_store_is_skipped(tmp_path):
+    store = CardStore(tmp_path / "absent.sqlite3")
+    store.add_cards([({"name": "X", "type_line": "Instant"}, [])])
+    assert not (tmp_path / "absent.sqlite3").exists()
+
