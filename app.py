@@ -193,7 +193,7 @@ def validate_batch():
 @api.get("/cards/<path:name>")
 def card(name: str):
     """What the service knows about one card, or 404 with suggestions."""
-    name = load(schemas.CardNameSchema(), {"name": name})["name"]
+    name = load(schemas.card_name_schema, {"name": name})["name"]
     resolution = repository().resolve([name])
     found = resolution.cards.get(name)
     if found is None:
@@ -221,7 +221,7 @@ def validate_deck(data: Mapping[str, Any]) -> dict:
 def card_body(card, described: Mapping[str, Any]) -> dict:
     """The /api/v1/cards response: the stored card plus what the rules say about it."""
     reason = commander_eligibility(card)
-    return schemas.CardSchema().dump({
+    return schemas.card_schema.dump({
         "scryfall_uri": scryfall_search_url(card.name),  # a stored scryfall_uri wins
         **described,
         "legality": card.legality,
@@ -241,11 +241,11 @@ def scryfall_search_url(name: str) -> str:
 def read_validate_request() -> dict:
     """A validate request from JSON, or from a text/plain body plus query parameters."""
     if request.is_json:
-        return load(schemas.ValidateRequestSchema(), read_json())
+        return load(schemas.validate_request_schema, read_json())
     if request.mimetype == "text/plain":
         fields = {key: values if key == "commanders" else values[0]
                   for key, values in request.args.lists()}
-        return load(schemas.ValidateRequestSchema(), {**fields, "decklist": read_text()})
+        return load(schemas.validate_request_schema, {**fields, "decklist": read_text()})
     raise UnsupportedMediaType("Send the decklist as application/json or text/plain.")
 
 

@@ -1,0 +1,183 @@
+"""A 100-card deck over loopback against gunicorn: median and p99 latency, decks per second.
+
+The load tool is wrk (Debian's /usr/bin/wrk) with a small Lua script that POSTs the deck
+as JSON to /api/v1/validate. Two phases: one connection (latency without queueing), then
+four connections on two wrk threads (throughput; wrk shares the 2 cores with gunicorn).
+gunicorn runs as `make run` runs it (gunicorn.conf.py), access log off, against the real
+store built from ../shared/carddata when present, else from tests/fixtures/cards.jsonl.
+Bounded: about 15 s in all, the store build excluded when it is cached.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from bench.common import SHARED, Row
+
+ROOT = Path(__file__).resolve().parent.parent
+WRK = shutil.which("wrk") or "/usr/bin/wrk"
+REAL_CARDS = SHARED / "carddata" / "oracle-cards.jsonl.gz"
+# A real Commander precon (Forge .dck), 100 cards, every name known to the real data.
+REAL_DECK = SHARED / "decks" / "forge-precons" / "Paradox Power [WHO] [2023].dck"
+FIXTURE_CARDS = ROOT / "tests" / "fixtures" / "cards.jsonl"
+LATENCY_SECONDS = 5
+THROUGHPUT_SECONDS = 6
+THROUGHPUT_CONNECTIONS = 4
+
+LUA = """
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local file = io.open(os.getenv("BENCH_BODY"), "rb")
+wrk.body = file:read("*a")
+file:close()
+
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("RESULT requests=%d duration_us=%d p50_us=%d p99_us=%d bad=%d\\n",
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.connect + e.read + e.write + e.status + e.timeout))
+end
+"""
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def store_and_deck() -> tuple[Path, str, str]:
+    """(store file, deck text, what data it is): the real data if present, else fixtures."""
+    from card_data.sync import import_file
+
+    source = REAL_CARDS if REAL_CARDS.is_file() and REAL_DECK.is_file() else FIXTURE_CARDS
+    stat = source.stat()
+    # Building the real store takes seconds; keep it between runs, keyed by the source file.
+    store = Path(tempfile.gettempdir()) / f"edh-bench-store-{stat.st_size}-{stat.st_mtime_ns}.sqlite3"
+    if not store.is_file():
+        import_file(store, source)
+    if source is REAL_CARDS:
+        return store, REAL_DECK.read_text(encoding="utf-8"), "real store (29,808 cards), Forge precon"
+    return store, fixture_deck(source), "tests/fixtures store"
+
+
+def fixture_deck(cards_file: Path) -> str:
+    """A 100-card list from the fixture cards: a legendary creature and 99 others."""
+    records = [json.loads(line) for line in cards_file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    legends = [r["name"] for r in records if "Legendary Creature" in r.get("type_line", "")]
+    others = [r["name"] for r in records if r["name"] not in legends[:1]
+              and r.get("legalities", {}).get("commander") == "legal"][:60]
+    lines = [f"1 {name}" for name in others]
+    lines.append(f"{99 - len(others)} Forest")
+    return "Commander\n1 " + legends[0] + "\n\nDeck\n" + "\n".join(lines) + "\n"
+
+
+@contextmanager
+def gunicorn(store: Path) -> Iterator[str]:
+    """gunicorn on a free loopback port with `make run`'s config; yields the base URL."""
+    port = free_port()
+    env = {**os.environ, "CARD_DB": str(store), "CARD_DATA_OFFLINE": "1", "PORT": str(port),
+           "HOST": "127.0.0.1", "ACCESS_LOG": "", "LOG_LEVEL": "warning"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "wsgi:app"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(base, process)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def wait_ready(base: str, process: subprocess.Popen, timeout: float = 20.0) -> None:
+    """Poll /readyz until it answers 200; fail with gunicorn's stderr if it died."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("gunicorn exited: " + process.stderr.read().decode(errors="replace"))
+        try:
+            with urllib.request.urlopen(base + "/readyz", timeout=1) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("gunicorn did not become ready in time")
+
+
+def check_deck(base: str, body: bytes) -> dict:
+    """One request first: the benchmark is only meaningful if the deck validates as expected."""
+    request = urllib.request.Request(base + "/api/v1/validate", data=body,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        report = json.load(response)
+    if report["card_count"] != 100:
+        raise RuntimeError(f"benchmark deck has {report['card_count']} cards, not 100")
+    return report
+
+
+def wrk(base: str, script: Path, body: Path, *, threads: int, connections: int, seconds: int) -> dict:
+    """Run wrk and return its RESULT line as numbers; any error or non-2xx fails the run."""
+    output = subprocess.run(
+        [WRK, f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "-s", str(script),
+         base + "/api/v1/validate"],
+        env={**os.environ, "BENCH_BODY": str(body)}, capture_output=True, text=True, timeout=seconds + 30,
+        check=True,
+    ).stdout
+    match = re.search(r"RESULT (.*)", output)
+    if not match:
+        raise RuntimeError("wrk printed no RESULT line:\n" + output)
+    result = {key: int(value) for key, value in (pair.split("=") for pair in match.group(1).split())}
+    if result["bad"]:
+        raise RuntimeError(f"wrk saw {result['bad']} errors or non-2xx responses:\n{output}")
+    return result
+
+
+def wrk_version() -> str:
+    """wrk's version line, to name the load tool precisely."""
+    completed = subprocess.run([WRK, "-v"], capture_output=True, text=True)
+    return (completed.stdout or completed.stderr).split("[")[0].strip() or "wrk"
+
+
+def run() -> list[Row]:
+    """Latency at one connection and throughput at four, for one 100-card deck."""
+    store, deck, data = store_and_deck()
+    with tempfile.TemporaryDirectory() as scratch:
+        body, script = Path(scratch) / "deck.json", Path(scratch) / "post.lua"
+        body.write_bytes(json.dumps({"decklist": deck}).encode())
+        script.write_text(LUA, encoding="utf-8")
+        with gunicorn(store) as base:
+            report = check_deck(base, body.read_bytes())
+            wrk(base, script, body, threads=1, connections=1, seconds=1)  # warm every worker's caches
+            single = wrk(base, script, body, threads=1, connections=1, seconds=LATENCY_SECONDS)
+            loaded = wrk(base, script, body, threads=2, connections=THROUGHPUT_CONNECTIONS,
+                         seconds=THROUGHPUT_SECONDS)
+    name = "http validate (100 cards)"
+    decks_per_second = loaded["requests"] / (loaded["duration_us"] / 1e6)
+    return [
+        Row(name, "p50 latency, 1 connection", f"{single['p50_us'] / 1000:.2f} ms", "<= 5 ms"),
+        Row(name, "p99 latency, 1 connection", f"{single['p99_us'] / 1000:.2f} ms"),
+        Row(name, f"decks/s, {THROUGHPUT_CONNECTIONS} connections", f"{decks_per_second:.0f}", ">= 300"),
+        Row(name, f"p50 / p99, {THROUGHPUT_CONNECTIONS} connections",
+            f"{loaded['p50_us'] / 1000:.2f} / {loaded['p99_us'] / 1000:.2f} ms"),
+        Row(name, "setup", f"{wrk_version()} + Lua POST; gunicorn gthread, "
+                           f"{os.cpu_count()} cores; {data}; {len(report['violations'])} violations"),
+    ]

@@ -1,0 +1,53 @@
+"""gunicorn settings for `make run` and the Docker image; the environment tunes them.
+
+HOST (default 127.0.0.1; the image sets 0.0.0.0), PORT (8000), WEB_CONCURRENCY (workers,
+default one per core: validation is CPU-bound), GUNICORN_THREADS (2), ACCESS_LOG ("-" for
+stdout, empty to turn it off), LOG_LEVEL (info).
+"""
+
+import logging
+import multiprocessing
+import os
+from pathlib import Path
+
+bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count())
+# gthread keeps client connections alive and does not let one slow client block a worker;
+# more threads than that buy nothing for CPU-bound work under the GIL.
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "2"))
+timeout = 30
+graceful_timeout = 10
+keepalive = 5
+# No preload: each worker opens its own SQLite connections and runs its own sync thread
+# (a file lock elects one syncer, see runtime.py); threads started before fork would die.
+preload_app = False
+# gunicornc is not used, and several instances (tests, the benchmark) would share ~/.gunicorn.
+control_socket_disable = True
+
+loglevel = os.environ.get("LOG_LEVEL", "info")
+accesslog = os.environ.get("ACCESS_LOG", "-") or None
+errorlog = "-"
+access_log_format = '%(h)s "%(r)s" %(s)s %(B)sB %(M)sms'
+
+
+def post_fork(server, worker):
+    """Send the app's own loggers (app, runtime, card_data) to gunicorn's error log, so
+    "card data sync failed: ..." shows up beside gunicorn's lines, in the same format."""
+    root = logging.getLogger()
+    for handler in server.log.error_log.handlers:
+        root.addHandler(handler)
+    root.setLevel(server.log.error_log.level)
+
+
+def on_starting(server):
+    """Say where the card data is and whether it is there, once, before the workers start."""
+    db = Path(os.environ.get("CARD_DB") or "instance/cards.sqlite3").resolve()
+    if db.is_file():
+        server.log.info("card data: %s", db)
+    elif os.environ.get("CARD_DATA_OFFLINE", "").lower() in {"1", "true", "yes", "on"}:
+        server.log.warning("card data: no store at %s and CARD_DATA_OFFLINE is set: answering 503 "
+                           "until one is imported (python -m card_data import PATH)", db)
+    else:
+        server.log.warning("card data: no store at %s yet: answering 503 with Retry-After while a "
+                           "background sync fetches it from Scryfall", db)
