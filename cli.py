@@ -28,7 +28,6 @@ PROG = "edh-validate"
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 DEFAULT_CARD_DB = "instance/cards.sqlite3"
-DEFAULT_API_URL = "https://api.scryfall.com"
 # Extensions a directory argument is searched for (plain text, Cockatrice .dec, the XML
 # and INI dialects). Explicitly named files are checked whatever their extension.
 DECK_EXTENSIONS = frozenset({".txt", ".dec", ".dck", ".dek", ".cod"})
@@ -208,9 +207,25 @@ def exit_code(results: Iterable[Checked], strict: bool) -> int:
 # --- card data -------------------------------------------------------------------------
 
 
-def show_progress() -> bool:
-    """A progress bar only for a person at a terminal: never in CI or when stderr is piped."""
-    return sys.stderr.isatty() and not os.environ.get("CI")
+def quiet_progress_in_ci() -> None:
+    """Silence the sync's progress bar in CI even when the runner allocates a terminal.
+
+    card_data shows a tqdm bar only when stderr is a terminal; tqdm reads TQDM_DISABLE
+    as the default for every bar, so CI logs stay free of carriage-return noise.
+    """
+    if os.environ.get("CI"):
+        os.environ.setdefault("TQDM_DISABLE", "1")
+
+
+def store_is_older(db: Path, bulk_file: Path) -> bool:
+    """Whether the bulk file must be imported: no usable store, or one older than the file."""
+    from card_data.store import read_metadata
+
+    if read_metadata(db) is None:
+        return True
+    # Importing ~30k cards takes seconds; a runner that passes --bulk-file on every run
+    # should pay for it only when the file changed since the store was built.
+    return db.stat().st_mtime < bulk_file.stat().st_mtime
 
 
 def open_card_store(db_path: str, *, offline: bool, bulk_file: str | None):
@@ -220,27 +235,25 @@ def open_card_store(db_path: str, *, offline: bool, bulk_file: str | None):
     """
     import card_data
     from card_data import sync as card_sync
+    from card_data.store import read_metadata
 
     db = Path(db_path).expanduser()
-    api_url = os.environ.get("SCRYFALL_API_URL") or DEFAULT_API_URL
+    api_url = card_data.settings_from_env()["api_url"]  # SCRYFALL_API_URL, as the service
+    db.parent.mkdir(parents=True, exist_ok=True)
+    quiet_progress_in_ci()
     if bulk_file:
-        card_sync.import_file(db, Path(bulk_file).expanduser())
-    elif not db.is_file():
+        bulk = Path(bulk_file).expanduser()
+        if not bulk.is_file():
+            raise card_data.CardDataError(f"no such bulk file: {bulk}")
+        if store_is_older(db, bulk):
+            card_sync.import_file(db, bulk)
+    elif read_metadata(db) is None:
         if offline:
             raise card_data.CardDataError(
-                f"no card store at {db} and --offline is set: run without --offline once, "
-                "or pass --bulk-file PATH")
-        db.parent.mkdir(parents=True, exist_ok=True)
-        card_sync.sync(db, api_url, progress=show_progress())
+                f"no card store at {db} and --offline is set: run once without --offline, "
+                "run `cards import PATH`, or pass --bulk-file PATH")
+        card_sync.sync(db, api_url)
     return card_data.open_repository(db, api_url=api_url, offline=offline)
-
-
-def card_metadata(repository) -> dict | None:
-    """The store's metadata as the API shows it, or None when the store has none."""
-    meta = repository.metadata()
-    if meta is None:
-        return None
-    return {"source": meta.source, "updated_at": meta.updated_at}
 
 
 # --- output ----------------------------------------------------------------------------
@@ -284,7 +297,7 @@ def file_status(result: Checked, strict: bool) -> str:
     return f"{result.name}: {verdict} ({plural(errors, 'error')}, {plural(warnings, 'warning')})"
 
 
-def render_text(results: Sequence[Checked], *, strict: bool, card_meta: dict | None) -> str:
+def render_text(results: Sequence[Checked], *, strict: bool, card_meta) -> str:
     """Human output: each file's status then its violations, and a summary line."""
     lines = []
     for result in results:
@@ -294,21 +307,17 @@ def render_text(results: Sequence[Checked], *, strict: bool, card_meta: dict | N
     return "\n".join(lines) + "\n"
 
 
-def report_json(result: Checked, card_meta: dict | None) -> dict:
+def report_json(result: Checked, card_meta) -> dict:
     """One file's JSON object: the API's response body plus "file" (or "error" instead)."""
     if result.error:
         return {"file": result.name, "valid": False, "error": result.error}
+    # schemas.dump_report is the API's own serializer: both speak exactly the same JSON.
+    from schemas import dump_report
+
     return {"file": result.name, **dump_report(result.report, card_meta)}
 
 
-def dump_report(report, card_meta: dict | None) -> dict:
-    """The API's /api/v1/validate response body for a report (schemas.dump_report)."""
-    import schemas
-
-    return schemas.dump_report(report, card_meta)
-
-
-def render_json(results: Sequence[Checked], *, strict: bool, card_meta: dict | None) -> str:
+def render_json(results: Sequence[Checked], *, strict: bool, card_meta) -> str:
     """A JSON array with one object per file, in the order checked."""
     return json.dumps([report_json(r, card_meta) for r in results], indent=2, ensure_ascii=False) + "\n"
 
@@ -344,7 +353,7 @@ def github_lines(result: Checked, strict: bool) -> Iterable[str]:
                                title=v.code)
 
 
-def render_github(results: Sequence[Checked], *, strict: bool, card_meta: dict | None) -> str:
+def render_github(results: Sequence[Checked], *, strict: bool, card_meta) -> str:
     """GitHub Actions workflow commands, so violations show on the pull request's diff."""
     lines = [line for r in results for line in github_lines(r, strict)]
     lines.append(summary(results, strict))
@@ -377,7 +386,7 @@ def junit_case(result: Checked, strict: bool) -> ET.Element:
     return case
 
 
-def render_junit(results: Sequence[Checked], *, strict: bool, card_meta: dict | None) -> str:
+def render_junit(results: Sequence[Checked], *, strict: bool, card_meta) -> str:
     """JUnit XML: one <testsuite>, one <testcase> per file, for CI dashboards."""
     counts = {
         "tests": str(len(results)),
@@ -425,7 +434,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         repository = open_card_store(options.card_db, offline=options.offline, bulk_file=options.bulk_file)
         results = [check_file(p, repository, commanders=options.commander, companion=options.companion)
                    for p in paths]
-        card_meta = card_metadata(repository)
+        card_meta = repository.metadata()
     except CardDataError as error:
         return fail(f"card data unavailable: {error}")
     for result in results:
