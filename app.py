@@ -34,6 +34,7 @@ from card_data import CardDataError, CardDataUnavailable, open_repository
 from runtime import BackgroundSync
 from validator.parse import DecklistError
 from validator.rules import commander_eligibility, pairing_abilities
+from web import bp as web_bp
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     app.after_request(add_common_headers)
     app.register_blueprint(openapi.bp)
-    register_web_page(app)
+    app.register_blueprint(web_bp)  # the paste-and-validate page at /
     return app
 
 
@@ -347,6 +348,11 @@ def handle_http_exception(error: HTTPException):
     return envelope(error.code, error.name, error.description, getattr(error, "errors", None), headers)
 
 
+def handle_decklist_error(error: DecklistError):
+    """Text the parser refuses outright (too many lines): a 422 on the decklist field."""
+    return handle_http_exception(unprocessable(str(error), {"decklist": [str(error)]}))
+
+
 def handle_unavailable(error: CardDataUnavailable):
     """No card data yet (or Scryfall is down for a miss): 503 and when to come back."""
     seconds = max(1, int(error.retry_after or retry_after()))
@@ -371,6 +377,7 @@ def handle_unexpected(error: Exception):
 def register_error_handlers(app: Flask) -> None:
     """Install the envelope handlers (most specific class wins)."""
     app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(DecklistError, handle_decklist_error)
     app.register_error_handler(CardDataUnavailable, handle_unavailable)
     app.register_error_handler(CardDataError, handle_card_data_error)
     app.register_error_handler(Exception, handle_unexpected)
@@ -396,13 +403,3 @@ def add_cors_headers(response, allowed: tuple[str, ...]) -> None:
         response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
         response.headers["Access-Control-Allow-Headers"] = "Content-Type"
         response.headers["Access-Control-Max-Age"] = "600"
-
-
-def register_web_page(app: Flask) -> None:
-    """The paste-and-validate page at / (web.py, built by another engineer)."""
-    try:
-        from web import bp as web_bp
-    except ImportError:  # TEMPORARY until web.py lands; the API works without the page
-        log.warning("web.py is not importable yet; serving the API without the page")
-        return
-    app.register_blueprint(web_bp)
