@@ -16,7 +16,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 from urllib.parse import quote
 
 from card_data import convert
@@ -168,7 +168,7 @@ class Generation:
 
     build_id: str
     cards_by_key: dict[str, Card] = field(default_factory=dict)
-    fuzzy: tuple[list[str], list[str]] | None = None  # (keys, canonical names), loaded lazily
+    fuzzy: Any = None  # the suggestion index over every key, built lazily (see fuzzy_index)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -208,8 +208,8 @@ class Snapshot:
             raise CardDataError(f"cannot read the card store: {error}") from error
         return rows
 
-    def fuzzy_choices(self) -> tuple[list[str], list[str]]:
-        """Every key and its card's canonical name, loaded once per store file."""
+    def fuzzy_index(self, build: Callable[[list[str], list[str]], Any]) -> Any:
+        """build(keys, canonical names) over every name key, built once per store file."""
         generation = self.generation
         with generation.lock:
             if generation.fuzzy is None:
@@ -219,7 +219,7 @@ class Snapshot:
                     ).fetchall()
                 except sqlite3.Error as error:
                     raise CardDataError(f"cannot read the card store: {error}") from error
-                generation.fuzzy = ([key for key, _ in rows], [name for _, name in rows])
+                generation.fuzzy = build([key for key, _ in rows], [name for _, name in rows])
             return generation.fuzzy
 
     def metadata(self) -> StoreMetadata | None:
