@@ -17,6 +17,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 import service
 from card_data import CardDataError, CardDataUnavailable
 from validator.parse import FORMATS, DecklistError
+from validator.parse_common import split_lines
 from validator.violations import Severity
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static")
@@ -133,9 +134,10 @@ def validate_and_render(form: dict):
     except DecklistError as error:
         return render_page(form=form, error=str(error)), 422
     except CardDataUnavailable as error:
-        message = f"Card data is not loaded yet. Try again in {error.retry_after} seconds."
+        seconds = max(1, error.retry_after)  # the same figure the API sends
+        message = f"Card data is not loaded yet. Try again in {seconds} seconds."
         response = current_app.make_response((render_page(form=form, error=message), 503))
-        response.headers["Retry-After"] = str(error.retry_after)
+        response.headers["Retry-After"] = str(seconds)
         return response
     except CardDataError:
         current_app.logger.exception("card data failed while validating from the page")
@@ -156,7 +158,17 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         counts=severity_counts(report.violations) if report else {},
         color_names=COLOR_NAMES,
         scryfall_url=scryfall_url,
+        card_data=card_data_metadata(),
     )
+
+
+def card_data_metadata():
+    """Where the card data came from and how fresh it is, for the footer; None when unknown."""
+    repository = current_app.extensions.get(REPOSITORY_KEY)
+    try:
+        return repository.metadata() if repository is not None else None
+    except CardDataError:  # the footer must never take the page down with it
+        return None
 
 
 def listing(text: str, violations) -> list[Line]:
@@ -164,8 +176,16 @@ def listing(text: str, violations) -> list[Line]:
     marks = line_marks(violations)
     return [
         Line(number, content, *marks.get(number, (None, ())))
-        for number, content in enumerate(text.splitlines(), start=1)
+        for number, content in enumerate(display_lines(text), start=1)
     ]
+
+
+def display_lines(text: str) -> list[str]:
+    """The lines exactly as the parser numbers them (CR, LF, CRLF), minus a final empty one."""
+    lines = split_lines(text)
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line does not start another
+    return lines
 
 
 def line_marks(violations) -> dict[int, tuple[str, tuple[str, ...]]]:

@@ -174,7 +174,7 @@
 
   function renderListing(text, violations) {
     const marks = lineMarks(violations);
-    // Python's str.splitlines() drops a final empty line; match it so numbers agree.
+    // Number lines as the parser does (CR, LF, CRLF; web.display_lines), minus a final empty one.
     const lines = text.split(/\r\n|\r|\n/);
     if (lines.length && lines[lines.length - 1] === "") lines.pop();
     return el("ol", { class: "listing", "aria-labelledby": "listing-heading" }, lines.map((content, i) => {

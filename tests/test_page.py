@@ -1,0 +1,298 @@
+"""The paste-and-validate page without JavaScript: a plain form POST rendered by web.py.
+
+Every test goes through create_app() and the real card store built from
+tests/fixtures/cards.jsonl (`fixture_db`), and reads the page as HTML with Beautiful Soup.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+
+from app import create_app
+
+# A deck that breaks several rules, one problem per line. Line numbers matter: the
+# page must mark exactly these lines.
+ILLEGAL_DECK = """\
+Commander
+1 Atraxa, Praetors' Voice
+
+Deck
+1 Mana Crypt
+1 Lightning Bolt
+1 Sol Rnig
+1 Sol Ring
+1 Sol Ring
+92 Forest
+"""
+# code -> (cards shown, lines); cards of unknown_card are the name as typed.
+ILLEGAL_EXPECTED = {
+    "banned": (["Mana Crypt"], [5]),
+    "color_identity": (["Lightning Bolt"], [6]),
+    "unknown_card": (["Sol Rnig"], [7]),
+    "singleton": (["Sol Ring"], [8, 9]),
+}
+
+LEGAL_DECK = """\
+Commander
+1 Atraxa, Praetors' Voice
+Deck
+1 Sol Ring
+1 Arcane Signet
+1 Command Tower
+24 Forest
+24 Island
+24 Plains
+24 Swamp
+"""
+
+# What the page must always send (DESIGN.md / the issue: strict headers, no inline code).
+REQUIRED_CSP = (
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "frame-ancestors 'none'",
+)
+
+
+@pytest.fixture
+def app(fixture_db):
+    """The real app over the fixture card store; offline, no background sync."""
+    return create_app({
+        "TESTING": True,
+        "CARD_DB": str(fixture_db),
+        "CARD_DATA_OFFLINE": True,
+        "CARD_DATA_SYNC": False,
+    })
+
+
+@pytest.fixture
+def client(app):
+    """A test client of the app."""
+    return app.test_client()
+
+
+def soup_of(response) -> BeautifulSoup:
+    """The response body as a parsed document."""
+    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
+
+
+def shown_names(node) -> list[str]:
+    """Card names as a person reads them: links and quoted names, minus screen-reader hints."""
+    names = []
+    for item in node.select("a.card, q.typed"):
+        hidden = "".join(h.get_text() for h in item.select(".visually-hidden"))
+        names.append(item.get_text().removesuffix(hidden))
+    return names
+
+
+def violations(soup) -> dict[str, tuple[list[str], list[int]]]:
+    """code -> (cards, lines) of every violation the page lists."""
+    found = {}
+    for item in soup.select("li.violation"):
+        cards = item.select_one("p.cards")
+        lines = [int(a.get_text()) for a in item.select("a.line-link")]
+        found[item["data-code"]] = (shown_names(cards) if cards else [], lines)
+    return found
+
+
+def flagged_lines(soup) -> dict[int, str]:
+    """line number -> severity class of every marked line in the listing."""
+    return {
+        int(item["data-line"]): next(c for c in item["class"] if c.startswith("flagged-")).removeprefix("flagged-")
+        for item in soup.select("ol.listing li.flagged")
+    }
+
+
+def test_empty_form_is_labelled_and_posts_to_itself(client):
+    """GET / is a form that works without JS: multipart POST to /, every control labelled."""
+    response = client.get("/")
+    soup = soup_of(response)
+    form = soup.select_one("form#deck-form")
+    assert response.status_code == 200
+    assert (form["method"], form["action"], form["enctype"]) == ("post", "/", "multipart/form-data")
+    for control in form.select("textarea, input:not([type=hidden]), select"):
+        assert soup.select_one(f'label[for="{control["id"]}"]'), f"{control['id']} has no label"
+    assert soup.select_one("#status")["aria-live"] == "polite"
+    assert soup.select_one("#result").has_attr("hidden")  # nothing to show yet
+
+
+@pytest.mark.parametrize("path", ("/", "/static/app.js", "/static/app.css"))
+def test_security_headers(client, path):
+    """The page and its assets carry a strict CSP, nosniff and a Referrer-Policy."""
+    response = client.get(path)
+    response.close()  # static files are streamed; close the file handle
+    csp = [part.strip() for part in response.headers["Content-Security-Policy"].split(";")]
+    assert response.status_code == 200
+    assert set(REQUIRED_CSP) <= set(csp)
+    assert "unsafe-inline" not in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_no_inline_script_or_style_and_nothing_external(client):
+    """The CSP forbids inline code; the page must not rely on any, nor on another origin."""
+    response = client.post("/", data={"decklist": ILLEGAL_DECK})
+    soup = soup_of(response)
+    assert all(script.has_attr("src") and not script.string for script in soup.find_all("script"))
+    assert soup.find("style") is None
+    assert soup.select("[style]") == []
+    assert [tag for tag in soup.find_all(attrs={"onclick": True})] == []
+    external = [el.get("src") or el.get("href") for el in soup.select("script[src], link[href]")]
+    assert all(url.startswith("/") for url in external), external
+
+
+def test_illegal_deck_lists_every_violation_with_cards_and_lines(client):
+    """Each problem shows its code, cards and line numbers; the deck is not legal."""
+    soup = soup_of(client.post("/", data={"decklist": ILLEGAL_DECK}))
+    found = violations(soup)
+    assert soup.select_one("#result-heading").get_text() == "Not legal"
+    for code, expected in ILLEGAL_EXPECTED.items():
+        assert found[code] == expected, code
+    # 1 + 1 + 1 + 1 + 2 + 92 = 98 cards, commander included.
+    assert "deck_size" in found
+    assert "98" in soup.select_one(".count-bad").get_text()
+
+
+def test_offending_lines_are_marked_in_the_listing(client):
+    """The submitted list comes back numbered, with exactly the offending lines marked."""
+    soup = soup_of(client.post("/", data={"decklist": ILLEGAL_DECK}))
+    listing = soup.select("ol.listing li")
+    assert [li.select_one(".text").get_text() for li in listing] == ILLEGAL_DECK.splitlines()
+    assert flagged_lines(soup) == {5: "error", 6: "error", 7: "error", 8: "error", 9: "error"}
+    assert soup.select_one("#L6 .mark").get_text() == "error: color_identity"
+
+
+def test_line_links_point_at_listing_lines(client):
+    """Without JS a line number is an anchor (#L6) to that line of the listing."""
+    soup = soup_of(client.post("/", data={"decklist": ILLEGAL_DECK}))
+    for link in soup.select("a.line-link"):
+        assert soup.select_one(link["href"]) is not None, link["href"]
+
+
+def test_unknown_card_shows_suggestions_linked_to_scryfall(client):
+    """An unknown name gets up to 3 suggestions, each an exact-name Scryfall search link."""
+    soup = soup_of(client.post("/", data={"decklist": ILLEGAL_DECK}))
+    unknown = soup.select_one('li.violation[data-code="unknown_card"]')
+    suggestions = unknown.select_one("p.suggestions")
+    names = shown_names(suggestions)
+    assert "Sol Ring" in names and len(names) <= 3
+    link = suggestions.select_one("a.card")
+    assert link["href"] == 'https://scryfall.com/search?q=%21%22' + names[0].replace(" ", "%20") + "%22"
+    assert link["rel"] == ["noopener", "noreferrer"]
+    assert unknown.select_one("p.cards a") is None  # a typo has no card page to link to
+
+
+def test_legal_deck_shows_commander_identity_and_count(client):
+    """A legal deck: the verdict, the commander, the color identity as named pips, 100 cards."""
+    response = client.post("/", data={"decklist": LEGAL_DECK})
+    soup = soup_of(response)
+    assert soup.select_one("#result-heading").get_text() == "Legal"
+    assert violations(soup) == {}
+    assert shown_names(soup.select_one(".facts")) == ["Atraxa, Praetors' Voice"]
+    pips = [pip.select_one(".visually-hidden").get_text() for pip in soup.select(".pips .pip")]
+    assert pips == ["White", "Blue", "Black", "Green"]
+    assert soup.select_one(".count-ok").get_text() == "100"
+    assert flagged_lines(soup) == {}
+
+
+@pytest.mark.parametrize(
+    ("line", "raw"),
+    (
+        ("1 <script>alert(1)</script>", "<script>alert(1)</script>"),
+        ('1 "><img src=x onerror=alert(1)>', "<img src=x onerror=alert(1)>"),
+        ("1 Sol Rnig<b>", "Sol Rnig<b>"),
+    ),
+)
+def test_echoed_names_and_lines_are_escaped(client, line, raw):
+    """Whatever the user typed comes back as text, never as markup."""
+    response = client.post("/", data={"decklist": f"Commander\n1 Atraxa, Praetors' Voice\n{line}\n"})
+    html = response.get_data(as_text=True)
+    soup = soup_of(response)
+    assert raw not in html
+    assert soup.select_one("#L3 .text").get_text() == line
+    assert soup.select("script:not([src])") == [] and soup.select("img") == []
+
+
+def test_uploaded_file_replaces_the_textarea(client):
+    """No-JS file upload: a multipart file (BOM and CRLF included) is what gets validated."""
+    data = {
+        "decklist": "1 Sol Ring\n",
+        "deckfile": (io.BytesIO(b"\xef\xbb\xbf" + ILLEGAL_DECK.replace("\n", "\r\n").encode()), "deck.txt"),
+    }
+    soup = soup_of(client.post("/", data=data, content_type="multipart/form-data"))
+    assert {code: violations(soup)[code] for code in ILLEGAL_EXPECTED} == ILLEGAL_EXPECTED
+    assert soup.select_one("#decklist").get_text().lstrip("\n").startswith("Commander")
+
+
+def test_textarea_is_refilled_with_line_numbers_intact(client):
+    """A list starting with a blank line keeps that line (the parser eats one newline)."""
+    text = "\nCommander\n1 Atraxa, Praetors' Voice\n1 Mana Crypt\n"
+    soup = soup_of(client.post("/", data={"decklist": text}))
+    # html.parser does not drop the newline after <textarea>; a browser does, exactly one.
+    assert soup.select_one("#decklist").get_text() == "\n" + text
+    assert violations(soup)["banned"] == (["Mana Crypt"], [4])
+
+
+def test_form_options_designate_commanders_and_list_format(client):
+    """Commander fields override the list; a forced list format reaches the parser."""
+    data = {
+        "decklist": "1 Thrasios, Triton Hero\n1 Tymna the Weaver\n1 Lightning Bolt\n",
+        "commanders": ["Thrasios, Triton Hero", "Tymna the Weaver"],
+        "format": "text",
+    }
+    soup = soup_of(client.post("/", data=data))
+    assert shown_names(soup.select_one(".facts")) == ["Thrasios, Triton Hero", "Tymna the Weaver"]
+    assert violations(soup)["color_identity"] == (["Lightning Bolt"], [3])
+    assert soup.select_one('#format option[value="text"]').has_attr("selected")
+    assert soup.select_one("details.options").has_attr("open")
+
+
+@pytest.mark.parametrize(
+    ("data", "status", "message"),
+    (
+        ({"decklist": "   \n"}, 422, "Paste a decklist"),
+        ({"decklist": "1 Sol Ring\n" * 10_001}, 422, "at most 10000"),
+    ),
+)
+def test_unusable_submissions_explain_themselves(client, data, status, message):
+    """An empty or oversized list is an error message on the page, with the list kept."""
+    response = client.post("/", data=data)
+    soup = soup_of(response)
+    assert response.status_code == status
+    assert message in soup.select_one("#result .alert").get_text()
+    assert soup.select_one("#decklist").get_text().strip() == data["decklist"].strip()
+
+
+def test_body_over_the_limit_is_413_on_the_page(fixture_db):
+    """A body over MAX_CONTENT_LENGTH is a 413 HTML page that says the limit."""
+    app = create_app({"TESTING": True, "CARD_DB": str(fixture_db), "CARD_DATA_OFFLINE": True,
+                      "CARD_DATA_SYNC": False, "MAX_CONTENT_LENGTH": 4096})
+    response = app.test_client().post("/", data={"decklist": "1 Sol Ring\n" * 1000})
+    assert response.status_code == 413
+    assert "4 KiB" in soup_of(response).select_one(".alert").get_text()
+    assert response.headers["Content-Security-Policy"]
+
+
+def test_no_card_data_is_503_with_retry_after(tmp_path):
+    """Before the store exists the page says so, with the API's Retry-After, and keeps the list."""
+    app = create_app({"TESTING": True, "CARD_DB": str(tmp_path / "missing.sqlite3"),
+                      "CARD_DATA_OFFLINE": True, "CARD_DATA_SYNC": False})
+    client = app.test_client()
+    response = client.post("/", data={"decklist": LEGAL_DECK})
+    api = client.post("/api/v1/validate", json={"decklist": LEGAL_DECK})
+    soup = soup_of(response)
+    assert (response.status_code, api.status_code) == (503, 503)
+    seconds = response.headers["Retry-After"]
+    assert seconds == api.headers["Retry-After"] and int(seconds) > 0
+    assert f"{seconds} seconds" in soup.select_one(".alert").get_text()
+    assert "Atraxa" in soup.select_one("#decklist").get_text()
+
+
+def test_footer_names_the_card_data(client):
+    """The footer says which Scryfall bulk file the verdict was made with."""
+    footer = soup_of(client.get("/")).select_one("footer").get_text()
+    assert re.search(r"bulk file of 2026-11-01.*\b\d+ cards", footer)
