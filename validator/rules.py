@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import lru_cache
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from validator.deck import WUBRG, Card, Deck, Entry, wubrg
 from validator.violations import Code, Severity, Violation
@@ -100,6 +100,29 @@ def rules_lines(text: str) -> tuple[str, ...]:
     return tuple(line for line in lines if line)
 
 
+class TextFacts(NamedTuple):
+    """What one face's rules text says, read once per distinct text."""
+
+    can_be_commander: bool  # 903.3a
+    creature_off_battlefield: bool  # Grist's characteristic-defining ability
+    chooses_color: bool  # 903.4b
+    companion: bool  # 702.139a
+    changeling: bool  # every creature type (Kaheera, Doctor's companion)
+
+
+@lru_cache(maxsize=16384)
+def text_facts(text: str) -> TextFacts:
+    """Read a face's Oracle text once; the rules ask these questions of many cards many times."""
+    lines = rules_lines(text)
+    return TextFacts(
+        can_be_commander=any(_CAN_BE_COMMANDER.search(line) for line in lines),
+        creature_off_battlefield=any(_CREATURE_OFF_BATTLEFIELD.search(line) for line in lines),
+        chooses_color=any(_CHOOSES_COLOR.search(line) for line in lines),
+        companion=any(_COMPANION_LINE.match(line) for line in lines),
+        changeling=any(line.lower().startswith("changeling") for line in lines),
+    )
+
+
 def face_names(card: Card) -> tuple[str, ...]:
     """The card's full name and each face name ("Fire // Ice" -> Fire, Ice)."""
     parts = card.name.split(" // ")
@@ -158,25 +181,18 @@ def is_doctor(card: Card) -> bool:
         and "Creature" in card.types
         and subtypes == {"Doctor"}
         and bool(card.subtypes & {"Time Lord", "Time"})
-        and not any(line.lower().startswith("changeling") for line in rules_lines(card.front_text))
+        and not text_facts(card.front_text).changeling
     )
 
 
 def chooses_color(card: Card) -> bool:
     """903.4b: the commander has its owner choose its color before the game."""
-    return bool(_CHOOSES_COLOR.search(card.front_text))
-
-
-def _says_can_be_commander(card: Card) -> bool:
-    """903.3a: the front face's rules text (not reminder text) says it can be your commander."""
-    return any(_CAN_BE_COMMANDER.search(line) for line in rules_lines(card.front_text))
+    return text_facts(card.front_text).chooses_color
 
 
 def _is_creature_card(card: Card) -> bool:
     """A creature card outside the battlefield, including Grist-style CDAs."""
-    if "Creature" in card.types:
-        return True
-    return any(_CREATURE_OFF_BATTLEFIELD.search(line) for line in rules_lines(card.front_text))
+    return "Creature" in card.types or text_facts(card.front_text).creature_off_battlefield
 
 
 def _describe_type(card: Card) -> str:
@@ -187,7 +203,7 @@ def _describe_type(card: Card) -> str:
 def commander_eligibility(card: Card) -> str | None:
     """None when the card can be a commander on its own (903.3), else why it can't."""
     name = card.name
-    if _says_can_be_commander(card):
+    if text_facts(card.front_text).can_be_commander:
         return None
     legendary = "Legendary" in card.supertypes
     if legendary and (_is_creature_card(card) or "Vehicle" in card.subtypes):
@@ -284,8 +300,11 @@ def non_deck_kind(card: Card) -> str | None:
 
 def card_count(deck: Deck) -> int:
     """Cards in the deck: commanders, main deck and unknown names there (903.5a)."""
-    total = sum(e.quantity for e in deck.commanders) + sum(e.quantity for e in deck.main)
-    return total + sum(u.quantity for u in deck.unknown if u.section in ("main", "commander"))
+    # list comprehensions: this runs on every deck, and they are the fastest loop Python has
+    total = sum([e.quantity for e in deck.commanders]) + sum([e.quantity for e in deck.main])
+    if deck.unknown:
+        total += sum([u.quantity for u in deck.unknown if u.section in ("main", "commander")])
+    return total
 
 
 def commander_identity(deck: Deck) -> frozenset[str]:
@@ -492,12 +511,20 @@ def deck_size(deck: Deck) -> Iterator[Violation]:
 
 def singleton(deck: Deck) -> Iterator[Violation]:
     """903.5b: one copy of each card but basic lands, unless its own text allows more."""
+    # 903.11a: the companion may not share a name with a card in the deck either
+    zone = [*deck.commanders, *deck.main, deck.companion] if deck.companion else [*deck.commanders, *deck.main]
+    names = [e.card.name for e in zone]
+    # only names listed twice or with a quantity over one can break the rule: find those first
+    suspects = {e.card.name for e in zone if e.quantity > 1 and "Basic" not in e.card.supertypes}
+    if len(set(names)) != len(names):
+        seen: set[str] = set()
+        suspects.update(n for n in names if n in seen or seen.add(n))
+    if not suspects:
+        return
     copies: dict[str, list[Entry]] = {}
-    for entry in (*deck.commanders, *deck.main):
-        copies.setdefault(entry.card.name, []).append(entry)
-    if deck.companion:
-        # 903.11a: the companion may not share a name with a card in the deck
-        copies.setdefault(deck.companion.card.name, []).append(deck.companion)
+    for entry in zone:
+        if entry.card.name in suspects:
+            copies.setdefault(entry.card.name, []).append(entry)
     in_zone = {id(e) for e in deck.commanders}
     for name, entries in copies.items():
         # a commander line's own quantity is invalid_quantity's business: count it once
@@ -533,9 +560,8 @@ def color_identity(deck: Deck) -> Iterator[Violation]:
     base = commander_identity(deck)
     wildcards = len(_unchosen(deck))
     allowed = base | _assumed_colors(deck, base, wildcards) if wildcards else base
-    for entry in _identity_entries(deck):
-        if entry.card.color_identity <= allowed:
-            continue
+    outside = [e for e in _identity_entries(deck) if not e.card.color_identity <= allowed]
+    for entry in outside:
         yield Violation(
             Code.COLOR_IDENTITY,
             f"{entry.card.name} ({_colors(entry.card.color_identity)}) is outside the "
@@ -585,13 +611,29 @@ def color_choice(deck: Deck) -> Iterator[Violation]:
 
 def legality(deck: Deck) -> Iterator[Violation]:
     """One legality code per card, first match: non_deck_card, banned, not_legal."""
-    zone = [*deck.commanders, *deck.main]
-    if deck.companion:
-        zone.append(deck.companion)
-    for entry in zone:
+    zone = [*deck.commanders, *deck.main, deck.companion] if deck.companion else [*deck.commanders, *deck.main]
+    # a cheap screen first: almost every card is a legal, plain, traditional card
+    suspects = [
+        e
+        for e in zone
+        if (card := e.card).legality != "legal"
+        or card.layout not in _PLAIN_LAYOUTS
+        or not card.types.isdisjoint(_SUSPECT_TYPES)
+        or "Attraction" in card.subtypes
+    ]
+    for entry in suspects:
         violation = _legality_of(entry)
         if violation:
             yield violation
+
+
+_SUSPECT_TYPES = frozenset(NON_DECK_TYPES) | {"Conspiracy"}
+# Layouts of ordinary deck cards; anything else (meld, token, planar, unknown new layouts)
+# takes the careful path. Token/Emblem supertypes come with token/emblem layouts.
+_PLAIN_LAYOUTS = frozenset({
+    "normal", "split", "flip", "transform", "modal_dfc", "leveler", "class", "case", "saga",
+    "adventure", "mutate", "prototype", "battle", "host", "augment", "reversible_card",
+})
 
 
 def _legality_of(entry: Entry) -> Violation | None:
@@ -641,7 +683,7 @@ def companion_ineligible(deck: Deck) -> Iterator[Violation]:
 
 def has_companion(card: Card) -> bool:
     """The card has a Companion ability line (702.139a)."""
-    return any(_COMPANION_LINE.match(line) for line in rules_lines(card.front_text))
+    return text_facts(card.front_text).companion
 
 
 def companion_condition(deck: Deck) -> Iterator[Violation]:
@@ -676,7 +718,10 @@ Failure = tuple[list[Entry], str] | None
 
 def _front_cost(card: Card) -> str:
     """The mana cost that counts outside the game: both halves of a split card, else the front."""
-    return card.mana_cost.replace(" // ", "") if card.layout == "split" else card.mana_cost.split(" // ")[0]
+    cost = card.mana_cost
+    if " // " not in cost:
+        return cost
+    return cost.replace(" // ", "") if card.layout == "split" else cost.split(" // ")[0]
 
 
 def _failing(entries: list[Entry], bad: Callable[[Card], bool], why: str) -> Failure:
@@ -693,11 +738,20 @@ def gyruda(entries: list[Entry]) -> Failure:
 def jegantha(entries: list[Entry]) -> Failure:
     """Jegantha: no card with more than one of the same mana symbol in its cost."""
 
-    def repeats(card: Card) -> bool:
-        symbols = _SYMBOL.findall(_front_cost(card))
-        return len(symbols) != len(set(symbols))
+    # decks repeat costs ({1}{G}, {2}{U}...): judge each distinct cost once
+    bad = {cost for cost in {e.card.mana_cost for e in entries} if _repeats_symbol(cost)}
+    return _failing(
+        entries,
+        lambda c: c.mana_cost in bad and _repeats_symbol(_front_cost(c)),
+        "no card with more than one of the same mana symbol in its cost",
+    )
 
-    return _failing(entries, repeats, "no card with more than one of the same mana symbol in its cost")
+
+@lru_cache(maxsize=16384)
+def _repeats_symbol(cost: str) -> bool:
+    """The cost holds some mana symbol twice ("{U}{U}", "{R/G}{R/G}", "{X}{X}")."""
+    symbols = _SYMBOL.findall(cost)
+    return len(symbols) != len(set(symbols))
 
 
 def kaheera(entries: list[Entry]) -> Failure:
@@ -707,7 +761,7 @@ def kaheera(entries: list[Entry]) -> Failure:
     def bad(card: Card) -> bool:
         if "Creature" not in card.types or card.subtypes & kinds:
             return False
-        return not any(line.lower().startswith("changeling") for line in rules_lines(card.front_text))
+        return not text_facts(card.front_text).changeling
 
     return _failing(entries, bad, "each creature card a Cat, Elemental, Nightmare, Dinosaur or Beast")
 
