@@ -474,7 +474,7 @@ def partner_pairing(deck: Deck) -> Iterator[Violation]:
     else:
         message = (
             f"{first.name} and {second.name} can't be commanders together: "
-            f"{_pairing_summary(first)}, {_pairing_summary(second)}."
+            f"{_pairing_summary(first)} and {_pairing_summary(second)}."
         )
     yield Violation(
         Code.PARTNER_PAIRING,
