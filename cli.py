@@ -426,8 +426,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         paths = expand_paths(options.paths)
     except UsageError as error:
         return fail(str(error))
-    if paths.count(STDIN) > 1:
-        return fail("stdin (-) can be read only once")
     from card_data import CardDataError
 
     try:
