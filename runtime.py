@@ -61,7 +61,8 @@ class BackgroundSync:
     def stop(self, timeout: float = 5.0) -> None:
         """Ask the thread to finish and wait for it (tests, shutdown)."""
         self._stop.set()
-        self._thread.join(timeout)
+        if self._thread.ident is not None:  # started
+            self._thread.join(timeout)
         if self._lock_file is not None:
             self._lock_file.close()  # closing the descriptor releases the flock
 

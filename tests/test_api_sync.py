@@ -1,0 +1,122 @@
+"""Starting without card data: 503 + Retry-After, a background sync against the local
+Scryfall server, capped exponential backoff that honours a 429, one syncer per store."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app import create_app
+from runtime import backoff_delay
+
+
+def wait_for(predicate, timeout: float = 20.0) -> bool:
+    """Poll until predicate() is true or the timeout passes."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.fixture
+def make_app(tmp_path):
+    """Apps that sync from a given server into tmp_path; their sync threads stop afterwards."""
+    apps = []
+
+    def make(server, db_name: str = "cards.sqlite3", **config):
+        app = create_app({
+            "TESTING": True,
+            "CARD_DB": str(tmp_path / db_name),
+            "SCRYFALL_API_URL": server.base_url,
+            "CARD_DATA_SYNC": True,
+            "SYNC_BACKOFF_BASE": 0.2,
+            "SYNC_BACKOFF_CAP": 1.0,
+            **config,
+        })
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        if app.extensions["card_data_sync"] is not None:
+            app.extensions["card_data_sync"].stop()
+
+
+@pytest.mark.parametrize(("failures", "delay"), ((1, 5), (2, 10), (3, 20), (4, 40), (7, 320), (8, 600), (50, 600)))
+def test_backoff_is_exponential_and_capped(failures, delay):
+    assert backoff_delay(failures, base=5, cap=600) == delay
+
+
+def test_first_start_syncs_in_the_background(scryfall_server, make_app):
+    scryfall_server.delay = 0.5  # long enough to see the 503 before the store lands
+    client = make_app(scryfall_server).test_client()
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert int(response.headers["Retry-After"]) >= 1
+    assert wait_for(lambda: client.get("/readyz").status_code == 200)
+    assert client.get("/readyz").get_json()["card_data"]["updated_at"] == scryfall_server.updated_at
+    response = client.post("/api/v1/validate", json={"decklist": "Commander\n1 Atraxa, Praetors' Voice\n"})
+    assert response.status_code == 200
+    assert "deck_size" in [v["code"] for v in response.get_json()["violations"]]
+    # Requests to Scryfall name this project (Scryfall requires a User-Agent).
+    bulk = [r for r in scryfall_server.requests if r.path == "/bulk-data/oracle-cards"]
+    assert bulk[0].headers["User-Agent"].startswith("edh-deck-validator/")
+
+
+def test_a_failed_download_is_retried_after_a_backoff(scryfall_server, make_app):
+    scryfall_server.truncate = "short"  # the bulk file ends early: that attempt fails
+    app = make_app(scryfall_server)
+    syncer, client = app.extensions["card_data_sync"], app.test_client()
+    assert wait_for(lambda: syncer.last_error is not None)
+    assert client.get("/readyz").status_code == 503
+    scryfall_server.truncate = None  # Scryfall recovers; the next attempt (0.2 s later) succeeds
+    assert wait_for(lambda: client.get("/readyz").status_code == 200)
+    assert syncer.last_error is None
+    assert scryfall_server.paths("GET").count("/bulk-data/oracle-cards") >= 2
+
+
+def test_an_outage_waits_at_least_what_card_data_asks(scryfall_server, make_app):
+    scryfall_server.fail_next = [503] * 4  # the client's own retries, all failing
+    app = make_app(scryfall_server)
+    syncer = app.extensions["card_data_sync"]
+    assert wait_for(lambda: syncer.last_error is not None)
+    assert syncer.retry_after() >= 20  # CardDataUnavailable.retry_after beats the 1 s cap
+
+
+def test_a_429_holds_the_next_attempt_back_30_seconds(scryfall_server, make_app):
+    scryfall_server.fail_next = [429]
+    app = make_app(scryfall_server)
+    syncer = app.extensions["card_data_sync"]
+    assert wait_for(lambda: syncer.last_error is not None)
+    assert syncer.retry_after() >= 29  # Scryfall's lockout, far above the 1 s backoff cap
+    response = app.test_client().get("/readyz")
+    assert response.status_code == 503
+    assert int(response.headers["Retry-After"]) >= 29
+    assert scryfall_server.paths("GET").count("/bulk-data/oracle-cards") == 1
+
+
+def test_one_syncer_per_store(scryfall_server, make_app):
+    """Two workers (apps) on one store file: only one of them talks to Scryfall."""
+    scryfall_server.delay = 0.3
+    first, second = make_app(scryfall_server), make_app(scryfall_server)
+    assert wait_for(lambda: second.test_client().get("/readyz").status_code == 200)
+    assert first.test_client().get("/readyz").status_code == 200
+    assert scryfall_server.paths("GET").count("/bulk-data/oracle-cards") == 1
+
+
+def test_an_existing_store_is_only_refreshed_later(scryfall_server, make_app, fixture_db, tmp_path):
+    (tmp_path / "cards.sqlite3").write_bytes(fixture_db.read_bytes())
+    app = make_app(scryfall_server, CARD_DATA_REFRESH_SECONDS=3600)
+    assert app.test_client().get("/readyz").status_code == 200
+    time.sleep(0.3)
+    assert scryfall_server.requests == []  # `make run` already synced; no request at start
+
+
+def test_offline_never_syncs(scryfall_server, make_app):
+    app = make_app(scryfall_server, CARD_DATA_OFFLINE=True)
+    assert app.extensions["card_data_sync"] is None
+    assert app.test_client().get("/readyz").status_code == 503
+    assert scryfall_server.requests == []
