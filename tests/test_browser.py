@@ -1,0 +1,182 @@
+"""The page in real headless Chromium (Debian's `chromium`, driven by Playwright).
+
+The app runs on werkzeug's server in a thread on 127.0.0.1 over the fixture card store.
+With JavaScript the page posts to /api/v1/validate and renders without a reload; without
+it the plain form POST renders the same verdict server-side. Both must show the
+violation codes and mark the offending lines.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from app import create_app
+from tests.test_page import ILLEGAL_DECK, ILLEGAL_EXPECTED
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+OFFENDING_LINES = sorted({n for _, lines in ILLEGAL_EXPECTED.values() for n in lines})
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).is_file(),
+    reason="Debian's chromium is not installed (.ci/run installs it): browser tests skipped",
+)
+
+
+@pytest.fixture(scope="module")
+def live_url(tmp_path_factory):
+    """The app served by werkzeug in a thread on 127.0.0.1, over a fixture card store."""
+    from werkzeug.serving import make_server
+
+    from card_data.sync import import_file
+
+    db = tmp_path_factory.mktemp("browser-store") / "cards.sqlite3"
+    import_file(db, Path(__file__).parent / "fixtures" / "cards.jsonl", updated_at="2026-11-01T00:00:00+00:00")
+    app = create_app({"TESTING": True, "CARD_DB": str(db), "CARD_DATA_OFFLINE": True, "CARD_DATA_SYNC": False})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for the module (Playwright driving the system binary)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(params=(True, False), ids=("js", "no-js"))
+def page(request, browser):
+    """A fresh page with JavaScript on or off; console errors (CSP reports too) are collected."""
+    context = browser.new_context(java_script_enabled=request.param, viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.console_errors = []
+    page.on("console", lambda message: message.type == "error" and page.console_errors.append(message.text))
+    page.on("pageerror", lambda error: page.console_errors.append(str(error)))
+    page.js = request.param
+    yield page
+    context.close()
+
+
+def shown_violations(page) -> dict[str, list[int]]:
+    """code -> line numbers of every violation the page shows."""
+    return {
+        item.get_attribute("data-code"): [int(a.inner_text()) for a in item.locator("a.line-link").all()]
+        for item in page.locator("#result li.violation").all()
+    }
+
+
+def flagged(page) -> list[int]:
+    """Line numbers marked as errors in the listing."""
+    return sorted(int(li.get_attribute("data-line")) for li in page.locator("ol.listing li.flagged-error").all())
+
+
+def submit(page, *, via_keyboard: bool = False) -> None:
+    """Submit the form and wait for the verdict, whether it reloads the page or not."""
+    if via_keyboard:
+        page.focus("#submit")
+        page.keyboard.press("Enter")
+    else:
+        page.click("#submit")
+    page.wait_for_selector("#result-heading", state="visible")
+
+
+def test_illegal_deck_shows_violations_and_marks_lines(page, live_url):
+    """Paste an illegal deck, submit: every code is listed with its lines, the lines are marked."""
+    page.goto(live_url)
+    page.evaluate("window.notReloaded = true") if page.js else None
+    page.fill("#decklist", ILLEGAL_DECK)
+    submit(page)
+    assert page.inner_text("#result-heading") == "Not legal"
+    shown = shown_violations(page)
+    for code, (_cards, lines) in ILLEGAL_EXPECTED.items():
+        assert shown[code] == lines, code
+    assert "deck_size" in shown
+    assert flagged(page) == OFFENDING_LINES
+    assert "Mana Crypt is banned" in page.inner_text('li.violation[data-code="banned"] .message')
+    assert "Sol Ring" in page.inner_text('li.violation[data-code="unknown_card"] .suggestions')
+    assert page.inner_text("#status").startswith("Not legal:")
+    if page.js:  # rendered in place from the JSON API: the page never reloaded
+        assert page.evaluate("window.notReloaded") is True
+    assert page.console_errors == []
+
+
+def test_clicking_a_violation_line_highlights_it(page, live_url):
+    """A violation's line link takes the reader to that line (JS: highlighted and focused)."""
+    page.goto(live_url)
+    page.fill("#decklist", ILLEGAL_DECK)
+    submit(page)
+    page.click('li.violation[data-code="singleton"] a.line-link >> nth=1')
+    if page.js:
+        assert page.eval_on_selector_all("ol.listing li.highlight", "els => els.map(e => e.id)") == ["L8", "L9"]
+        assert page.evaluate("document.activeElement.id") == "L9"
+    else:
+        assert page.url.endswith("#L9")
+        assert page.evaluate("document.querySelector(':target').id") == "L9"
+    assert page.locator("#L9").is_visible()
+
+
+def test_keyboard_only_submission(page, live_url):
+    """Tab reaches the controls and Enter on the button validates the deck."""
+    page.goto(live_url)
+    page.keyboard.press("Tab")  # the skip link comes first
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    page.fill("#decklist", ILLEGAL_DECK)
+    submit(page, via_keyboard=True)
+    assert "banned" in shown_violations(page)
+
+
+def test_chosen_file_is_validated(page, live_url):
+    """A chosen file is read into the textarea (JS) or posted as multipart (no JS)."""
+    page.goto(live_url)
+    page.set_input_files("#deckfile", files=[{"name": "deck.txt", "mimeType": "text/plain",
+                                              "buffer": ILLEGAL_DECK.encode()}])
+    if page.js:
+        page.wait_for_function("document.querySelector('#decklist').value.startsWith('Commander')")
+        assert page.input_value("#decklist") == ILLEGAL_DECK
+    submit(page)
+    assert set(ILLEGAL_EXPECTED) <= set(shown_violations(page))
+    assert flagged(page) == OFFENDING_LINES
+
+
+def test_hostile_names_render_as_text(page, live_url):
+    """Markup in a pasted line is shown as text and never runs (textContent / autoescape)."""
+    page.goto(live_url)
+    page.evaluate("window.pwned = false") if page.js else None
+    hostile = "1 <img src=x onerror=\"window.pwned=true\">"
+    page.fill("#decklist", f"Commander\n1 Atraxa, Praetors' Voice\n{hostile}\n1 Sol Rnig<b>bold</b>\n")
+    submit(page)
+    assert page.inner_text("#L3 .text") == hostile
+    assert page.locator("#result img, #result b").count() == 0
+    if page.js:
+        assert page.evaluate("window.pwned") is False
+
+
+def test_phone_width_has_no_horizontal_scroll(browser, live_url):
+    """On a 360 px wide phone the page fits its width, results included."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    page = context.new_page()
+    page.goto(live_url)
+    page.fill("#decklist", ILLEGAL_DECK)
+    submit(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
