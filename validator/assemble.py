@@ -29,9 +29,12 @@ class _Pile:
 
     def add(self, card: Card, quantity: int, lines: tuple[int, ...]) -> None:
         """Add copies of a card, merging with earlier lines naming the same canonical card."""
-        slot = self.slots.setdefault(card.name, [card, 0, ()])
-        slot[1] += quantity
-        slot[2] += lines
+        slot = self.slots.get(card.name)
+        if slot is None:
+            self.slots[card.name] = [card, quantity, lines]
+        else:
+            slot[1] += quantity
+            slot[2] += lines
 
     def take_one(self, name: str) -> tuple[Card, tuple[int, ...]] | None:
         """Remove one copy of the named card; returns it and its lines, or None if absent."""
@@ -50,7 +53,12 @@ class _Pile:
 
     def entries(self) -> tuple[Entry, ...]:
         """The section as Entries."""
-        return tuple(Entry(card, quantity, tuple(sorted(lines))) for card, quantity, lines in self.slots.values())
+        return tuple(Entry(card, quantity, _sorted(lines)) for card, quantity, lines in self.slots.values())
+
+
+def _sorted(lines: tuple[int, ...]) -> tuple[int, ...]:
+    """Lines in order (most entries have one line: nothing to sort)."""
+    return lines if len(lines) < 2 else tuple(sorted(lines))
 
 
 def assemble(
@@ -65,14 +73,17 @@ def assemble(
     """Build the Deck from list entries resolved through `cards` (keyed by the exact names typed)."""
     suggestions = suggestions or {}
     piles = {section: _Pile() for section in Section}
+    main = piles[Section.MAIN]
     unknown: dict[tuple[str, str], list] = {}
     for entry in decklist.entries:
-        if entry.section == Section.IGNORED:
+        section = entry.section
+        if section == Section.IGNORED:
             continue  # display commanders, token zones: not part of the deck at all
         card = cards.get(entry.name)
         if card is not None:
-            piles[entry.section].add(card, entry.quantity, (entry.line,))
-        elif entry.section in GAME_SECTIONS:
+            # the main deck first: comparing is cheaper than hashing an enum member
+            (main if section == Section.MAIN else piles[section]).add(card, entry.quantity, (entry.line,))
+        elif section in GAME_SECTIONS:
             _add_unknown(unknown, entry.name, entry.section, entry.quantity, (entry.line,))
     if commanders:
         _override_commanders(piles, unknown, cards, commanders)
