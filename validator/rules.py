@@ -862,10 +862,12 @@ COMPANION_CONDITIONS: dict[str, Callable[[list[Entry]], Failure]] = {
 
 def planar_deck(deck: Deck) -> Iterator[Violation]:
     """901: a planar deck has at least 10 cards, only planes and phenomena, no duplicate names, at most two phenomena."""
-    if not deck.planar:
+    # unknown names listed there still count, so one typo is unknown_card alone (as for the 100)
+    unknown = sum(u.quantity for u in deck.unknown if u.section == "planar")
+    if not deck.planar and not unknown:
         return
     problems = []
-    total = sum(e.quantity for e in deck.planar)
+    total = sum(e.quantity for e in deck.planar) + unknown
     if total < 10:
         problems.append(([], f"it has {total} cards; a planar deck needs at least 10"))
     others = [e for e in deck.planar if not e.card.types & {"Plane", "Phenomenon"}]

@@ -3,6 +3,7 @@
 import pytest
 
 from tests.factories import ATRAXA, FOREST, SOL_RING, card, deck
+from validator.deck import UnknownName
 from validator.engine import validate
 from validator.rules import legality, planar_deck, scheme_deck, sideboard
 
@@ -42,6 +43,12 @@ def planes(n: int) -> dict:
 )
 def test_planar_deck(section, expected):
     assert [(v.code, v.cards) for v in validate(deck(ATRAXA, planar=section), (planar_deck,))] == expected
+
+
+@pytest.mark.parametrize(("unknown", "codes"), ((1, []), (0, ["planar_deck"])))
+def test_unknown_planar_names_count_toward_the_ten(unknown, codes):
+    typo = tuple(UnknownName("Tazem", section="planar") for _ in range(unknown))
+    assert [v.code for v in planar_deck(deck(ATRAXA, planar=planes(9), unknown=typo))] == codes
 
 
 def test_planes_in_the_planar_deck_are_not_non_deck_cards():
