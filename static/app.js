@@ -134,7 +134,8 @@
       el("div", {}, el("dt", { text: "Color identity" }), el("dd", { class: "pips" }, identity)),
       report.companion ? fact("Companion", cardLink(report.companion)) : null,
       fact("Cards", el("span", { class: report.card_count === 100 ? "count-ok" : "count-bad", text: String(report.card_count) }), " of 100"),
-      report.format ? fact("Read as", report.format) : null);
+      // The API's `format` is the game format; the syntax the list was read as is decklist_format.
+      report.decklist_format ? fact("Read as", report.decklist_format) : null);
   }
 
   function renderViolation(v) {

@@ -16,6 +16,7 @@ import pytest
 
 from app import create_app
 from tests.test_page import ILLEGAL_DECK, ILLEGAL_EXPECTED
+from validator.parse import FORMATS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -115,6 +116,8 @@ def test_illegal_deck_shows_violations_and_marks_lines(page, live_url):
     assert "Mana Crypt is banned" in page.inner_text('li.violation[data-code="banned"] .message')
     assert "Sol Ring" in page.inner_text('li.violation[data-code="unknown_card"] .suggestions')
     assert page.inner_text("#status").startswith("Not legal:")
+    # "Read as" is the decklist syntax (never the game format), the same with or without JS.
+    assert page.inner_text("#result .facts > div:last-child dd") in FORMATS
     if page.js:  # rendered in place from the JSON API: the page never reloaded
         assert page.evaluate("window.notReloaded") is True
     assert page.console_errors == []
