@@ -578,10 +578,12 @@ def color_choice(deck: Deck) -> Iterator[Violation]:
     for name, letter in deck.color_choices.items():
         entry = commanders.get(name)
         if entry is None or not chooses_color(entry.card):
+            # a stray choice changes nothing about the deck: tell the client, don't fail the deck
             what = "is not a commander" if entry is None else "does not choose a color"
             yield Violation(
                 Code.COLOR_CHOICE,
-                f"A color was chosen for {name}, but {name} {what}.",
+                f"A color was chosen for {name}, but {name} {what}; the choice was ignored.",
+                Severity.WARNING,
                 cards=(name,),
                 rule="903.4b",
             )

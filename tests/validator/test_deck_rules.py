@@ -152,8 +152,8 @@ def test_the_companion_must_fit_the_identity_too():
             ("color_choice", "error", ("The Prismatic Piper",)),
             ("color_choice", "warning", ("The Prismatic Piper",)),
         ]),
-        ((ATRAXA,), {"Atraxa, Praetors' Voice": "R"}, [("color_choice", "error", ("Atraxa, Praetors' Voice",))]),
-        ((ATRAXA,), {"Sol Ring": "R"}, [("color_choice", "error", ("Sol Ring",))]),
+        ((ATRAXA,), {"Atraxa, Praetors' Voice": "R"}, [("color_choice", "warning", ("Atraxa, Praetors' Voice",))]),
+        ((ATRAXA,), {"Sol Ring": "R"}, [("color_choice", "warning", ("Sol Ring",))]),
         ((CHOOSER,), {}, []),
     ),
 )
