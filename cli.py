@@ -15,6 +15,7 @@ import json
 import os
 import re
 import sys
+import traceback
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -180,19 +181,25 @@ def dck_dialect(text: str) -> str | None:
 
 def check_file(path: str, repository, *, commanders=None, companion=None) -> Checked:
     """Read, parse and validate one input; a file it cannot read becomes Checked.error."""
+    from card_data import CardDataError
     from service import validate_text
     from validator.parse import FORMATS, DecklistError
 
     try:
         text = read_input(path)
     except (OSError, ValueError) as error:
-        return Checked(path, error=f"cannot read {path}: {error}")
+        return Checked(path, error=f"cannot read: {error}")
     hint = format_hint(path, text)
     try:
         report = validate_text(text, repository, format=hint if hint in FORMATS else None,
                                commanders=commanders, companion=companion)
     except DecklistError as error:
-        return Checked(path, error=f"cannot check {path}: {error}")
+        return Checked(path, error=f"cannot check: {error}")
+    except CardDataError:
+        raise  # the store itself failed: main() stops the whole run with exit code 2
+    except Exception as error:  # noqa: BLE001 - a crash must not pass for "invalid deck" (1)
+        traceback.print_exc(file=sys.stderr)
+        return Checked(path, error=f"internal error: {error!r}")
     return Checked(path, report=report)
 
 
@@ -373,7 +380,7 @@ def junit_case(result: Checked, strict: bool) -> ET.Element:
     """One <testcase> per file: <error> if unreadable, <failure> listing violations if it fails."""
     case = ET.Element("testcase", classname=PROG, name=xml_safe(result.name), file=xml_safe(result.name))
     if result.error:
-        ET.SubElement(case, "error", message=xml_safe(result.error), type="unreadable").text = xml_safe(result.error)
+        ET.SubElement(case, "error", message=xml_safe(result.error), type="not_checked").text = xml_safe(result.error)
         return case
     body = xml_safe("\n".join(violation_line(result.name, v) for v in result.violations()))
     if result.fails(strict):
@@ -437,7 +444,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(f"card data unavailable: {error}")
     for result in results:
         if result.error:
-            print(f"{PROG}: error: {result.error}", file=sys.stderr)
+            print(f"{PROG}: error: {result.name}: {result.error}", file=sys.stderr)
     sys.stdout.write(RENDERERS[options.output](results, strict=options.strict, card_meta=card_meta))
     return exit_code(results, options.strict)
 

@@ -259,7 +259,7 @@ def test_unreadable_file_exits_2_but_still_reports_the_others(fixture_db, tmp_pa
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0")
     result = check(fixture_db, "--format", "junit", sample("illegal.txt"), binary)
     assert result.returncode == 2
-    assert f"cannot read {binary}: binary file" in result.stderr
+    assert f"{binary}: cannot read: binary file" in result.stderr
     root = ET.fromstring(result.stdout)
     [suite] = root.iter("testsuite")
     assert (suite.get("failures"), suite.get("errors")) == ("1", "1")
