@@ -200,8 +200,25 @@ def _describe_type(card: Card) -> str:
     return card.type_line or " ".join(sorted(card.supertypes) + sorted(card.types)) or "card"
 
 
+# Card objects are frozen, so an answer keyed by identity stays right while the object
+# lives; the cache holds the card itself so its id cannot be reused, and is bounded.
+_ELIGIBILITY: dict[int, tuple[Card, str | None]] = {}
+
+
 def commander_eligibility(card: Card) -> str | None:
     """None when the card can be a commander on its own (903.3), else why it can't."""
+    hit = _ELIGIBILITY.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    if len(_ELIGIBILITY) >= 4096:
+        _ELIGIBILITY.clear()
+    reason = _eligibility(card)
+    _ELIGIBILITY[id(card)] = (card, reason)
+    return reason
+
+
+def _eligibility(card: Card) -> str | None:
+    """commander_eligibility without the cache."""
     name = card.name
     if text_facts(card.front_text).can_be_commander:
         return None
@@ -235,20 +252,24 @@ def _pair_ok(first: Card, second: Card) -> bool:
     return _one_way_pair(first, second) or _one_way_pair(second, first)
 
 
+def _names_card(name: str, card: Card) -> bool:
+    """The name is the card's Oracle name or one of its face names, ignoring case."""
+    folded = name.casefold()
+    return any(folded == n.casefold() for n in face_names(card))
+
+
 def _one_way_pair(card: Card, other: Card) -> bool:
     """`card`'s pairing abilities admit `other` as the second commander."""
     mine = _pairing(card.front_text)
     theirs = _pairing(other.front_text)
-    other_names = {n.casefold() for n in face_names(other)}
-    card_names = {n.casefold() for n in face_names(card)}
     for kind, arg in mine:
         if kind == "partner" and ("partner", "") in theirs:
             return True
         if kind == "partner—" and any(k == kind and a.casefold() == arg.casefold() for k, a in theirs):
             return True
-        if kind == "partner with" and arg.casefold() in other_names:
+        if kind == "partner with" and _names_card(arg, other):
             # 702.124j: each names the other
-            if any(k == kind and a.casefold() in card_names for k, a in theirs):
+            if any(k == kind and _names_card(a, card) for k, a in theirs):
                 return True
         if kind == "choose a background" and is_background(other):
             return True
@@ -515,7 +536,8 @@ def singleton(deck: Deck) -> Iterator[Violation]:
     zone = [*deck.commanders, *deck.main, deck.companion] if deck.companion else [*deck.commanders, *deck.main]
     names = [e.card.name for e in zone]
     # only names listed twice or with a quantity over one can break the rule: find those first
-    suspects = {e.card.name for e in zone if e.quantity > 1 and "Basic" not in e.card.supertypes}
+    multiple = [e.card for e in zone if e.quantity > 1]
+    suspects = {c.name for c in multiple if "Basic" not in c.supertypes}
     if len(set(names)) != len(names):
         seen: set[str] = set()
         suspects.update(n for n in names if n in seen or seen.add(n))
