@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from flask import Blueprint, current_app, render_template, request
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 import service
 from card_data import CardDataError, CardDataUnavailable
@@ -95,6 +95,20 @@ def submit():
     if not form["text"].strip():
         return render_page(form=form, error="Paste a decklist or choose a file first."), 422
     return validate_and_render(form)
+
+
+@bp.errorhandler(Exception)
+def unexpected_error(error):
+    """A bug while validating: log it and answer the page (with the list kept), not a bare 500."""
+    if isinstance(error, HTTPException):
+        return error  # 404, 405...: Flask's own answer is right
+    current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
+    try:
+        form = read_form()
+    except Exception:  # noqa: BLE001 - the body itself may be the problem
+        form = None
+    message = "Something went wrong on our side and was logged. Please try again later."
+    return render_page(form=form, error=message), 500
 
 
 def read_form() -> dict:

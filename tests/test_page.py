@@ -296,3 +296,18 @@ def test_footer_names_the_card_data(client):
     """The footer says which Scryfall bulk file the verdict was made with."""
     footer = soup_of(client.get("/")).select_one("footer").get_text()
     assert re.search(r"bulk file of 2026-11-01.*\b\d+ cards", footer)
+
+
+def test_a_bug_is_a_500_page_that_keeps_the_list(client, monkeypatch):
+    """An unexpected exception is logged and answered with the page, not a bare error."""
+    def broken(*args, **kwargs):
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr("service.validate_text", broken)
+    response = client.post("/", data={"decklist": LEGAL_DECK})
+    soup = soup_of(response)
+    assert response.status_code == 500
+    assert "went wrong on our side" in soup.select_one(".alert").get_text()
+    assert "engine bug" not in response.get_data(as_text=True)  # no internals leak
+    assert soup.select_one("#decklist").get_text().strip() == LEGAL_DECK.strip()
+    assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
