@@ -12,7 +12,7 @@ import re
 from validator.decklist import Decklist
 from validator.parse_common import MAX_LINE_LENGTH, MAX_LINES, Collector, DecklistError, check_size, split_lines
 from validator.parse_export import load_json, looks_like_csv, looks_like_json, read_csv, read_json
-from validator.parse_text import detect_dialect, read_text
+from validator.parse_text import read_text
 from validator.parse_xml import read_xml
 
 __all__ = ["FORMATS", "MAX_LINES", "MAX_LINE_LENGTH", "DecklistError", "parse"]
@@ -58,6 +58,4 @@ def _read(text: str, lines: list[str], format: str | None, collector: Collector)
             return "json"
     if format == "csv" or (format is None and looks_like_csv(lines)):
         return read_csv(lines, collector)
-    dialect = format or detect_dialect(text)
-    read_text(lines, collector, xmage=dialect == "xmage")
-    return dialect
+    return read_text(lines, collector, format)

@@ -13,13 +13,22 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from validator.decklist import ListEntry, Section
-from validator.parse_common import HEADERS, MAX_LINE_LENGTH, Collector, heading_word, side_zone_section
+from validator.decklist import Section
+from validator.parse_common import HEADERS, MAX_LINE_LENGTH, Collector, heading_word, plain_entry, side_zone_section
 from validator.violations import Code
 
-# The common case, `1 Sol Ring` / `4x Forest`, read by one regex: the name holds no
-# character that any decoration uses, so no other step could change the result.
-_FAST = re.compile(r"([1-9]\d{0,2})[xX]?[ \t]+([^\W\d_][\w ',.!?&-]*)")
+# The common cases, `1 Sol Ring`, `4x Forest`, Arena's `1 Sol Ring (C21) 263` and
+# Forge's `1 Sol Ring|C21|1`, each read by one regex. The name holds only characters no
+# decoration uses, so the general path would read the same entry. In _PRINTED the name
+# is whitespace-separated words that never contain whitespace, so it cannot backtrack
+# badly; _PLAIN is one character class to the end of the line.
+_PLAIN = re.compile(r"([1-9]\d{0,2})[xX]?[ \t]+([^\W\d_][\w ',.!?&/-]*)")
+_NAME_WORD = r"[\w',.!?&/-]+"
+_PRINTED = re.compile(
+    rf"([1-9]\d{{0,2}})[xX]?[ \t]+([^\W\d_](?:{_NAME_WORD})?(?:[ \t]+{_NAME_WORD})*)"
+    r"(?:[ \t]+\(([A-Za-z0-9]{2,6})\)[ \t]+([\w-]+)"  # Arena (SET) number
+    r"|[ \t]*\|[ \t]*([A-Za-z0-9]{2,8})[ \t]*(?:\|[ \t]*\d*[ \t]*)?)"  # Forge |SET|art
+)
 # A leading quantity: `1`, `1x`, `-3`, rarely `x1`. Linear: one anchored attempt.
 _QUANTITY = re.compile(r"(?:(-?\d+)[xX]?|[xX](\d+))(?:\s+|$)")
 # Arena/Moxfield printing, tried only from the last "(" so Un-names with parentheses
@@ -54,7 +63,7 @@ _XMAGE_METADATA = ("NAME:", "LAYOUT ")  # XMage deck name and UI layout lines
 class _State:
     """Where the reader is: current section, metadata block, and what the text marked."""
 
-    __slots__ = ("section", "metadata", "marked", "side", "blocks", "gap")
+    __slots__ = ("section", "metadata", "marked", "side", "blocks", "gap", "seen")
 
     def __init__(self) -> None:
         self.section = Section.MAIN
@@ -63,10 +72,17 @@ class _State:
         self.side: list[int] = []  # indices of `SB:` entries
         self.blocks: list[tuple[int, int]] = [(0, 0)]  # (entry, problem) index at each block start
         self.gap = False  # a blank line was seen since the last card line
+        self.seen: set[str] = set()  # dialects whose decorations were read (see DIALECTS)
 
 
-def read_text(lines: list[str], collector: Collector, *, xmage: bool = False) -> None:
-    """Read every line; `xmage` says `SB:` lines are the command zone without a warning."""
+# Most specific first: a Forge list may carry Arena-looking lines, never the reverse.
+DIALECTS = ("xmage", "forge", "archidekt", "moxfield", "arena")
+_ARENA_HEADERS = frozenset({"About", "Deck", "Commander", "Companion", "Sideboard"})
+
+
+def read_text(lines: list[str], collector: Collector, format: str | None = None) -> str:
+    """Read every line; returns the dialect (the forced `format`, else the one whose
+    decorations were seen; "text" when none). In XMage, `SB:` lines are the command zone."""
     state = _State()
     entries = collector.entries
     for number, raw in enumerate(lines, 1):
@@ -79,20 +95,39 @@ def read_text(lines: list[str], collector: Collector, *, xmage: bool = False) ->
         if state.gap:
             state.gap = False
             state.blocks.append((len(entries), len(collector.problems)))
-        fast = _FAST.fullmatch(line) if state.metadata is None else None
-        if fast:
-            entries.append(ListEntry(fast[2], int(fast[1]), number, state.section))
-        else:
-            _read_line(line, number, state, collector)
-    _settle_side_zone(state, collector, xmage)
+        if state.metadata is None and len(line) <= MAX_LINE_LENGTH:
+            plain = _PLAIN.fullmatch(line)
+            if plain:
+                entries.append(plain_entry(plain[2], int(plain[1]), number, state.section))
+                continue
+            if ("(" in line or "|" in line) and _read_printed(line, number, state, entries):
+                continue
+        _read_line(line, number, state, collector)
+    dialect = format or next((d for d in DIALECTS if d in state.seen), "text")
+    _settle_side_zone(state, collector, dialect == "xmage")
     _infer_from_last_block(state, collector)
+    return dialect
+
+
+def _read_printed(line: str, number: int, state: _State, entries: list) -> bool:
+    """Fast path for `1 Sol Ring (C21) 263` and `1 Sol Ring|C21|1`; False if not that."""
+    printed = _PRINTED.fullmatch(line)
+    if not printed:
+        return False
+    name, quantity, set_code, collector_number, forge_set = printed.group(2, 1, 3, 4, 5)
+    state.seen.add("arena" if set_code else "forge")
+    entries.append(plain_entry(name, int(quantity), number, state.section, set_code or forge_set, collector_number))
+    return True
 
 
 def _read_line(line: str, number: int, state: _State, c: Collector) -> None:
     """Everything but the fast path: long lines, comments, metadata, headers, cards."""
     if len(line) > MAX_LINE_LENGTH:
         c.unparsed(number, line, f"is longer than {MAX_LINE_LENGTH} characters")
-    elif line.startswith(("//", "#")) or line.startswith(_XMAGE_METADATA):
+    elif line.startswith(("//", "#")):
+        c.account(number)
+    elif line.startswith(_XMAGE_METADATA):
+        state.seen.add("xmage")
         c.account(number)
     elif state.metadata == "about" or (state.metadata == "forge" and not line.startswith("[")):
         c.account(number)  # `Name Teysa Brew`, `Name=Krenko`: deck metadata, not cards
@@ -107,6 +142,10 @@ def _enter_header(line: str, state: _State) -> bool:
     `Mainboard (99)`, `Creatures (2)`); False when it is not one."""
     word, counted = heading_word(line)
     if word in HEADERS:
+        if line.startswith("["):
+            state.seen.add("forge")
+        elif line in _ARENA_HEADERS:
+            state.seen.add("arena")
         section = HEADERS[word]
         state.metadata = ("forge" if word == "metadata" else "about") if section is None else None
         if section is not None:
@@ -146,11 +185,12 @@ def _read_card(line: str, number: int, section: Section, state: _State, c: Colle
     quantity = (match[1] or match[2]) if match else None
     rest = line[match.end():] if match else line
     hints: dict = {}
-    rest = _leading_printing(rest.strip(), hints)
-    rest, marked_section = _strip_decorations(rest, hints)
+    seen = state.seen
+    rest = _leading_printing(rest.strip(), hints, seen)
+    rest, marked_section = _strip_decorations(rest, hints, seen)
     if marked_section is not None:
         section, state.marked = marked_section, True
-    name = _strip_printing(rest, hints)
+    name = _strip_printing(rest, hints, seen)
     if not _is_name(name):
         why = "has a quantity but no card name" if quantity and not name else "is not a card line"
         c.unparsed(number, line, why)
@@ -158,18 +198,19 @@ def _read_card(line: str, number: int, section: Section, state: _State, c: Colle
     c.add(name, quantity if quantity is not None else 1, number, section, **hints)
 
 
-def _leading_printing(rest: str, hints: dict) -> str:
+def _leading_printing(rest: str, hints: dict, seen: set[str]) -> str:
     """XMage puts the printing before the name: `[C21:263] Sol Ring`."""
     if rest.startswith("["):
         close = rest.find("]")
         printing = _SET_NUMBER.fullmatch(rest, 1, close) if close > 0 else None
         if printing:
+            seen.add("xmage")
             _set_printing(hints, printing[1], printing[2])
             return rest[close + 1 :].strip()
     return rest
 
 
-def _strip_decorations(rest: str, hints: dict) -> tuple[str, Section | None]:
+def _strip_decorations(rest: str, hints: dict, seen: set[str]) -> tuple[str, Section | None]:
     """Peel trailing `^label^`, `[...]` groups and `*X*` markers off, right to left.
 
     String searches, not regexes: each step looks at the end of the line only, so a
@@ -179,18 +220,20 @@ def _strip_decorations(rest: str, hints: dict) -> tuple[str, Section | None]:
     while True:
         if rest.endswith("^") and (start := rest.rfind("^", 0, len(rest) - 1)) >= 0:
             rest = rest[:start].rstrip()  # Archidekt color label `^Test,#2ccce4^`
+            seen.add("archidekt")
         elif rest.endswith("]") and (start := rest.rfind("[")) >= 0:
-            section = _bracket(rest[start + 1 : -1], hints) or section
+            section = _bracket(rest[start + 1 : -1], hints, seen) or section
             rest = rest[:start].rstrip()
         elif rest.endswith("*") and (start := rest.rfind("*", 0, len(rest) - 1)) >= 0 \
                 and rest[start + 1 : -1].isalpha() and len(rest) - start <= 8:
             section = _marker(rest[start + 1 : -1].upper(), hints) or section
+            seen.add("moxfield")
             rest = rest[:start].rstrip()
         else:
             return rest, section
 
 
-def _bracket(tag: str, hints: dict) -> Section | None:
+def _bracket(tag: str, hints: dict, seen: set[str]) -> Section | None:
     """A trailing `[...]`: taw `[foil]`/`[etched]`/`[SET:num]`, else Archidekt categories."""
     lowered = tag.strip().lower()
     if lowered in ("foil", "etched"):
@@ -200,6 +243,7 @@ def _bracket(tag: str, hints: dict) -> Section | None:
     if printing:
         _set_printing(hints, printing[1], printing[2])
         return None
+    seen.add("archidekt")
     first = tag.split(",", 1)[0]  # Archidekt: the first category is the pile
     flags = {flag.lower() for flag in _FLAG.findall(first)}
     category = first.split("{", 1)[0].strip().lower()
@@ -217,19 +261,21 @@ def _marker(marker: str, hints: dict) -> Section | None:
     return None
 
 
-def _strip_printing(rest: str, hints: dict) -> str:
+def _strip_printing(rest: str, hints: dict, seen: set[str]) -> str:
     """Remove Arena's `(SET) number` and Forge's `|SET|art`; what is left is the name."""
     opening = rest.rfind("(")
     if opening > 0:
         printing = _PRINTING.fullmatch(rest, opening)
         if printing:
             _set_printing(hints, printing[1], printing[2])
+            seen.add("arena")
             rest = rest[:opening].rstrip()
     if "|" in rest:
         bar = rest.find("|")
         forge = _FORGE_PRINTING.fullmatch(rest, bar)
         if forge:  # anything else after a bar is left in, and the name is rejected
             _set_printing(hints, forge[1], None)
+            seen.add("forge")
             rest = rest[:bar].rstrip()
     return rest
 
@@ -290,24 +336,3 @@ def _warn_inferred(c: Collector, indices: list[int], where: str) -> None:
         lines=tuple(c.entries[i].line for i in indices),
         cards=names,
     )
-
-
-# Features that name the dialect in Decklist.format. Horizontal whitespace only: `\s*`
-# after `^` could run across many blank lines and turn a scan quadratic.
-_DIALECTS = (
-    ("xmage", re.compile(r"^[ \t]*(?:SB:[ \t]*)?\d+[ \t]+\[[A-Za-z0-9]{2,8}:[^\]\n]*\]|^NAME:|^LAYOUT ", re.M)),
-    ("forge", re.compile(
-        r"^[ \t]*\[(?:metadata|commander|main|sideboard|planes|schemes|avatar)\][ \t]*$"
-        r"|^[ \t]*\d+[ \t]+[^|\n]+\|[A-Za-z0-9]{2,8}(?:\|\d+)?[ \t]*$", re.M | re.I)),
-    ("archidekt", re.compile(r"\{(?:top|noDeck|noPrice)\}|\^[^^\n]*#[0-9A-Fa-f]{6}\^")),
-    ("moxfield", re.compile(r"\*(?:CMDR|F|E)\*")),
-    ("arena", re.compile(r"^(?:About|Deck|Commander|Companion)[ \t]*$|\([A-Za-z0-9]{2,6}\)[ \t]+\S+[ \t]*$", re.M)),
-)
-
-
-def detect_dialect(text: str) -> str:
-    """Which site's text this looks like (for Decklist.format); "text" when none."""
-    for name, pattern in _DIALECTS:
-        if pattern.search(text):
-            return name
-    return "text"

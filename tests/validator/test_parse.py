@@ -373,3 +373,14 @@ def test_max_lines_is_accepted():
 def test_unknown_format_name_is_refused():
     with pytest.raises(DecklistError, match="Unknown decklist format"):
         parse("1 Sol Ring", "pdf")
+
+
+def test_fast_entry_constructor_builds_the_same_list_entry():
+    from validator.decklist import ListEntry
+    from validator.parse_common import plain_entry
+
+    entry = plain_entry("Sol Ring", 2, 7, S)
+    assert entry == ListEntry("Sol Ring", 2, 7, S)
+    assert hash(entry) == hash(ListEntry("Sol Ring", 2, 7, S))
+    with pytest.raises(AttributeError):
+        entry.name = "x"  # still frozen
