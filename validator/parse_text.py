@@ -129,12 +129,25 @@ def _read_line(line: str, number: int, state: _State, c: Collector) -> None:
     elif line.startswith(_XMAGE_METADATA):
         state.seen.add("xmage")
         c.account(number)
-    elif state.metadata == "about" or (state.metadata == "forge" and not line.startswith("[")):
+    elif _is_metadata(line, state):
         c.account(number)  # `Name Teysa Brew`, `Name=Krenko`: deck metadata, not cards
     elif _enter_header(line, state):
         c.account(number)
     else:
         _read_inline_or_card(line, number, state, c)
+
+
+def _is_metadata(line: str, state: _State) -> bool:
+    """A line of Arena's About block (`Name X`) or Forge's [metadata] (`Key=Value`).
+
+    Anything else ends the block and is read as usual, so a missing blank line or
+    header never turns cards into metadata."""
+    if state.metadata == "about" and line[:5].lower() in ("name ", "name:"):
+        return True
+    if state.metadata == "forge" and "=" in line and not line.startswith("["):
+        return True
+    state.metadata = None
+    return False
 
 
 def _enter_header(line: str, state: _State) -> bool:

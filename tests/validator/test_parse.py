@@ -183,6 +183,16 @@ def test_header_puts_the_following_cards_in_its_section(header, section):
     assert decklist.problems == ()
 
 
+@pytest.mark.parametrize(("text", "expected", "accounted"), [
+    ("About\nName X\nCommander\n1 Atraxa, Praetors' Voice\n", [("Atraxa, Praetors' Voice", 1, C, 4)], (1, 2, 3)),
+    ("About\nName X\n1 Sol Ring\n", [("Sol Ring", 1, M, 3)], (1, 2)),
+    ("[metadata]\nName=X\n1 Sol Ring\n", [("Sol Ring", 1, M, 3)], (1, 2)),
+])
+def test_metadata_blocks_never_swallow_cards(text, expected, accounted):
+    decklist = parse(text)
+    assert (rows(decklist), decklist.accounted) == (expected, accounted)
+
+
 def test_arena_about_block_is_metadata_until_the_blank_line():
     decklist = parse("About\nName My Deck\n\n1 Name-Sticker Goblin\n")
     assert rows(decklist) == [("Name-Sticker Goblin", 1, M, 4)]
