@@ -183,3 +183,55 @@ def test_phone_width_has_no_horizontal_scroll(browser, live_url):
     submit(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()
+
+
+# For every element that shows text of its own: its color, the first opaque background
+# behind it, and whether it counts as large text (WCAG: 24 px, or 18.66 px bold).
+TEXT_COLORS_JS = """() => {
+  const visible = (el) => el.offsetParent !== null && !el.closest('.visually-hidden');
+  const ownText = (el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  const background = (el) => {
+    for (; el; el = el.parentElement) {
+      const bg = getComputedStyle(el).backgroundColor;
+      if (!bg.startsWith('rgba') || !bg.endsWith(', 0)')) return bg;
+    }
+    return 'rgb(255, 255, 255)';
+  };
+  return [...document.querySelectorAll('body *')].filter((el) => visible(el) && ownText(el)).map((el) => {
+    const style = getComputedStyle(el);
+    const size = parseFloat(style.fontSize), bold = parseInt(style.fontWeight, 10) >= 700;
+    return {text: el.textContent.trim().slice(0, 40), color: style.color, background: background(el),
+            large: size >= 24 || (bold && size >= 18.66)};
+  });
+}"""
+
+
+def luminance(css_color: str) -> float:
+    """WCAG relative luminance of an rgb()/rgba() color."""
+    channels = [float(c) / 255 for c in css_color[css_color.index("(") + 1:-1].split(",")[:3]]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(foreground: str, background: str) -> float:
+    """WCAG contrast ratio of two colors."""
+    lighter, darker = sorted((luminance(foreground), luminance(background)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def test_text_contrast_meets_wcag_aa(browser, live_url):
+    """Every visible piece of text on the verdict page has AA contrast (4.5:1, large 3:1)."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.goto(live_url)
+    page.fill("#decklist", ILLEGAL_DECK + "Sideboard\n1 Counterspell\n")
+    submit(page)
+    samples = page.evaluate(TEXT_COLORS_JS)
+    failing = [
+        (s["text"], round(contrast(s["color"], s["background"]), 2))
+        for s in samples
+        if contrast(s["color"], s["background"]) < (3.0 if s["large"] else 4.5)
+    ]
+    context.close()
+    assert len(samples) > 50  # the verdict, violations and listing were measured
+    assert failing == []
