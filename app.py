@@ -240,14 +240,25 @@ def scryfall_search_url(name: str) -> str:
 
 
 def read_validate_request() -> dict:
-    """A validate request from JSON, or from a text/plain body plus query parameters."""
+    """A validate request from JSON, or from a text/plain body; query parameters give the
+    options either way (JSON fields win over them)."""
     if request.is_json:
-        return load(schemas.validate_request_schema, read_json())
+        body = read_json()
+        if isinstance(body, dict):
+            body = {**query_options(), **body}
+        return load(schemas.validate_request_schema, body)
     if request.mimetype == "text/plain":
-        fields = {key: values if key == "commanders" else values[0]
-                  for key, values in request.args.lists()}
-        return load(schemas.validate_request_schema, {**fields, "decklist": read_text()})
+        return load(schemas.validate_request_schema, {**query_options(), "decklist": read_text()})
     raise UnsupportedMediaType("Send the decklist as application/json or text/plain.")
+
+
+def query_options() -> dict:
+    """The options given as query parameters, checked like the JSON fields (422 if wrong)."""
+    if not request.args:
+        return {}
+    given = {key: values if key == "commanders" else values[0] for key, values in request.args.lists()}
+    loaded = load(schemas.validate_query_schema, given)
+    return {key: value for key, value in loaded.items() if key in given}  # no defaults yet
 
 
 def read_json() -> Any:

@@ -40,18 +40,18 @@ BAD_INPUT = {
 
 TEXT_PARAMETERS = [
     {"in": "query", "name": "format", "schema": {"type": "string", "enum": list(schemas.GAME_FORMATS)},
-     "description": "text/plain bodies only: the game format."},
+     "description": "The game format (a JSON field of the same name wins)."},
     {"in": "query", "name": "decklist_format",
      "schema": {"type": "string", "enum": list(schemas.ValidateRequestSchema().fields["decklist_format"]
                                                  .validate.choices)},
-     "description": "text/plain bodies only: force a decklist reader."},
+     "description": "Force a decklist reader (a JSON field of the same name wins)."},
     {"in": "query", "name": "commanders", "style": "form", "explode": True,
      "schema": {"type": "array", "maxItems": schemas.MAX_COMMANDERS,
                 "items": {"type": "string", "minLength": 1, "maxLength": schemas.MAX_NAME_LENGTH}},
-     "description": "text/plain bodies only: designate a commander (repeatable)."},
+     "description": "Designate a commander; repeat for partners (JSON `commanders` wins)."},
     {"in": "query", "name": "companion",
      "schema": {"type": "string", "minLength": 1, "maxLength": schemas.MAX_NAME_LENGTH},
-     "description": "text/plain bodies only: designate the companion."},
+     "description": "Designate the companion (JSON `companion` wins)."},
 ]
 
 

@@ -65,7 +65,9 @@ class ValidateRequestSchema(Schema):
         load_default=None, allow_none=True, metadata={"description": "Designate the companion."}
     )
     color_choices = fields.Dict(
-        keys=card_name(),
+        # Keys stay unbounded strings: OpenAPI 3.0 cannot state key constraints, and the
+        # five-entry cap and MAX_CONTENT_LENGTH bound them anyway.
+        keys=fields.String(),
         values=fields.String(validate=validate.OneOf(tuple(WUBRG))),
         load_default=None,
         allow_none=True,
@@ -229,6 +231,7 @@ class ErrorSchema(Schema):
 # Building a Schema costs about half a millisecond; loading and dumping with a shared
 # instance is thread-safe (marshmallow 4 keeps no per-call state on it).
 validate_request_schema = ValidateRequestSchema()
+validate_query_schema = ValidateRequestSchema(exclude=("decklist",))  # the text/plain options
 card_name_schema = CardNameSchema()
 card_schema = CardSchema()
 _report_schema = ReportSchema()
