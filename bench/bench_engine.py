@@ -13,7 +13,7 @@ import time
 from bench.common import Row, median_seconds, micros
 from validator import rules
 from validator.assemble import assemble
-from validator.deck import Card, Deck, Entry
+from validator.deck import Card, Deck
 from validator.decklist import Decklist, ListEntry, Section
 from validator.engine import check, validate
 
