@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -126,3 +127,55 @@ def test_card_db_defaults_to_environment_then_instance(monkeypatch):
     assert cli.build_parser().parse_args(["x"]).card_db == "instance/cards.sqlite3"
     monkeypatch.setenv("CARD_DB", "/tmp/elsewhere.sqlite3")
     assert cli.build_parser().parse_args(["x"]).card_db == "/tmp/elsewhere.sqlite3"
+
+
+# --- the pre-commit hook manifest ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def hook():
+    """The edh-validate hook from .pre-commit-hooks.yaml."""
+    yaml = pytest.importorskip("yaml")
+    [hook] = yaml.safe_load((cli_root() / ".pre-commit-hooks.yaml").read_text())
+    return hook
+
+
+def cli_root():
+    """The repository root (where cli.py lives)."""
+    from pathlib import Path
+
+    return Path(cli.__file__).resolve().parent
+
+
+def test_hook_entry_is_the_console_script(hook):
+    import tomllib
+
+    scripts = tomllib.loads((cli_root() / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts[hook["entry"]] == "cli:main"
+    assert hook["language"] == "python"
+    assert hook["require_serial"] is True  # one process: the store is synced at most once
+
+
+@pytest.mark.parametrize(
+    ("path", "checked"),
+    (
+        ("decks/atraxa.txt", True),
+        ("lists/decks/forge.dck", True),
+        ("deck/mtgo.dek", True),
+        ("decks/sub/cockatrice.cod", True),
+        ("requirements.txt", False),
+        ("docs/decks.md", False),
+        ("decks/README.md", False),
+    ),
+)
+def test_hook_files_pattern(hook, path, checked):
+    assert bool(re.search(hook["files"], path)) is checked
+
+
+def test_card_db_tilde_is_expanded_as_the_hook_passes_it(monkeypatch, tmp_path):
+    # pre-commit passes args without a shell, so "~" arrives literally.
+    monkeypatch.setenv("HOME", str(tmp_path))
+    bulk = cli_root() / "tests" / "fixtures" / "cards.jsonl"
+    repository = cli.open_card_store("~/.cache/edh-validate/cards.sqlite3", offline=True, bulk_file=str(bulk))
+    assert (tmp_path / ".cache" / "edh-validate" / "cards.sqlite3").is_file()
+    assert repository.metadata().source == "file:cards.jsonl"
