@@ -538,9 +538,8 @@ def singleton(deck: Deck) -> Iterator[Violation]:
     # only names listed twice or with a quantity over one can break the rule: find those first
     multiple = [e.card for e in zone if e.quantity > 1]
     suspects = {c.name for c in multiple if "Basic" not in c.supertypes}
-    if len(set(names)) != len(names):
-        seen: set[str] = set()
-        suspects.update(n for n in names if n in seen or seen.add(n))
+    if len(set(names)) != len(names):  # some name is listed on two lines or in two zones
+        suspects.update(name for name, lines in Counter(names).items() if lines > 1)
     if not suspects:
         return
     copies: dict[str, list[Entry]] = {}
