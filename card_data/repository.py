@@ -28,6 +28,11 @@ MAX_SUGGESTIONS = 3
 SUGGESTION_CUTOFF = 60.0  # WRatio score below which a "suggestion" is noise
 MISS_TTL_SECONDS = 24 * 60 * 60  # Scryfall asks clients to cache for at least 24 h
 MAX_NAME_LENGTH = 200  # no card name is longer; longer input is not worth a request
+# Work bounds per resolve() call, so one hostile paste cannot pin a worker: a fuzzy
+# suggestion costs ~13 ms over 30k keys (9,000 distinct typos took 122 s unbounded), and
+# every 75 misses cost one /cards/collection request at 2 a second.
+MAX_SUGGESTED_NAMES = 100
+MAX_FETCHED_NAMES = 2 * 75
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +59,10 @@ class CardRepository:
         if missing and self.client is not None:
             found.update(self._fetch(missing))
         cards = {name: found[key] for name, key in keys.items() if key in found}
-        suggestions = {name: self._suggest(snapshot, key) for name, key in keys.items() if key not in found}
+        unresolved = [(name, key) for name, key in keys.items() if key not in found]
+        # Past the bound a name still gets its key (every miss must have one), just no suggestions.
+        suggestions = {name: self._suggest(snapshot, key) if index < MAX_SUGGESTED_NAMES else ()
+                       for index, (name, key) in enumerate(unresolved)}
         return Resolution(cards, suggestions)
 
     def metadata(self) -> StoreMetadata | None:
@@ -74,6 +82,8 @@ class CardRepository:
         asked = {key: clean_name(name) for name, key in missing.items() if key and len(name) <= MAX_NAME_LENGTH}
         for key in self.store.recent_misses(asked, MISS_TTL_SECONDS):
             del asked[key]
+        # Names past the bound stay unknown for this request (and are not remembered as misses).
+        asked = dict(list(asked.items())[:MAX_FETCHED_NAMES])
         if not asked:
             return {}
         try:
@@ -97,7 +107,8 @@ class CardRepository:
     @staticmethod
     def _suggest(snapshot: Snapshot, key: str) -> tuple[str, ...]:
         """Up to three canonical names close to an unresolved key."""
-        return snapshot.fuzzy_index(SuggestionIndex).suggest(key) if key else ()
+        # A "name" longer than any card's is no typo of one; matching it would only cost time.
+        return snapshot.fuzzy_index(SuggestionIndex).suggest(key) if key and len(key) <= MAX_NAME_LENGTH else ()
 
 
 class SuggestionIndex:
