@@ -161,6 +161,35 @@ def test_chosen_file_is_validated(page, live_url):
     assert flagged(page) == OFFENDING_LINES
 
 
+def test_dropped_file_is_read_into_the_textarea(browser, live_url):
+    """Dropping a file on the decklist box reads it client-side (FileReader), then validates."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(live_url)
+    page.evaluate("""(text) => {
+        const data = new DataTransfer();
+        data.items.add(new File([text], 'deck.txt', {type: 'text/plain'}));
+        document.querySelector('#drop-zone').dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));
+    }""", ILLEGAL_DECK)
+    page.wait_for_function("document.querySelector('#decklist').value.length > 0")
+    assert page.input_value("#decklist") == ILLEGAL_DECK
+    assert "Loaded deck.txt" in page.inner_text("#status")
+    submit(page)
+    assert flagged(page) == OFFENDING_LINES
+    context.close()
+
+
+def test_refused_list_shows_the_reason(page, live_url):
+    """A list the parser refuses (too many lines) is explained, by the API (JS) or the form."""
+    page.goto(live_url)
+    # Set like a paste would: typing 110 kB through fill() takes Chromium minutes.
+    page.eval_on_selector("#decklist", "(el, text) => { el.value = text; }", "1 Sol Ring\n" * 10_001)
+    submit(page)
+    assert page.inner_text("#result-heading") == "Could not validate"
+    assert "at most 10000" in page.inner_text("#result .alert")
+    assert page.input_value("#decklist").count("\n") == 10_001  # the list is kept
+
+
 def test_hostile_names_render_as_text(page, live_url):
     """Markup in a pasted line is shown as text and never runs (textContent / autoescape)."""
     page.goto(live_url)
