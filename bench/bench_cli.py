@@ -7,6 +7,7 @@ a real subprocess, as CI runs it: interpreter start, imports, store open, 40 che
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -43,20 +44,31 @@ def stage_decks(sources: list[Path], directory: Path) -> list[Path]:
     return staged
 
 
-def time_command(args: list[str]) -> float:
-    """Median wall time of `python -m cli ARGS` over REPEAT runs, after one warm-up run."""
+def children_cpu() -> float:
+    """User + system CPU seconds used so far by finished child processes."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def time_command(args: list[str]) -> tuple[float, float]:
+    """Median (wall, CPU) seconds of `python -m cli ARGS` over REPEAT runs, after a warm-up.
+
+    CPU time is reported beside wall time because it barely moves when other work
+    shares the machine, while wall time does.
+    """
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SCRYFALL_API_URL": "http://127.0.0.1:9"}
     command = [sys.executable, "-m", "cli", "--offline", *args]
-    samples = []
+    walls, cpus = [], []
     for attempt in range(REPEAT + 1):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), children_cpu()
         done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-        elapsed = time.perf_counter() - start
+        wall, cpu = time.perf_counter() - start, children_cpu() - cpu
         if done.returncode == 2:
             raise RuntimeError(f"edh-validate failed: {done.stderr}")
         if attempt:  # the first run warms the page cache and .pyc files
-            samples.append(elapsed)
-    return statistics.median(samples)
+            walls.append(wall)
+            cpus.append(cpu)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def run() -> list[Row]:
@@ -69,10 +81,14 @@ def run() -> list[Row]:
         db = Path(tmp) / "cards.sqlite3"
         import_file(db, SHARED / "carddata" / "oracle-cards.jsonl.gz")
         staged = stage_decks(deck_files(), Path(tmp))
-        many = time_command(["--card-db", str(db), *map(str, staged)])
-        one = time_command(["--card-db", str(db), str(staged[0])])
+        many, many_cpu = time_command(["--card-db", str(db), *map(str, staged)])
+        # A deck whose every name resolves: no "did you mean" index is built.
+        plain = next(path for path in staged if path.name.endswith("Political Puppets.txt"))
+        one, _ = time_command(["--card-db", str(db), str(plain)])
     return [
-        Row("cli", f"{FILES} files, one invocation (median of {REPEAT})", f"{many:.2f} s", f"≤ {TARGET_SECONDS:g} s"),
-        Row("cli", "per file beyond the first", f"{(many - one) / (FILES - 1) * 1e3:.1f} ms"),
-        Row("cli", "1 file (start-up, imports, store open)", f"{one:.2f} s"),
+        Row("cli", f"{FILES} files, one invocation: wall (median of {REPEAT})", f"{many:.2f} s",
+            f"≤ {TARGET_SECONDS:g} s"),
+        Row("cli", f"{FILES} files, one invocation: CPU", f"{many_cpu:.2f} s"),
+        Row("cli", "1 file: wall (start-up, imports, store open, 1 check)", f"{one:.2f} s"),
+        Row("cli", "per file beyond the first: wall", f"{(many - one) / (FILES - 1) * 1e3:.1f} ms"),
     ]
