@@ -190,6 +190,20 @@ def test_refused_list_shows_the_reason(page, live_url):
     assert page.input_value("#decklist").count("\n") == 10_001  # the list is kept
 
 
+def test_options_designate_partner_commanders(page, live_url):
+    """The commander fields override the list, with and without JS (identity WUBG, Bolt off)."""
+    page.goto(live_url)
+    page.fill("#decklist", "1 Thrasios, Triton Hero\n1 Tymna the Weaver\n1 Lightning Bolt\n")
+    page.click("details.options summary")
+    page.fill("#commander-1", "Thrasios, Triton Hero")
+    page.fill("#commander-2", "Tymna the Weaver")
+    submit(page)
+    pips = page.locator(".pips .pip .visually-hidden").all_inner_texts()
+    assert pips == ["White", "Blue", "Black", "Green"]
+    assert shown_violations(page)["color_identity"] == [3]
+    assert "partner_pairing" not in shown_violations(page)
+
+
 def test_hostile_names_render_as_text(page, live_url):
     """Markup in a pasted line is shown as text and never runs (textContent / autoescape)."""
     page.goto(live_url)
