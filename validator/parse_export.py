@@ -338,6 +338,7 @@ def _csv_row(row: list[str], columns: dict[str, int], line: int, lines: list[str
         return
 
     def cell(name: str) -> str:
+        """The row's value in a column ("" when the column or the cell is missing)."""
         index = columns.get(name)
         return row[index].strip() if index is not None and index < len(row) else ""
 

@@ -18,17 +18,11 @@ from validator.parse_common import HEADERS, MAX_LINE_LENGTH, Collector, heading_
 from validator.violations import Code
 
 # The common cases, `1 Sol Ring`, `4x Forest`, Arena's `1 Sol Ring (C21) 263` and
-# Forge's `1 Sol Ring|C21|1`, each read by one regex. The name holds only characters no
-# decoration uses, so the general path would read the same entry. In _PRINTED the name
-# is whitespace-separated words that never contain whitespace, so it cannot backtrack
-# badly; _PLAIN is one character class to the end of the line.
+# Forge's `1 Sol Ring|C21|1`: the name holds only characters no decoration uses, so
+# the general path would read the same entry. One character class to the end of the
+# name: linear, whatever the line.
 _PLAIN = re.compile(r"([1-9]\d{0,2})[xX]?[ \t]+([^\W\d_][\w ',.!?&/-]*)")
-_NAME_WORD = r"[\w',.!?&/-]+"
-_PRINTED = re.compile(
-    rf"([1-9]\d{{0,2}})[xX]?[ \t]+([^\W\d_](?:{_NAME_WORD})?(?:[ \t]+{_NAME_WORD})*)"
-    r"(?:[ \t]+\(([A-Za-z0-9]{2,6})\)[ \t]+([\w-]+)"  # Arena (SET) number
-    r"|[ \t]*\|[ \t]*([A-Za-z0-9]{2,8})[ \t]*(?:\|[ \t]*\d*[ \t]*)?)"  # Forge |SET|art
-)
+_ARENA_TAIL = re.compile(r"\(([A-Za-z0-9]{2,6})\)[ \t]+([\w-]+)")
 # A leading quantity: `1`, `1x`, `-3`, rarely `x1`. Linear: one anchored attempt.
 _QUANTITY = re.compile(r"(?:(-?\d+)[xX]?|[xX](\d+))(?:\s+|$)")
 # Arena/Moxfield printing, tried only from the last "(" so Un-names with parentheses
@@ -110,13 +104,19 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None)
 
 
 def _read_printed(line: str, number: int, state: _State, entries: list) -> bool:
-    """Fast path for `1 Sol Ring (C21) 263` and `1 Sol Ring|C21|1`; False if not that."""
-    printed = _PRINTED.fullmatch(line)
-    if not printed:
+    """Fast path for `1 Sol Ring (C21) 263` and `1 Sol Ring|C21|1`; False if not that.
+
+    The printing is matched from its delimiter and the rest by _PLAIN: two short
+    matches are cheaper than one pattern that must find where the name ends."""
+    bar = line.find("|")
+    cut = bar if bar > 0 else line.rfind("(")
+    tail = (_FORGE_PRINTING if bar > 0 else _ARENA_TAIL).fullmatch(line, cut)
+    head = _PLAIN.fullmatch(line[:cut].rstrip()) if tail else None
+    if not head:
         return False
-    name, quantity, set_code, collector_number, forge_set = printed.group(2, 1, 3, 4, 5)
-    state.seen.add("arena" if set_code else "forge")
-    entries.append(plain_entry(name, int(quantity), number, state.section, set_code or forge_set, collector_number))
+    state.seen.add("forge" if bar > 0 else "arena")
+    number_ = None if bar > 0 else tail[2]
+    entries.append(plain_entry(head[2], int(head[1]), number, state.section, tail[1], number_))
     return True
 
 

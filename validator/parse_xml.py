@@ -164,6 +164,7 @@ def _unescape(value: str) -> str | None:
     """XML's five entities and character references; None when any other `&` remains
     (an entity we refuse to expand)."""
     def one(match: re.Match) -> str:
+        """One reference's character."""
         ref = match[1]
         if ref in _NAMED:
             return _NAMED[ref]
