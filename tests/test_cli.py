@@ -228,6 +228,17 @@ def test_globs_and_directories_are_expanded_by_the_command(fixture_db):
     assert sorted(Path(b["file"]).name for b in json.loads(result.stdout)) == sorted(EXPECTED)
 
 
+def test_companion_override(fixture_db):
+    result = check(fixture_db, "--format", "json", "--companion", "Lurrus of the Dream-Den", sample("valid.txt"))
+    [body] = json.loads(result.stdout)
+    assert result.returncode == 1
+    assert body["companion"] == "Lurrus of the Dream-Den"
+    # Lurrus: every permanent card, commander included, must have mana value 2 or less.
+    [violation] = body["violations"]
+    assert violation["code"] == "companion_condition"
+    assert violation["cards"] == ["Atraxa, Praetors' Voice", "Eternal Witness", "Rhystic Study", "Smothering Tithe"]
+
+
 def test_commander_override(fixture_db):
     result = check(fixture_db, "--format", "json", "--commander", "Lightning Bolt", sample("valid.txt"))
     [body] = json.loads(result.stdout)
