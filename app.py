@@ -31,8 +31,9 @@ import openapi
 import schemas
 import service
 from card_data import CardDataError, CardDataUnavailable, open_repository
+from card_data.repository import MAX_SUGGESTED_NAMES
 from runtime import BackgroundSync
-from validator.parse import DecklistError
+from validator.parse import MAX_LINES, DecklistError
 from validator.rules import commander_eligibility, pairing_abilities
 from web import bp as web_bp
 
@@ -42,6 +43,7 @@ REPOSITORY_KEY = "card_repository"  # app.extensions key (docs/internals.md; web
 SYNC_KEY = "card_data_sync"
 JSON_PATHS = ("/api/", "/healthz", "/readyz", "/openapi.json")
 CORS_PATHS = ("/api/", "/openapi.json")
+BATCH_MIN_SUGGESTIONS = 3  # each deck of a batch still gets suggestions for a few typos
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -60,6 +62,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=1024 * 1024,  # 1 MiB: Flask answers 413 beyond it
         CORS_ORIGINS=("*",),  # the API is public and uses no cookies; narrow it per deployment
         BATCH_LIMIT=schemas.BATCH_LIMIT,
+        BATCH_LINE_LIMIT=2 * MAX_LINES,  # lines of all a batch's decks together (work bound)
         USER_AGENT=default_user_agent(),
     )
     if test_config is None:
@@ -109,6 +112,7 @@ ENVIRONMENT: dict[str, Callable[[str], Any]] = {
     "MAX_CONTENT_LENGTH": int,
     "CORS_ORIGINS": origins,
     "BATCH_LIMIT": int,
+    "BATCH_LINE_LIMIT": int,
 }
 
 
@@ -182,13 +186,26 @@ def validate_batch():
     """Validate up to BATCH_LIMIT decks; one result each, in request order."""
     body = read_json()
     data = load(schemas.batch_request_schema(current_app.config["BATCH_LIMIT"]), body)
+    check_batch_lines(data["decks"], current_app.config["BATCH_LINE_LIMIT"])
     results = []
+    # The decks share one suggestion budget: fuzzy "did you mean" costs ~13 ms a name, and
+    # 50 decks of garbage names would otherwise take minutes (measured: 20 decks, 38 s).
+    share = max(BATCH_MIN_SUGGESTIONS, MAX_SUGGESTED_NAMES // len(data["decks"]))
     for index, deck in enumerate(data["decks"]):
         try:
-            results.append(validate_deck(deck))
+            results.append(validate_deck(deck, suggest_limit=share))
         except DecklistError as error:
             raise unprocessable(str(error), {"decks": {str(index): {"decklist": [str(error)]}}})
     return jsonify({"results": results})
+
+
+def check_batch_lines(decks: list[Mapping[str, Any]], limit: int) -> None:
+    """422 when a batch holds more lines in all than `limit`: the work per request is bounded
+    by lines, and 50 decks of 10,000 lines each would be 50 times one deck's worst case."""
+    lines = sum(deck["decklist"].count("\n") + 1 for deck in decks)
+    if lines > limit:
+        message = f"The batch has {lines} lines in all; at most {limit} are accepted. Send fewer decks."
+        raise unprocessable(message, {"decks": [message]})
 
 
 @api.get("/cards/<path:name>")
@@ -205,12 +222,13 @@ def card(name: str):
     return jsonify(card_body(found, repository().describe(name) or {}))
 
 
-def validate_deck(data: Mapping[str, Any]) -> dict:
+def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None) -> dict:
     """Run one loaded request through the engine and dump the Report."""
     repo = repository()
     report = service.validate_text(
         data["decklist"],
         repo,
+        suggest_limit=suggest_limit,
         format=data.get("decklist_format"),
         commanders=data.get("commanders"),
         companion=data.get("companion"),

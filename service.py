@@ -26,10 +26,17 @@ def validate_text(
     commanders: Sequence[str] | None = None,
     companion: str | None = None,
     color_choices: Mapping[str, str] | None = None,
+    suggest_limit: int | None = None,
 ) -> Report:
-    """Parse the text, resolve every name in one batch, and apply every rule."""
+    """Parse the text, resolve every name in one batch, and apply every rule.
+
+    `suggest_limit` caps how many unknown names get fuzzy suggestions (the repository's
+    default when None): a batch shares one budget so 50 decks of typos stay cheap.
+    """
     decklist = parse(text, format)
-    resolution = repository.resolve(names_to_resolve(decklist, commanders, companion, color_choices))
+    names = names_to_resolve(decklist, commanders, companion, color_choices)
+    limit = {} if suggest_limit is None else {"suggest_limit": suggest_limit}
+    resolution = repository.resolve(names, **limit)
     return check(
         decklist,
         resolution.cards,

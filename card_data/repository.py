@@ -50,8 +50,11 @@ class CardRepository:
         self.store = store
         self.client = None if offline else client
 
-    def resolve(self, names: Iterable[str]) -> Resolution:
-        """Resolve a batch of names (as typed) to Cards; raises CardDataUnavailable without data."""
+    def resolve(self, names: Iterable[str], *, suggest_limit: int = MAX_SUGGESTED_NAMES) -> Resolution:
+        """Resolve a batch of names (as typed) to Cards; raises CardDataUnavailable without data.
+
+        Only the first `suggest_limit` unresolved names get fuzzy suggestions (a work bound).
+        """
         keys = {name: normalize_name(name) for name in dict.fromkeys(names)}
         snapshot = self.store.snapshot()  # one store file for the whole call
         found = snapshot.lookup(keys.values())
@@ -61,7 +64,7 @@ class CardRepository:
         cards = {name: found[key] for name, key in keys.items() if key in found}
         unresolved = [(name, key) for name, key in keys.items() if key not in found]
         # Past the bound a name still gets its key (every miss must have one), just no suggestions.
-        suggestions = {name: self._suggest(snapshot, key) if index < MAX_SUGGESTED_NAMES else ()
+        suggestions = {name: self._suggest(snapshot, key) if index < suggest_limit else ()
                        for index, (name, key) in enumerate(unresolved)}
         return Resolution(cards, suggestions)
 
