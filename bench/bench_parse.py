@@ -6,6 +6,8 @@ so the figures do not depend on ../shared. Target: a 100-line list in at most 20
 
 from __future__ import annotations
 
+import os
+
 from bench.common import Row, median_seconds, micros
 from validator.parse import parse
 
@@ -64,4 +66,6 @@ def run() -> list[Row]:
         decklist = parse(text)
         assert not decklist.problems, decklist.problems  # a benchmark of a failing parse is meaningless
         rows.append(Row("parse", f"{label} ({decklist.format}), median", micros(median_seconds(lambda: parse(text))), target))
+    # Timings scale with contention (2 cores shared with test runs): show it beside them.
+    rows.append(Row("parse", "load average (1 min) during the run", f"{os.getloadavg()[0]:.1f}", "< 2 for a fair figure"))
     return rows

@@ -90,11 +90,11 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None)
             state.gap = False
             state.blocks.append((len(entries), len(collector.problems)))
         if state.metadata is None and len(line) <= MAX_LINE_LENGTH:
-            plain = _PLAIN.fullmatch(line)
-            if plain:
+            if "(" in line or "|" in line:  # cheaper than a _PLAIN attempt that must fail
+                if _read_printed(line, number, state, entries):
+                    continue
+            elif plain := _PLAIN.fullmatch(line):
                 entries.append(plain_entry(plain[2], int(plain[1]), number, state.section))
-                continue
-            if ("(" in line or "|" in line) and _read_printed(line, number, state, entries):
                 continue
         _read_line(line, number, state, collector)
     dialect = format or next((d for d in DIALECTS if d in state.seen), "text")
