@@ -420,6 +420,32 @@ RENDERERS: dict[str, Renderer] = {
 # --- entry point -----------------------------------------------------------------------
 
 
+def check_all(paths: Sequence[str], options: argparse.Namespace) -> tuple[list[Checked], object]:
+    """Check every path against one store; (results, the store's metadata).
+
+    Names missing from the store are asked of Scryfall unless offline. If Scryfall cannot
+    be reached for them, the run goes on offline (those names come back unknown_card)
+    rather than failing every deck: the store itself is there and answers the rest.
+    """
+    from card_data import CardDataUnavailable
+
+    offline = options.offline
+    repository = open_card_store(options.card_db, offline=offline, bulk_file=options.bulk_file)
+    results = []
+    for path in paths:
+        try:
+            results.append(check_file(path, repository, commanders=options.commander, companion=options.companion))
+        except CardDataUnavailable as error:
+            if offline:
+                raise
+            print(f"{PROG}: warning: {error}; going on offline: names not in the card store "
+                  "are reported as unknown", file=sys.stderr)
+            offline = True
+            repository = open_card_store(options.card_db, offline=True, bulk_file=None)
+            results.append(check_file(path, repository, commanders=options.commander, companion=options.companion))
+    return results, repository.metadata()
+
+
 def fail(message: str) -> int:
     """Print an error on stderr and return exit code 2."""
     print(f"{PROG}: error: {message}", file=sys.stderr)
@@ -436,10 +462,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from card_data import CardDataError
 
     try:
-        repository = open_card_store(options.card_db, offline=options.offline, bulk_file=options.bulk_file)
-        results = [check_file(p, repository, commanders=options.commander, companion=options.companion)
-                   for p in paths]
-        card_meta = repository.metadata()
+        results, card_meta = check_all(paths, options)
     except CardDataError as error:
         return fail(f"card data unavailable: {error}")
     for result in results:

@@ -347,6 +347,19 @@ def test_offline_never_asks_scryfall_for_unknown_names(scryfall_server, fixture_
     assert scryfall_server.paths("POST") == ["/cards/collection"]
 
 
+def test_scryfall_rate_limit_on_a_lookup_goes_on_offline(scryfall_server, fixture_db):
+    # The store answers everything but the typo; a 429 for that one must not fail the run.
+    scryfall_server.fail_next = [429]
+    result = run_cli("--card-db", fixture_db, "--format", "json", sample("typo.dek"), sample("valid.txt"),
+                     env={"SCRYFALL_API_URL": scryfall_server.base_url})
+    assert result.returncode == 1
+    assert "going on offline" in result.stderr
+    typo, valid = json.loads(result.stdout)
+    assert [(v["code"], v["cards"]) for v in typo["violations"]] == [("unknown_card", ["Rhystic Studdy"])]
+    assert valid["valid"] is True
+    assert scryfall_server.paths("POST") == ["/cards/collection"]  # asked once, never again
+
+
 def test_help_lists_formats_and_exit_codes():
     result = run_cli("--help")
     assert result.returncode == 0
