@@ -30,6 +30,7 @@ class _Card(NamedTuple):
     set_code: object = None
     collector_number: object = None
     foil: bool = False
+    source_id: object = None  # the site's own id, quoted when the name is missing
 
 
 def looks_like_json(text: str) -> bool:
@@ -70,7 +71,10 @@ def _add_all(cards: list[_Card], text: str, c: Collector) -> None:
         name = card.name.strip() if isinstance(card.name, str) else ""
         line = line_of(name)
         if not name:
-            c.unparsed(line, repr(card.name), "holds a card without a name")
+            why = "holds a card without a name"
+            if card.source_id is not None:
+                why += f" (id {card.source_id!r}: a numeric id alone cannot be resolved to a card)"
+            c.unparsed(line, repr(card.name), why)
             continue
         hints = {"foil": bool(card.foil)}
         if isinstance(card.set_code, str) and card.set_code:
@@ -213,7 +217,8 @@ def _tcgplayer(document: dict) -> list[_Card]:
             if companion is not None and card_id == companion:
                 section = Section.COMPANION
             info = names.get(str(card_id)) or {}
-            cards.append(_Card(info.get("name"), item.get("quantity"), section, info.get("set")))
+            cards.append(_Card(info.get("name"), item.get("quantity"), section, info.get("set"),
+                               source_id=f"TCGplayer cardID {card_id}"))
     return cards
 
 
