@@ -29,8 +29,16 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
+# Sync card data first (a progress bar on a terminal; Scryfall is asked only whether its
+# file is newer). If Scryfall can't be reached the service starts anyway, answers 503 with
+# Retry-After and keeps retrying in the background. PORT (8000), HOST, WEB_CONCURRENCY: see
+# gunicorn.conf.py.
 run: $(RUN_STAMP)
-	@echo "make run arrives with the HTTP API (issue 5)."
+	@case "$${CARD_DATA_OFFLINE:-0}" in \
+	  1|true|yes|on) echo "make run: CARD_DATA_OFFLINE is set; not syncing card data" ;; \
+	  *) $(BIN)/cards sync || echo "make run: card data sync failed (above); serving anyway, 503 until the background sync succeeds" ;; \
+	esac
+	exec $(BIN)/gunicorn --config gunicorn.conf.py wsgi:app
 
 clean:
 	rm -rf $(VENV)

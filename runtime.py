@@ -95,6 +95,7 @@ class BackgroundSync:
     def _attempt(self, failures: int) -> int:
         """One sync; returns the number of consecutive failures after it."""
         self._server_hint = 0.0
+        self.next_attempt = time.monotonic() + self.base  # mid-sync: "come back in a bit"
         try:
             self._sync()
         except CardDataUnavailable as error:
