@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from flask import Blueprint, current_app, render_template, request
+from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+import schemas
 import service
 from card_data import CardDataError, CardDataUnavailable
 from validator.parse import FORMATS, DecklistError
@@ -50,6 +52,7 @@ SECURITY_HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
 }
 
+VALIDATE_SCHEMA = schemas.ValidateRequestSchema()  # stateless, safe to share between requests
 COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "C": "Colorless"}
 MAX_COMMANDER_FIELDS = 2  # the form offers a commander and a partner
 
@@ -72,7 +75,7 @@ def add_security_headers(response):
         return response
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
-    if request.endpoint == "web.index":
+    if request.blueprint == bp.name and request.endpoint != "web.static":
         # The page echoes a decklist back; keep it out of shared caches and history.
         response.headers["Cache-Control"] = "no-store"
     return response
@@ -94,7 +97,12 @@ def submit():
         return render_page(error=too_large_message(limit)), 413
     if not form["text"].strip():
         return render_page(form=form, error="Paste a decklist or choose a file first."), 422
-    return validate_and_render(form)
+    try:
+        # The API's own schema: the form gets exactly the API's bounds and field rules.
+        data = VALIDATE_SCHEMA.load(api_fields(form))
+    except ValidationError as error:
+        return render_page(form=form, error=describe_errors(error.messages)), 422
+    return validate_and_render(form, data)
 
 
 @bp.errorhandler(Exception)
@@ -126,24 +134,54 @@ def read_form() -> dict:
     }
 
 
+def api_fields(form: dict) -> dict:
+    """The form as a POST /api/v1/validate body (empty fields left out)."""
+    body = {"decklist": form["text"]}
+    if form["format"]:
+        body["decklist_format"] = form["format"]
+    if form["commanders"]:
+        body["commanders"] = form["commanders"]
+    if form["companion"]:
+        body["companion"] = form["companion"]
+    return body
+
+
+# The API's field names as the form labels them, for error messages a person reads.
+FIELD_LABELS = {"decklist": "Decklist", "decklist_format": "List format", "commanders": "Commander",
+                "companion": "Companion"}
+
+
+def describe_errors(messages: dict) -> str:
+    """marshmallow's {field: [messages]} (nested for lists) as one sentence per field."""
+    def flatten(value) -> list[str]:
+        if isinstance(value, dict):
+            return [text for item in value.values() for text in flatten(item)]
+        if isinstance(value, (list, tuple)):
+            return [text for item in value for text in flatten(item)]
+        return [str(value)]
+
+    return " ".join(f"{FIELD_LABELS.get(field, field)}: {' '.join(flatten(value))}"
+                    for field, value in messages.items())
+
+
 def decode_upload(data: bytes) -> str:
     """Decklist files are UTF-8 in practice; a stray byte must not refuse the whole list."""
     # utf-8-sig drops the byte-order mark Windows editors write, so line 1 parses.
     return data.decode("utf-8-sig", errors="replace")
 
 
-def validate_and_render(form: dict):
-    """Run the one engine on the form's text and render the Report, or say why not."""
+def validate_and_render(form: dict, data: dict):
+    """Run the one engine on the loaded request and render the Report, or say why not."""
     repository = current_app.extensions.get(REPOSITORY_KEY)
     try:
         if repository is None:
             raise CardDataUnavailable("the app has no card repository", retry_after=30)
         report = service.validate_text(
-            form["text"],
+            data["decklist"],
             repository,
-            format=form["format"] or None,
-            commanders=form["commanders"] or None,
-            companion=form["companion"] or None,
+            format=data.get("decklist_format"),
+            commanders=data.get("commanders"),
+            companion=data.get("companion"),
         )
     except DecklistError as error:
         return render_page(form=form, error=str(error)), 422
@@ -173,6 +211,7 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         color_names=COLOR_NAMES,
         scryfall_url=scryfall_url,
         card_data=card_data_metadata(),
+        max_name=schemas.MAX_NAME_LENGTH,
     )
 
 

@@ -267,6 +267,27 @@ def test_unusable_submissions_explain_themselves(client, data, status, message):
     assert soup.select_one("#decklist").get_text().strip() == data["decklist"].strip()
 
 
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    (
+        ({"commanders": ["x" * 201]}, "Commander: "),
+        ({"companion": "y" * 201}, "Companion: "),
+    ),
+)
+def test_form_fields_get_the_api_bounds(client, fields, message):
+    """The form is loaded by the API's request schema: same bounds, a readable 422."""
+    response = client.post("/", data={"decklist": LEGAL_DECK, **fields})
+    alert = soup_of(response).select_one("#result .alert").get_text()
+    assert response.status_code == 422
+    assert alert.startswith(message) and "200" in alert
+
+
+def test_verdict_pages_are_not_cached(client):
+    """The page echoes the user's list: never stored by a shared cache."""
+    assert client.post("/", data={"decklist": LEGAL_DECK}).headers["Cache-Control"] == "no-store"
+    assert client.get("/").headers["Cache-Control"] == "no-store"
+
+
 def test_body_over_the_limit_is_413_on_the_page(fixture_db):
     """A body over MAX_CONTENT_LENGTH is a 413 HTML page that says the limit."""
     app = create_app({"TESTING": True, "CARD_DB": str(fixture_db), "CARD_DATA_OFFLINE": True,
