@@ -219,9 +219,23 @@
     return message;
   }
 
+  /* The API's field names as the form labels them (web.FIELD_LABELS). */
+  const FIELD_LABELS = { decklist: "Decklist", decklist_format: "List format", commanders: "Commander", companion: "Companion" };
+
+  /* Every leaf message of marshmallow's nested {field: [messages]} errors. */
+  function leaves(value) {
+    if (Array.isArray(value)) return value.flatMap(leaves);
+    if (value && typeof value === "object") return Object.values(value).flatMap(leaves);
+    return [String(value)];
+  }
+
   /* The API's error envelope {code, status, message, errors} as one sentence. */
   function errorMessage(response, body) {
     let message = (body && body.message) || `The server answered ${response.status}.`;
+    if (body && body.errors && typeof body.errors === "object") {
+      const details = Object.entries(body.errors).map(([field, value]) => `${FIELD_LABELS[field] || field}: ${leaves(value).join(" ")}`);
+      if (details.length) message += " " + details.join(" ");
+    }
     const retry = response.headers.get("Retry-After");
     if (response.status === 503 && retry) message += ` Try again in ${retry} seconds.`;
     return message;

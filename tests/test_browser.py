@@ -204,6 +204,16 @@ def test_options_designate_partner_commanders(page, live_url):
     assert "partner_pairing" not in shown_violations(page)
 
 
+def test_field_errors_read_the_same_with_and_without_js(page, live_url):
+    """A name over the API's bound (maxlength bypassed) gets the same message on both paths."""
+    page.goto(live_url)
+    page.fill("#decklist", ILLEGAL_DECK)
+    page.eval_on_selector("#commander-1", "(el) => { el.removeAttribute('maxlength'); el.value = 'x'.repeat(201); }")
+    submit(page)
+    assert page.inner_text("#result-heading") == "Could not validate"
+    assert "Commander: Length must be between 1 and 200." in page.inner_text("#result .alert")
+
+
 def test_hostile_names_render_as_text(page, live_url):
     """Markup in a pasted line is shown as text and never runs (textContent / autoescape)."""
     page.goto(live_url)
