@@ -27,6 +27,7 @@ from werkzeug.exceptions import (
     UnsupportedMediaType,
 )
 
+import observability
 import openapi
 import schemas
 import service
@@ -79,6 +80,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.after_request(add_common_headers)
     app.register_blueprint(openapi.bp)
     app.register_blueprint(web_bp)  # the paste-and-validate page at /
+    observability.init_app(app)  # request ids, JSON request logs, /metrics, per-client rate limit
     return app
 
 

@@ -1,0 +1,311 @@
+"""Operations around the API: request ids, structured JSON logs, Prometheus metrics at
+/metrics, and per-client rate limiting. `create_app` calls `init_app(app)` once; nothing
+here knows about decks beyond reading the verdict out of a validate response.
+
+Configuration (app.config, or the environment when the app is not TESTING):
+  RATELIMIT            per-client limit on /api/ and the page's POST, e.g. "600/minute"
+  RATELIMIT_ENABLED    1/0 (default on; off in TESTING unless set)
+  RATELIMIT_STORAGE_URI  flask-limiter storage, "memory://" (per process) by default
+  PROXY_FIX_X_FOR      trusted proxies in front (X-Forwarded-For hops); 0 = none
+  METRICS_ENABLED      serve /metrics (default on)
+  REQUEST_LOG          one JSON log line per request on the "edh.request" logger (default on)
+Under gunicorn with PROMETHEUS_MULTIPROC_DIR set (gunicorn.conf.py sets it), /metrics
+sums every worker's counters; otherwise each worker reports its own.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import re
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterator, Mapping, TextIO
+
+from flask import Flask, Response, current_app, g, has_request_context, request
+from flask_limiter import ApplicationLimit, Limiter
+from flask_limiter.util import get_remote_address
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+METRICS_KEY = "metrics"
+LIMITER_KEY = "limiter"
+REPOSITORY_KEY = "card_repository"  # app.REPOSITORY_KEY; not imported: app imports this module
+SYNC_KEY = "card_data_sync"
+REQUEST_ID_HEADER = "X-Request-ID"
+# A client's id is echoed into logs and headers: accept only a short, plain token.
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}\Z")
+VALIDATE_ENDPOINTS = {"api.validate": False, "api.validate_batch": True}  # endpoint -> is a batch
+# Validation takes milliseconds; a deck of typos or a big batch takes seconds.
+LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+request_log = logging.getLogger("edh.request")
+
+
+def flag(value: str) -> bool:
+    """An environment flag: 1/true/yes/on are true."""
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+# name -> (default, how to read it from the environment)
+SETTINGS: dict[str, tuple[Any, Callable[[str], Any]]] = {
+    "RATELIMIT": ("600/minute", str),
+    "RATELIMIT_ENABLED": (True, flag),
+    "RATELIMIT_STORAGE_URI": ("memory://", str),
+    "PROXY_FIX_X_FOR": (0, int),
+    "METRICS_ENABLED": (True, flag),
+    "REQUEST_LOG": (True, flag),
+}
+
+
+def init_app(app: Flask) -> None:
+    """Install request ids, request logs, metrics and the rate limiter on the app."""
+    configure(app, os.environ)
+    if app.config["PROXY_FIX_X_FOR"]:
+        # Behind a reverse proxy every client has the proxy's address: trust its header.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=int(app.config["PROXY_FIX_X_FOR"]))
+    # Registered before the limiter's hook, so a 429 carries a request id too.
+    app.before_request(start_request)
+    app.after_request(finish_request)
+    app.extensions[METRICS_KEY] = Metrics.create(app)
+    if app.config["METRICS_ENABLED"]:
+        app.add_url_rule("/metrics", "metrics", metrics_view)
+    app.extensions[LIMITER_KEY] = build_limiter(app)
+
+
+def configure(app: Flask, environ: Mapping[str, str]) -> None:
+    """Fill in SETTINGS: test config wins, then the environment (not in TESTING), then defaults."""
+    for name, (default, read) in SETTINGS.items():
+        if name in app.config:
+            continue
+        if name in environ and not app.testing:
+            try:
+                app.config[name] = read(environ[name])
+            except ValueError:
+                raise ValueError(f"environment variable {name}={environ[name]!r} is malformed") from None
+        elif name == "RATELIMIT_ENABLED":
+            app.config[name] = not app.testing  # tests that count requests opt in explicitly
+        else:
+            app.config[name] = default
+
+
+# --- request ids and request logs --------------------------------------------------------
+
+
+def start_request() -> None:
+    """Give the request an id (the client's X-Request-ID when sane) and start its clock."""
+    offered = request.headers.get(REQUEST_ID_HEADER, "")
+    g.request_id = offered if REQUEST_ID.match(offered) else uuid.uuid4().hex
+    g.request_started = time.perf_counter()
+
+
+def current_request_id() -> str | None:
+    """The id of the request being served, if any (log lines outside requests have none)."""
+    return g.get("request_id") if has_request_context() else None
+
+
+def finish_request(response: Response) -> Response:
+    """Echo the request id, count the request and log it as one JSON line."""
+    request_id = g.get("request_id") or uuid.uuid4().hex  # a hook before ours may have failed
+    response.headers[REQUEST_ID_HEADER] = request_id
+    seconds = time.perf_counter() - g.get("request_started", time.perf_counter())
+    endpoint = request.url_rule.rule if request.url_rule else "unmatched"  # bounded label set
+    metrics: Metrics = current_app.extensions[METRICS_KEY]
+    metrics.observe(endpoint, request.method, response.status_code, seconds)
+    if request.endpoint in VALIDATE_ENDPOINTS:
+        metrics.count_verdicts(verdicts(response, VALIDATE_ENDPOINTS[request.endpoint]))
+    if current_app.config["REQUEST_LOG"]:
+        request_log.info(
+            "%s %s %s", request.method, request.path, response.status_code,
+            extra={"method": request.method, "path": request.path, "status": response.status_code,
+                   "duration_ms": round(seconds * 1000, 2), "client": request.remote_addr,
+                   "bytes_in": request.content_length or 0, "request_id": request_id},
+        )
+    return response
+
+
+def verdicts(response: Response, batch: bool) -> list[str]:
+    """valid/invalid per deck of a 200; "unavailable" for a 503; "rejected" for other errors."""
+    if response.status_code == 503:
+        return ["unavailable"]
+    if response.status_code != 200:
+        return ["rejected"]
+    body = response.get_json(silent=True) or {}
+    reports = body.get("results", []) if batch else [body]
+    return ["valid" if report.get("valid") else "invalid" for report in reports]
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, request_id and any extras."""
+
+    # Attributes every LogRecord has; anything else came in through `extra=`.
+    STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record as a JSON line."""
+        entry: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        request_id = getattr(record, "request_id", None) or current_request_id()
+        if request_id:
+            entry["request_id"] = request_id
+        entry.update((k, v) for k, v in vars(record).items() if k not in self.STANDARD and k not in entry)
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, default=str, ensure_ascii=False)
+
+
+def configure_logging(level: str | int = "INFO", stream: TextIO | None = None) -> logging.Handler:
+    """Send every logger's records to stream (stderr) as JSON lines; returns the handler."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level.upper() if isinstance(level, str) else level)
+    return handler
+
+
+# --- metrics ---------------------------------------------------------------------------
+
+
+@dataclass
+class Metrics:
+    """The app's Prometheus metrics, in a registry of its own (tests build many apps)."""
+
+    registry: CollectorRegistry
+    requests: Counter
+    latency: Histogram
+    validations: Counter
+
+    @classmethod
+    def create(cls, app: Flask) -> "Metrics":
+        """Metrics for one app; card data figures are read at scrape time."""
+        registry = CollectorRegistry()
+        labels = ("endpoint", "method", "status")
+        metrics = cls(
+            registry=registry,
+            requests=Counter("edh_http_requests_total", "HTTP requests by endpoint, method and status.",
+                             labels, registry=registry),
+            latency=Histogram("edh_http_request_duration_seconds", "Time to answer, by endpoint, method "
+                              "and status.", labels, buckets=LATENCY_BUCKETS, registry=registry),
+            validations=Counter("edh_validations_total", "Decks validated through the API, by verdict "
+                                "(valid, invalid; rejected or unavailable requests).", ("verdict",),
+                                registry=registry),
+        )
+        registry.register(CardDataCollector(app))
+        return metrics
+
+    def observe(self, endpoint: str, method: str, status: int, seconds: float) -> None:
+        """Count one answered request and its latency."""
+        labels = (endpoint, method, str(status))
+        self.requests.labels(*labels).inc()
+        self.latency.labels(*labels).observe(seconds)
+
+    def count_verdicts(self, verdicts: list[str]) -> None:
+        """Count one validation per verdict."""
+        for verdict in verdicts:
+            self.validations.labels(verdict).inc()
+
+
+class CardDataCollector:
+    """Card data figures, read from the store when Prometheus scrapes (never stale)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        """Age and size of the store, and whether the last background sync failed."""
+        repository = self.app.extensions.get(REPOSITORY_KEY)
+        meta = repository.metadata() if repository is not None else None
+        loaded = GaugeMetricFamily("edh_card_data_loaded", "1 when a card store is loaded.")
+        loaded.add_metric([], 1.0 if meta else 0.0)
+        yield loaded
+        if meta:
+            yield gauge("edh_card_data_age_seconds", "Seconds since the bulk file's updated_at.",
+                        card_data_age(meta.updated_at))
+            yield gauge("edh_card_data_cards", "Cards in the store.", meta.cards)
+        syncer = self.app.extensions.get(SYNC_KEY)
+        if syncer is not None:
+            yield gauge("edh_card_data_sync_failing", "1 when this process's last sync failed.",
+                        1.0 if syncer.last_error else 0.0)
+
+    def describe(self) -> list:
+        """Nothing to describe up front: reading the store at registration is not wanted."""
+        return []
+
+
+def gauge(name: str, documentation: str, value: float) -> GaugeMetricFamily:
+    """A gauge sample without labels."""
+    family = GaugeMetricFamily(name, documentation)
+    family.add_metric([], float(value))
+    return family
+
+
+def card_data_age(updated_at: str) -> float:
+    """Seconds since an ISO 8601 updated_at (NaN when unreadable)."""
+    try:
+        then = datetime.fromisoformat(updated_at.replace("Z", "+00:00"))
+    except (ValueError, AttributeError):
+        return float("nan")
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=timezone.utc)
+    return (datetime.now(timezone.utc) - then).total_seconds()
+
+
+def metrics_view() -> Response:
+    """Prometheus text exposition: this worker's registry, or every worker's in multiprocess mode."""
+    registry = current_app.extensions[METRICS_KEY].registry
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess  # only meaningful with the directory set
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        registry.register(CardDataCollector(current_app._get_current_object()))
+    return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)
+
+
+# --- rate limiting ---------------------------------------------------------------------
+
+
+def is_limited() -> bool:
+    """The API and the page's form post validate decks: those are what a client may overuse."""
+    return request.path.startswith("/api/") or (request.method == "POST" and request.path == "/")
+
+
+def build_limiter(app: Flask) -> Limiter:
+    """One per-client budget (by address) shared by every limited endpoint; 429 with Retry-After."""
+    limit = ApplicationLimit(
+        app.config["RATELIMIT"],
+        exempt_when=lambda: not is_limited(),
+        error_message=lambda: f"Too many requests: at most {current_app.config['RATELIMIT']} per client.",
+    )
+    limiter = Limiter(
+        get_remote_address,
+        application_limits=[limit],
+        storage_uri=app.config["RATELIMIT_STORAGE_URI"],
+        # Its headers would also stretch a 503's Retry-After to the window's end: add our own.
+        headers_enabled=False,
+        enabled=bool(app.config["RATELIMIT_ENABLED"]),
+    )
+    limiter.init_app(app)
+    app.after_request(lambda response: add_retry_after(response, limiter))
+    return limiter
+
+
+def add_retry_after(response: Response, limiter: Limiter) -> Response:
+    """A 429 says when the client's window resets, in whole seconds (at least 1)."""
+    limit = limiter.current_limit
+    if response.status_code == 429 and limit is not None:
+        response.headers["Retry-After"] = str(max(1, math.ceil(limit.reset_at - time.time())))
+    return response
