@@ -28,20 +28,55 @@ control_socket_disable = True
 loglevel = os.environ.get("LOG_LEVEL", "info")
 accesslog = os.environ.get("ACCESS_LOG", "-") or None
 errorlog = "-"
-access_log_format = '%(h)s "%(r)s" %(s)s %(B)sB %(M)sms'
+access_log_format = '%(h)s "%(r)s" %(s)s %(B)sB %(M)sms id=%({x-request-id}o)s'
+# Prometheus multiprocess mode: every worker writes its counters to files in this directory
+# and /metrics sums them, whichever worker answers. Set before any worker imports
+# prometheus_client (no preload), so the workers inherit it; on_starting empties it.
+# SIGTERM is graceful (gunicorn's default): workers stop accepting, finish the requests in
+# flight within graceful_timeout, and the master exits 0.
+OWN_METRICS_DIR = None
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    import tempfile
+
+    OWN_METRICS_DIR = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="edh-metrics-")
 
 
 def post_fork(server, worker):
-    """Send the app's own loggers (app, runtime, card_data) to gunicorn's error log, so
-    "card data sync failed: ..." shows up beside gunicorn's lines, in the same format."""
+    """Send the app's own loggers (app, runtime, card_data, edh.request) to stderr as JSON
+    lines with the request id (LOG_FORMAT=json, the default), or to gunicorn's error log in
+    its own format (LOG_FORMAT=text), so "card data sync failed: ..." shows up either way."""
+    if os.environ.get("LOG_FORMAT", "json").lower() == "json":
+        import observability
+
+        observability.configure_logging(server.log.error_log.level)
+        return
     root = logging.getLogger()
     for handler in server.log.error_log.handlers:
         root.addHandler(handler)
     root.setLevel(server.log.error_log.level)
 
 
+def child_exit(server, worker):
+    """A dead worker's live gauges must not linger in the multiprocess metrics."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    """Remove the metrics directory this config made (an operator's own is left alone)."""
+    if OWN_METRICS_DIR:
+        import shutil
+
+        shutil.rmtree(OWN_METRICS_DIR, ignore_errors=True)
+
+
 def on_starting(server):
     """Say where the card data is and whether it is there, once, before the workers start."""
+    metrics_dir = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+    metrics_dir.mkdir(parents=True, exist_ok=True)
+    for stale in metrics_dir.glob("*.db"):  # a previous run's counters would be summed in
+        stale.unlink()
     db = Path(os.environ.get("CARD_DB") or "instance/cards.sqlite3").resolve()
     if db.is_file():
         server.log.info("card data: %s", db)

@@ -90,7 +90,8 @@ def gunicorn(store: Path) -> Iterator[str]:
     """gunicorn on a free loopback port with `make run`'s config; yields the base URL."""
     port = free_port()
     env = {**os.environ, "CARD_DB": str(store), "CARD_DATA_OFFLINE": "1", "PORT": str(port),
-           "HOST": "127.0.0.1", "ACCESS_LOG": "", "LOG_LEVEL": "warning"}
+           "HOST": "127.0.0.1", "ACCESS_LOG": "", "LOG_LEVEL": "warning",
+           "RATELIMIT_ENABLED": "0"}  # one loopback client would hit the per-client limit
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "wsgi:app"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
