@@ -87,13 +87,17 @@ class BackgroundSync:
                 return
         failures = 0
         while True:
-            failures = self._attempt(failures)
+            failures, error = self._attempt(failures)
             delay = self._next_delay(failures)
+            # Publish when to come back before why, so a reader that sees the error also
+            # sees the matching Retry-After.
+            self.next_attempt = time.monotonic() + (delay or 0.0)
+            self.last_error = error
             if delay is None or not self._wait(delay):
                 return
 
-    def _attempt(self, failures: int) -> int:
-        """One sync; returns the number of consecutive failures after it."""
+    def _attempt(self, failures: int) -> tuple[int, str | None]:
+        """One sync: the number of consecutive failures after it, and why it failed."""
         self._server_hint = 0.0
         self.next_attempt = time.monotonic() + self.base  # mid-sync: "come back in a bit"
         try:
@@ -101,17 +105,15 @@ class BackgroundSync:
         except CardDataUnavailable as error:
             self._server_hint = float(error.retry_after or 0)
             self._note_failure(error, failures + 1)
-            return failures + 1
+            return failures + 1, str(error)
         except CardDataError as error:
             self._note_failure(error, failures + 1)
-            return failures + 1
+            return failures + 1, str(error)
         except Exception as error:  # noqa: BLE001 - the thread must survive any bug
             log.exception("card data sync crashed")
-            self.last_error = repr(error)
-            return failures + 1
-        self.last_error = None
+            return failures + 1, repr(error)
         log.info("card data synced into %s", self.db_path)
-        return 0
+        return 0, None
 
     def _next_delay(self, failures: int) -> float | None:
         """Seconds until the next sync; None when there is nothing more to do."""
@@ -123,7 +125,6 @@ class BackgroundSync:
 
     def _note_failure(self, error: Exception, failures: int) -> None:
         """Say why the sync failed: a warning the first few times, then quieter info lines."""
-        self.last_error = str(error)
         level = logging.WARNING if failures <= 3 else logging.INFO
         log.log(level, "card data sync failed (attempt %d): %s", failures, error)
 

@@ -74,7 +74,7 @@ def test_a_failed_download_is_retried_after_a_backoff(scryfall_server, make_app)
     assert client.get("/readyz").status_code == 503
     scryfall_server.truncate = None  # Scryfall recovers; the next attempt (0.2 s later) succeeds
     assert wait_for(lambda: client.get("/readyz").status_code == 200)
-    assert syncer.last_error is None
+    assert wait_for(lambda: syncer.last_error is None)  # the attempt ends just after the swap
     assert scryfall_server.paths("GET").count("/bulk-data/oracle-cards") >= 2
 
 
