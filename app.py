@@ -286,7 +286,11 @@ def read_json() -> Any:
     if not request.is_json:
         raise UnsupportedMediaType("Send a JSON body with Content-Type: application/json.")
     # get_json raises BadRequest for malformed JSON and for bytes that are not UTF-8.
-    return request.get_json()
+    try:
+        return request.get_json()
+    except RecursionError:
+        # json.loads recurses once per nesting level: 100,000 "[" overflowed into a 500.
+        raise BadRequest("The JSON body is nested too deeply.") from None
 
 
 def read_text() -> str:
