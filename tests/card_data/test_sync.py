@@ -41,6 +41,7 @@ def test_sync_builds_the_store(tmp_path, client, scryfall_server, offer, content
     assert (result.status, result.metadata.cards, result.metadata.source) == ("updated", FIXTURE_CARDS, "scryfall")
     assert read_metadata(db).updated_at == scryfall_server.updated_at
     assert scryfall_server.paths() == ["/bulk-data/oracle-cards", download]
+    assert {r.headers["User-Agent"] for r in scryfall_server.requests} == {client.session.headers["User-Agent"]}
     assert resolved_name(db, "Nazgul") == "Nazgûl"
     assert [p.name for p in db.parent.iterdir()] == ["cards.sqlite3"]  # no temporary file left
 
