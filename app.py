@@ -8,6 +8,7 @@ envelope `{"code", "status", "message", "errors"?}` (DESIGN.md).
 from __future__ import annotations
 
 import codecs
+import json
 import logging
 import os
 from importlib import metadata as package_metadata
@@ -287,10 +288,17 @@ def read_json() -> Any:
         raise UnsupportedMediaType("Send a JSON body with Content-Type: application/json.")
     # get_json raises BadRequest for malformed JSON and for bytes that are not UTF-8.
     try:
-        return request.get_json()
+        body = request.get_json()
     except RecursionError:
         # json.loads recurses once per nesting level: 100,000 "[" overflowed into a 500.
         raise BadRequest("The JSON body is nested too deeply.") from None
+    try:
+        # JSON may escape a lone surrogate ("\ud800"): valid JSON, but no text. It reached
+        # SQLite's UTF-8 encoder as a 500; refuse it here like any other undecodable body.
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadRequest("The JSON body holds an unpaired surrogate escape; it is not valid Unicode.") from None
+    return body
 
 
 def read_text() -> str:
@@ -337,7 +345,12 @@ def readyz():
     if meta is None or not meta.cards:
         raise CardDataUnavailable("card data is not loaded yet", retry_after())
     updated = schemas.dump_card_data(meta)["updated_at"]
-    return jsonify({"status": "ready", "card_data": {"updated_at": updated, "cards": meta.cards}})
+    body = {"status": "ready", "card_data": {"updated_at": updated, "cards": meta.cards}}
+    syncer = current_app.extensions.get(SYNC_KEY)
+    if syncer is not None and syncer.last_error:
+        # Still serving from the last good store, but it is not being refreshed: say so.
+        body.update(degraded=True, last_sync_error=syncer.last_error)
+    return jsonify(body)
 
 
 def retry_after() -> int:

@@ -217,6 +217,9 @@ class ReadySchema(Schema):
 
     status = fields.String(required=True)
     card_data = fields.Nested(ReadyCardDataSchema, required=True)
+    degraded = fields.Boolean(metadata={"description": "Present (true) when the last background sync "
+                                                      "failed: answers come from the last good store."})
+    last_sync_error = fields.String(metadata={"description": "Why the last sync failed (with degraded)."})
 
 
 class ErrorSchema(Schema):
