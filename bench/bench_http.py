@@ -3,7 +3,7 @@
 The load tool is wrk (Debian's /usr/bin/wrk) with a small Lua script that POSTs the deck
 as JSON to /api/v1/validate. Two phases: one connection (latency without queueing), then
 four connections on two wrk threads (throughput; wrk shares the 2 cores with gunicorn).
-gunicorn runs as `make run` runs it (gunicorn.conf.py), access log off, against the real
+gunicorn runs as `make run` runs it (gunicorn.conf.py; access log and rate limit off), on the real
 store built from ../shared/carddata when present, else from tests/fixtures/cards.jsonl.
 Bounded: about 15 s in all, the store build excluded when it is cached.
 """
@@ -92,15 +92,17 @@ def gunicorn(store: Path) -> Iterator[str]:
     env = {**os.environ, "CARD_DB": str(store), "CARD_DATA_OFFLINE": "1", "PORT": str(port),
            "HOST": "127.0.0.1", "ACCESS_LOG": "", "LOG_LEVEL": "warning",
            "RATELIMIT_ENABLED": "0"}  # one loopback client would hit the per-client limit
+    log = tempfile.TemporaryFile()  # a file, not a pipe: nobody reads it while wrk runs
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "wsgi:app"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_ready(base, process)
+        wait_ready(base, process, log)
         yield base
     finally:
+        log.close()
         process.terminate()
         try:
             process.wait(timeout=10)
@@ -109,12 +111,13 @@ def gunicorn(store: Path) -> Iterator[str]:
             process.wait()
 
 
-def wait_ready(base: str, process: subprocess.Popen, timeout: float = 20.0) -> None:
-    """Poll /readyz until it answers 200; fail with gunicorn's stderr if it died."""
+def wait_ready(base: str, process: subprocess.Popen, log, timeout: float = 20.0) -> None:
+    """Poll /readyz until it answers 200; fail with gunicorn's log if it died."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError("gunicorn exited: " + process.stderr.read().decode(errors="replace"))
+            log.seek(0)
+            raise RuntimeError("gunicorn exited: " + log.read().decode(errors="replace"))
         try:
             with urllib.request.urlopen(base + "/readyz", timeout=1) as response:
                 if response.status == 200:
