@@ -25,7 +25,9 @@ DEFAULT_API_URL = "https://api.scryfall.com"
 
 # Scryfall rate limits (as of 2026-11): /cards/search, /cards/named, /cards/random and
 # /cards/collection allow 2 requests a second; a 429 locks the client out for 30 s.
-RATE_LIMITED_INTERVAL = 0.5
+# Spaced 550 ms, not 500: arrivals jitter by milliseconds, and requests sent exactly 500 ms
+# apart were seen three to a second at the server (tests/hardening/test_upstream_faults.py).
+RATE_LIMITED_INTERVAL = 0.55
 LOCKOUT_SECONDS = 30
 COLLECTION_BATCH = 75  # identifiers per POST /cards/collection
 # What callers should wait after a timeout, connection error or 5xx that survived retries.
