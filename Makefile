@@ -38,7 +38,8 @@ run: $(RUN_STAMP)
 	  1|true|yes|on) echo "make run: CARD_DATA_OFFLINE is set; not syncing card data" ;; \
 	  *) $(BIN)/cards sync || echo "make run: card data sync failed (above); serving anyway, 503 until the background sync succeeds" ;; \
 	esac
-	exec $(BIN)/gunicorn --config gunicorn.conf.py wsgi:app
+	@# A person reads these logs: plain text unless LOG_FORMAT says otherwise (Docker: JSON).
+	LOG_FORMAT=$${LOG_FORMAT:-text} exec $(BIN)/gunicorn --config gunicorn.conf.py wsgi:app
 
 clean:
 	rm -rf $(VENV)

@@ -27,6 +27,10 @@ except ImportError:  # pragma: no cover - Windows
 
 log = logging.getLogger(__name__)
 
+# Retry-After told by a process that waits while another one syncs (card_data's own
+# "come back later" for an unreachable Scryfall is 30 s too).
+UNELECTED_RETRY_AFTER = 30.0
+
 def backoff_delay(failures: int, *, base: float, cap: float) -> float:
     """Seconds to wait after `failures` failed syncs in a row: base, 2 base, 4 base... cap."""
     return min(cap, base * 2 ** max(0, failures - 1))
@@ -78,8 +82,10 @@ class BackgroundSync:
     def _run(self) -> None:
         """Elect this process as the syncer, then sync until stopped."""
         while not self._acquire_lock():
-            # Another process syncs; if it dies its lock goes with it and we take over.
-            if not self._wait(self.lock_poll):
+            # Another process syncs; if it dies its lock goes with it and we take over. We
+            # cannot see its schedule, so clients hear a conservative half a minute.
+            self.next_attempt = time.monotonic() + UNELECTED_RETRY_AFTER
+            if self._stop.wait(self.lock_poll):
                 return
         if self.db_path.is_file():
             # `make run` or a mounted volume already provided a store: only refresh it.
