@@ -228,7 +228,7 @@ def card(name: str):
 def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None) -> dict:
     """Run one loaded request through the engine and dump the Report."""
     repo = repository()
-    report = service.validate_text(
+    report, source = service.validate_text_with_source(
         data["decklist"],
         repo,
         suggest_limit=suggest_limit,
@@ -237,7 +237,8 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None) -> 
         companion=data.get("companion"),
         color_choices=data.get("color_choices"),
     )
-    return schemas.dump_report(report, repo.metadata(), data["format"])
+    # The metadata of the store the cards came from, not of whatever file is current now.
+    return schemas.dump_report(report, source or repo.metadata(), data["format"])
 
 
 def card_body(card, described: Mapping[str, Any]) -> dict:

@@ -18,7 +18,13 @@ def names_to_resolve(decklist, commanders=None, companion=None, color_choices=No
     return list(names)
 
 
-def validate_text(
+def validate_text(text: str, repository, **options) -> Report:
+    """Parse the text, resolve every name in one batch, and apply every rule
+    (options: format, commanders, companion, color_choices, suggest_limit)."""
+    return validate_text_with_source(text, repository, **options)[0]
+
+
+def validate_text_with_source(
     text: str,
     repository,
     *,
@@ -27,8 +33,9 @@ def validate_text(
     companion: str | None = None,
     color_choices: Mapping[str, str] | None = None,
     suggest_limit: int | None = None,
-) -> Report:
-    """Parse the text, resolve every name in one batch, and apply every rule.
+) -> tuple[Report, object | None]:
+    """validate_text, plus the metadata of the very store file the cards came from (None
+    when the repository does not say), so a response never names another store version.
 
     `suggest_limit` caps how many unknown names get fuzzy suggestions (the repository's
     default when None): a batch shares one budget so 50 decks of typos stay cheap.
@@ -37,7 +44,7 @@ def validate_text(
     names = names_to_resolve(decklist, commanders, companion, color_choices)
     limit = {} if suggest_limit is None else {"suggest_limit": suggest_limit}
     resolution = repository.resolve(names, **limit)
-    return check(
+    report = check(
         decklist,
         resolution.cards,
         resolution.suggestions,
@@ -45,3 +52,4 @@ def validate_text(
         companion=companion,
         color_choices=color_choices,
     )
+    return report, getattr(resolution, "metadata", None)

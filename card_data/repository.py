@@ -41,6 +41,9 @@ class Resolution:
 
     cards: dict[str, Card]
     suggestions: dict[str, tuple[str, ...]]
+    # The store file these cards came from: a response quoting metadata() read separately
+    # could name the next file when a sync swaps in between (seen under load).
+    metadata: StoreMetadata | None = None
 
 
 class CardRepository:
@@ -66,7 +69,7 @@ class CardRepository:
         # Past the bound a name still gets its key (every miss must have one), just no suggestions.
         suggestions = {name: self._suggest(snapshot, key) if index < suggest_limit else ()
                        for index, (name, key) in enumerate(unresolved)}
-        return Resolution(cards, suggestions)
+        return Resolution(cards, suggestions, snapshot.metadata())
 
     def metadata(self) -> StoreMetadata | None:
         """Source, updated_at and card count of the current store (None before the first sync)."""
