@@ -1,14 +1,17 @@
 """ScryfallClient: the one place that speaks HTTP to Scryfall.
 
 One requests.Session with honest headers, (connect, read) timeouts and urllib3 retries
-for 5xx and connection errors. Scryfall's rate limits are enforced here, in-process and
-thread-safe, and a 429 locks this client out for 30 s instead of retrying. Every
+for 5xx and connection errors. Scryfall's rate limits are enforced here, across threads
+and (through a small flock-guarded file next to the store) across processes, and a 429
+locks every client of that store out for 30 s instead of retrying. Every
 requests/urllib3 error is translated into CardDataError / CardDataUnavailable here.
 """
 
 from __future__ import annotations
 
+import fcntl
 import math
+import os
 import threading
 import time
 from importlib import metadata
@@ -72,6 +75,81 @@ def make_session(user_agent: str, retries: int = DEFAULT_RETRIES, backoff: float
     return session
 
 
+class RateLimits:
+    """When the next rate-limited request may go, and when a 429 lockout ends.
+
+    With a path, the two times live in a small file guarded by flock, so every process
+    using the same store (gunicorn workers, the CLI, a sync) shares one budget and one
+    lockout: Scryfall counts requests per client, not per worker. Without a path they
+    live in this object (one process). Times are wall-clock seconds, since processes
+    share no monotonic clock.
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None) -> None:
+        self.path = os.fspath(path) if path is not None else None
+        self._lock = threading.Lock()
+        self._state = (0.0, 0.0)  # (next allowed request, end of lockout), for path=None
+
+    def _update(self, change) -> tuple[float, float]:
+        """Apply change(now, next_at, locked_until) -> new state atomically; return (now, result)."""
+        with self._lock:
+            fd = self._open()
+            if fd is None:
+                now = time.time()
+                self._state = change(now, *self._state)
+                return now, self._state
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                now = time.time()
+                state = change(now, *_read_state(fd))
+                os.lseek(fd, 0, os.SEEK_SET)
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{state[0]:.6f} {state[1]:.6f}\n".encode())
+                return now, state
+            finally:
+                os.close(fd)  # closing releases the flock
+
+    @classmethod
+    def for_store(cls, db_path: str | os.PathLike) -> "RateLimits":
+        """The limits shared by every process using the store at db_path."""
+        return cls(f"{os.fspath(db_path)}.scryfall-limits")
+
+    def _open(self) -> int | None:
+        """The shared limits file, or None to keep the state in this process."""
+        if self.path is None:
+            return None
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:  # e.g. the store's folder does not exist yet: fall back, never fail
+            return None
+
+    def reserve_slot(self) -> float:
+        """Reserve the next request slot; return how long to sleep before using it."""
+        now, (next_at, _) = self._update(
+            lambda now, next_at, locked: (max(now, next_at) + RATE_LIMITED_INTERVAL, locked)
+        )
+        return max(0.0, next_at - RATE_LIMITED_INTERVAL - now)
+
+    def lockout_remaining(self) -> float:
+        """Seconds left in a 429 lockout (0 when none)."""
+        now, (_, locked_until) = self._update(lambda now, next_at, locked: (next_at, locked))
+        return max(0.0, locked_until - now)
+
+    def lock_out(self, seconds: float) -> None:
+        """Start (or extend) a lockout of `seconds` from now."""
+        self._update(lambda now, next_at, locked: (next_at, max(locked, now + seconds)))
+
+
+def _read_state(fd: int) -> tuple[float, float]:
+    """The (next allowed, lockout end) pair stored in a limits file; zeros if unreadable."""
+    os.lseek(fd, 0, os.SEEK_SET)
+    try:
+        next_at, locked_until = (float(part) for part in os.read(fd, 64).split())
+        return next_at, locked_until
+    except ValueError:  # empty (new) or damaged file: no reservation, no lockout
+        return 0.0, 0.0
+
+
 class ScryfallClient:
     """Scryfall's API: bulk-data objects, bulk downloads and batched /cards/collection lookups."""
 
@@ -84,19 +162,18 @@ class ScryfallClient:
         timeout: tuple[float, float] = DEFAULT_TIMEOUT,
         retries: int = DEFAULT_RETRIES,
         backoff: float = DEFAULT_BACKOFF,
+        limits: "RateLimits | None" = None,
     ) -> None:
         self.api_url = api_url.rstrip("/")
         self.session = session or make_session(user_agent or default_user_agent(), retries, backoff)
         self.timeout = timeout
-        self._lock = threading.Lock()
-        self._next_limited = 0.0  # monotonic time of the next allowed rate-limited request
-        self._locked_until = 0.0  # monotonic end of a 429 lockout
+        self.limits = limits or RateLimits()
 
     # -- rate limiting ------------------------------------------------------------------
 
     def _check_lockout(self) -> None:
         """Refuse to send anything while a 429 lockout lasts."""
-        remaining = self._locked_until - time.monotonic()
+        remaining = self.limits.lockout_remaining()
         if remaining > 0:
             raise CardDataUnavailable(
                 f"Scryfall rate limit: card data unavailable, retry after {math.ceil(remaining)} s",
@@ -104,18 +181,14 @@ class ScryfallClient:
             )
 
     def _wait_for_slot(self) -> None:
-        """Space rate-limited requests RATE_LIMITED_INTERVAL apart across all threads."""
-        with self._lock:
-            now = time.monotonic()
-            start = max(now, self._next_limited)
-            self._next_limited = start + RATE_LIMITED_INTERVAL
-        if start > now:  # sleep outside the lock: the slot is already reserved
-            time.sleep(start - now)
+        """Space rate-limited requests RATE_LIMITED_INTERVAL apart across threads and processes."""
+        delay = self.limits.reserve_slot()
+        if delay > 0:  # sleep outside the lock: the slot is already reserved
+            time.sleep(delay)
 
     def _lock_out(self) -> CardDataUnavailable:
         """Remember a 429 and build the error to raise."""
-        with self._lock:
-            self._locked_until = time.monotonic() + LOCKOUT_SECONDS
+        self.limits.lock_out(LOCKOUT_SECONDS)
         return CardDataUnavailable(
             f"Scryfall rate limit (429): card data unavailable, retry after {LOCKOUT_SECONDS} s",
             LOCKOUT_SECONDS,

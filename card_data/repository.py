@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 
 from rapidfuzz import fuzz, process
 
-from card_data.client import DEFAULT_API_URL, ScryfallClient
+from card_data.client import DEFAULT_API_URL, RateLimits, ScryfallClient
 from card_data.convert import clean_name, faces, normalize_name, to_card
 from card_data.errors import CardDataError, CardDataUnavailable
 from card_data.store import CardStore, Snapshot, StoreMetadata
@@ -189,7 +189,9 @@ def open_repository(
     user_agent: str | None = None,
 ) -> CardRepository:
     """A repository over the store at db_path; online lookups go to api_url unless offline."""
-    client = None if offline else ScryfallClient(api_url, user_agent=user_agent)
+    # One rate budget and lockout per store, shared by every process that uses it.
+    limits = RateLimits.for_store(db_path)
+    client = None if offline else ScryfallClient(api_url, user_agent=user_agent, limits=limits)
     return CardRepository(CardStore(db_path), client, offline=offline)
 
 

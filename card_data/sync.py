@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from card_data.client import DEFAULT_API_URL, ScryfallClient
+from card_data.client import DEFAULT_API_URL, RateLimits, ScryfallClient
 from card_data.errors import CardDataError
 from card_data.store import StoreBuilder, StoreMetadata, read_metadata
 
@@ -235,7 +235,7 @@ def sync(
     force: bool = False,
 ) -> SyncResult:
     """Download Scryfall's oracle-cards bulk file into db_path unless the store is current."""
-    client = client or ScryfallClient(api_url, user_agent=user_agent)
+    client = client or ScryfallClient(api_url, user_agent=user_agent, limits=RateLimits.for_store(db_path))
     bulk = client.bulk_data("oracle-cards")
     current = read_metadata(db_path)
     if not force and not is_newer(bulk["updated_at"], current):
