@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from validator.violations import Violation
 
@@ -21,9 +22,12 @@ class Section(StrEnum):
     IGNORED = "ignored"  # not part of the deck at all: display commanders, tokens zones...
 
 
-@dataclass(frozen=True, slots=True)
-class ListEntry:
-    """One card line: the name as typed (markup stripped), how many, where, and printing hints."""
+class ListEntry(NamedTuple):
+    """One card line: the name as typed (markup stripped), how many, where, and printing hints.
+
+    A NamedTuple rather than a frozen dataclass: a parse builds one per line, and a tuple
+    is built about three times faster (immutable all the same).
+    """
 
     name: str
     quantity: int

@@ -7,7 +7,6 @@ problems carry their line, and every line a reader skips is recorded as accounte
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from validator.decklist import Decklist, ListEntry, Section
@@ -106,35 +105,6 @@ def side_zone_section(count: int) -> Section:
     """Where a format's side zone goes: 1-2 cards are the commanders (MTGO, XMage,
     Cockatrice convention); 3 or more could hide a companion, so nothing is guessed."""
     return Section.COMMANDER if 1 <= count <= 2 else Section.SIDEBOARD
-
-
-# ListEntry is a frozen, slotted dataclass: its __init__ sets each of its fields through
-# object.__setattr__, about 1.5 µs an entry, most of a 100-line parse. The fast path
-# writes the slots directly through their descriptors, which halves that. Built from
-# dataclasses.fields(), so a field added to ListEntry later gets its default here too.
-_ENTRY_FIELDS = dataclasses.fields(ListEntry)
-assert [f.name for f in _ENTRY_FIELDS[:6]] == ["name", "quantity", "line", "section", "set_code", "collector_number"]
-assert all(f.default is not dataclasses.MISSING for f in _ENTRY_FIELDS[6:]), "plain_entry needs plain defaults"
-_SETTERS = tuple(ListEntry.__dict__[f.name].__set__ for f in _ENTRY_FIELDS[:6])
-_SET_DEFAULTS = tuple((ListEntry.__dict__[f.name].__set__, f.default) for f in _ENTRY_FIELDS[6:])
-_new = object.__new__
-
-
-def plain_entry(name: str, quantity: int, line: int, section: Section,
-                set_code: str | None = None, collector_number: str | None = None) -> ListEntry:
-    """ListEntry(name, quantity, line, section, set_code, collector_number), built twice
-    as fast (see above)."""
-    entry = _new(ListEntry)
-    set_name, set_quantity, set_line, set_section, set_set, set_number = _SETTERS
-    set_name(entry, name)
-    set_quantity(entry, quantity)
-    set_line(entry, line)
-    set_section(entry, section)
-    set_set(entry, set_code)
-    set_number(entry, collector_number)
-    for set_default, default in _SET_DEFAULTS:
-        set_default(entry, default)
-    return entry
 
 
 _DIGITS = re.compile(r"-?\d+")

@@ -10,11 +10,10 @@ XMage, a trailing `|SET|art` is Forge, `*CMDR*` is Moxfield, `[Category{flags}]`
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
-from validator.decklist import Section
-from validator.parse_common import HEADERS, MAX_LINE_LENGTH, Collector, heading_word, plain_entry, side_zone_section
+from validator.decklist import ListEntry, Section
+from validator.parse_common import HEADERS, MAX_LINE_LENGTH, Collector, heading_word, side_zone_section
 from validator.violations import Code
 
 # The common cases, `1 Sol Ring`, `4x Forest`, Arena's `1 Sol Ring (C21) 263` and
@@ -94,7 +93,7 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None)
                 if _read_printed(line, number, state, entries):
                     continue
             elif plain := _PLAIN.fullmatch(line):
-                entries.append(plain_entry(plain[2], int(plain[1]), number, state.section))
+                entries.append(ListEntry(plain[2], int(plain[1]), number, state.section))
                 continue
         _read_line(line, number, state, collector)
     dialect = format or next((d for d in DIALECTS if d in state.seen), "text")
@@ -116,7 +115,7 @@ def _read_printed(line: str, number: int, state: _State, entries: list) -> bool:
         return False
     state.seen.add("forge" if bar > 0 else "arena")
     number_ = None if bar > 0 else tail[2]
-    entries.append(plain_entry(head[2], int(head[1]), number, state.section, tail[1], number_))
+    entries.append(ListEntry(head[2], int(head[1]), number, state.section, tail[1], number_))
     return True
 
 
@@ -337,7 +336,7 @@ def _infer_from_last_block(state: _State, c: Collector) -> None:
 def _move(c: Collector, indices: list[int], section: Section) -> None:
     """Put the given entries in another section."""
     for i in indices:
-        c.entries[i] = dataclasses.replace(c.entries[i], section=section)
+        c.entries[i] = c.entries[i]._replace(section=section)
 
 
 def _warn_inferred(c: Collector, indices: list[int], where: str) -> None:
