@@ -14,16 +14,14 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
-import sys
 import tempfile
-import time
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+import live_server
 from bench.common import SHARED, Row
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,13 +48,6 @@ done = function(summary, latency, requests)
     e.connect + e.read + e.write + e.status + e.timeout))
 end
 """
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def store_and_deck() -> tuple[Path, str, str]:
@@ -87,44 +78,12 @@ def fixture_deck(cards_file: Path) -> str:
 
 @contextmanager
 def gunicorn(store: Path) -> Iterator[str]:
-    """gunicorn on a free loopback port with `make run`'s config; yields the base URL."""
-    port = free_port()
-    env = {**os.environ, "CARD_DB": str(store), "CARD_DATA_OFFLINE": "1", "PORT": str(port),
-           "HOST": "127.0.0.1", "ACCESS_LOG": "", "LOG_LEVEL": "warning",
-           "RATELIMIT_ENABLED": "0"}  # one loopback client would hit the per-client limit
-    log = tempfile.TemporaryFile()  # a file, not a pipe: nobody reads it while wrk runs
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "wsgi:app"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_ready(base, process, log)
-        yield base
-    finally:
-        log.close()
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def wait_ready(base: str, process: subprocess.Popen, log, timeout: float = 20.0) -> None:
-    """Poll /readyz until it answers 200; fail with gunicorn's log if it died."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            log.seek(0)
-            raise RuntimeError("gunicorn exited: " + log.read().decode(errors="replace"))
-        try:
-            with urllib.request.urlopen(base + "/readyz", timeout=1) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("gunicorn did not become ready in time")
+    """gunicorn on a free loopback port with `make run`'s config, quiet logs; yields the base URL."""
+    with tempfile.TemporaryDirectory() as scratch:
+        log = Path(scratch) / "gunicorn.log"
+        settings = {"CARD_DB": str(store), "CARD_DATA_OFFLINE": "1", "ACCESS_LOG": "", "LOG_LEVEL": "warning"}
+        with live_server.gunicorn(log, ready_path="/readyz", **settings) as (base, _):
+            yield base
 
 
 def check_deck(base: str, body: bytes) -> dict:

@@ -4,61 +4,10 @@ a real store file, a deck validated over HTTP, and a store-less start that answe
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
-from contextlib import contextmanager
-from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@contextmanager
-def gunicorn(**environment: str):
-    """gunicorn --config gunicorn.conf.py wsgi:app on a free port; yields (base URL, log file)."""
-    port = free_port()
-    log = Path(environment.pop("LOG_FILE"))
-    env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2", **environment}
-    with open(log, "wb") as sink:
-        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "wsgi:app"],
-                                   cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_listening(base, process, log)
-        yield base, log
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def wait_listening(base: str, process: subprocess.Popen, log: Path, timeout: float = 30.0) -> None:
-    """Wait until /healthz answers; fail with gunicorn's log if it exits first."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert process.poll() is None, log.read_text(errors="replace")
-        try:
-            with urllib.request.urlopen(base + "/healthz", timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    pytest.fail("gunicorn did not answer /healthz:\n" + log.read_text(errors="replace"))
+from live_server import gunicorn
 
 
 def call(base: str, path: str, body: dict | None = None) -> tuple[int, dict, dict]:
@@ -74,7 +23,8 @@ def call(base: str, path: str, body: dict | None = None) -> tuple[int, dict, dic
 
 def test_gunicorn_validates_a_deck_over_http(fixture_db, tmp_path):
     deck = "Commander\n1 Atraxa, Praetors' Voice\n\nDeck\n1 Sol Ring\n1 Lightning Bolt\n97 Forest\n1 Mana Crypt\n"
-    with gunicorn(CARD_DB=str(fixture_db), CARD_DATA_OFFLINE="1", LOG_FILE=str(tmp_path / "log")) as (base, log):
+    log = tmp_path / "log"
+    with gunicorn(log, CARD_DB=str(fixture_db), CARD_DATA_OFFLINE="1") as (base, _):
         assert call(base, "/readyz")[0] == 200
         status, headers, body = call(base, "/api/v1/validate", {"decklist": deck})
         assert status == 200
@@ -94,7 +44,8 @@ def test_gunicorn_validates_a_deck_over_http(fixture_db, tmp_path):
 
 def test_gunicorn_starts_without_card_data_and_says_why(tmp_path):
     store = tmp_path / "absent" / "cards.sqlite3"
-    with gunicorn(CARD_DB=str(store), CARD_DATA_OFFLINE="1", LOG_FILE=str(tmp_path / "log")) as (base, log):
+    log = tmp_path / "log"
+    with gunicorn(log, CARD_DB=str(store), CARD_DATA_OFFLINE="1") as (base, _):
         status, headers, body = call(base, "/readyz")
         assert (status, body["code"]) == (503, 503)
         assert int(headers["Retry-After"]) >= 1

@@ -6,20 +6,15 @@ from __future__ import annotations
 import hashlib
 import http.client
 import json
-import os
 import select
 import shutil
 import socket
-import subprocess
-import sys
-import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
+from live_server import gunicorn as start_gunicorn
 from app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,13 +41,6 @@ class Answer:
 def sha256(path: Path) -> str:
     """The file's SHA-256: proof that a store file was not touched."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def make_app(db: Path, **config):
@@ -135,41 +123,9 @@ def http_json(base: str, method: str, path: str, payload=None, timeout: float = 
         conn.close()
 
 
-@contextmanager
-def gunicorn(log: Path, **environment: str) -> Iterator[tuple[str, subprocess.Popen]]:
-    """gunicorn --config gunicorn.conf.py wsgi:app on a free port; yields (base URL, process)."""
-    port = free_port()
-    env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2",
-           "CARD_DATA_OFFLINE": "1", "RATELIMIT_ENABLED": "0", **environment}
-    env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # gunicorn.conf.py makes a private one
-    with open(log, "wb") as sink:
-        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "wsgi:app"],
-                                   cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_ready(base, process, log)
-        yield base, process
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-def wait_ready(base: str, process: subprocess.Popen, log: Path, timeout: float = 30.0) -> None:
-    """Wait until /healthz answers; fail with gunicorn's log if it exits first."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert process.poll() is None, log.read_text(errors="replace")
-        try:
-            if http_json(base, "GET", "/healthz", timeout=1).status == 200:
-                return
-        except OSError:
-            time.sleep(0.1)
-    pytest.fail("gunicorn did not answer /healthz:\n" + log.read_text(errors="replace"))
+def gunicorn(log: Path, **environment: str):
+    """A real gunicorn (2 workers, offline unless told otherwise); yields (base URL, process)."""
+    return start_gunicorn(log, **{"CARD_DATA_OFFLINE": "1", **environment})
 
 
 @pytest.fixture(scope="module")
