@@ -13,12 +13,12 @@ $(BIN)/python:
 
 $(RUN_STAMP): requirements.txt pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements.txt
-	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e . || $(BIN)/pip install --quiet --no-deps -e .
+	$(BIN)/pip install --quiet --no-deps -e .
 	touch $@
 
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements-dev.txt
-	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e . || $(BIN)/pip install --quiet --no-deps -e .
+	$(BIN)/pip install --quiet --no-deps -e .
 	touch $@ $(RUN_STAMP)
 
 venv: $(STAMP)
