@@ -62,6 +62,9 @@ class CardRepository:
         snapshot = self.store.snapshot()  # one store file for the whole call
         found = snapshot.lookup(keys.values())
         missing = {name: key for name, key in keys.items() if key not in found}
+        if missing:  # "Atraxa, Praetors Voice", "Kodamas Reach": punctuation forgiven
+            found.update(self._loose_matches(snapshot, missing.values()))
+            missing = {name: key for name, key in missing.items() if key not in found}
         if missing and self.client is not None:
             found.update(self._fetch(missing))
         cards = {name: found[key] for name, key in keys.items() if key in found}
@@ -111,6 +114,18 @@ class CardRepository:
             log.warning("could not cache fetched cards: %s", error)
 
     @staticmethod
+    def _loose_matches(snapshot: Snapshot, keys: Iterable[str]) -> dict[str, Card]:
+        """Cards for keys that differ from one card's name only in punctuation and spacing."""
+        index = snapshot.fuzzy_index(SuggestionIndex)
+        canonical = {key: name for key in keys if len(key) <= MAX_NAME_LENGTH
+                     and (name := index.loose_match(key)) is not None}
+        if not canonical:
+            return {}
+        cards = snapshot.lookup([normalize_name(name) for name in canonical.values()])
+        return {key: cards[normalize_name(name)] for key, name in canonical.items()
+                if normalize_name(name) in cards}
+
+    @staticmethod
     def _suggest(snapshot: Snapshot, key: str) -> tuple[str, ...]:
         """Up to three canonical names close to an unresolved key."""
         # A "name" longer than any card's is no typo of one; matching it would only cost time.
@@ -131,8 +146,17 @@ class SuggestionIndex:
     def __init__(self, keys: list[str], names: list[str]) -> None:
         self.keys, self.names = keys, names
         self.by_first_word: dict[str, list[int]] = {}
+        # Letters and digits only -> the one canonical name they spell (None: ambiguous).
+        self.loose: dict[str, str | None] = {}
         for index, key in enumerate(keys):
             self.by_first_word.setdefault(_first_word(key), []).append(index)
+            loose = _loose(key)
+            if loose and self.loose.setdefault(loose, names[index]) != names[index]:
+                self.loose[loose] = None  # two cards spell the same: guess neither
+
+    def loose_match(self, key: str) -> str | None:
+        """The canonical name whose key has the same letters and digits, when only one does."""
+        return self.loose.get(_loose(key))
 
     def suggest(self, key: str) -> tuple[str, ...]:
         """Up to MAX_SUGGESTIONS canonical names, best first, each card once."""
@@ -145,6 +169,11 @@ class SuggestionIndex:
         # Several keys (faces, flavor names) point at one card: suggest each card once.
         unique = dict.fromkeys(self.names[-index] for score, index in scored if score >= SUGGESTION_CUTOFF)
         return tuple(unique)[:MAX_SUGGESTIONS]
+
+
+def _loose(key: str) -> str:
+    """A key's letters and digits alone: "atraxa, praetors' voice" -> "atraxapraetorsvoice"."""
+    return "".join(filter(str.isalnum, key))
 
 
 _FILLER_WORDS = frozenset({"the", "a", "an", "of"})  # shared by thousands of names: no signal
