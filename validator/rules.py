@@ -912,8 +912,19 @@ def planar_deck(deck: Deck) -> Iterator[Violation]:
         )
 
 
+SCHEME_DECK_MINIMUM = 20  # 904.3
+
+
 def scheme_deck(deck: Deck) -> Iterator[Violation]:
-    """904: a scheme deck holds only schemes, at most two copies of each."""
+    """904.3: a scheme deck holds at least twenty schemes, at most two copies of each."""
+    size = sum(e.quantity for e in deck.schemes)
+    if 0 < size < SCHEME_DECK_MINIMUM:
+        yield Violation(
+            Code.SCHEME_DECK,
+            f"The scheme deck has {size} card{'s' * (size != 1)}; Archenemy needs at least {SCHEME_DECK_MINIMUM}.",
+            lines=_lines(deck.schemes),
+            rule="904.3",
+        )
     others = [e for e in deck.schemes if "Scheme" not in e.card.types]
     if others:
         yield Violation(

@@ -23,6 +23,11 @@ def scheme(i: int, ongoing: bool = False):
     return card(f"Scheme {i}", "Ongoing Scheme" if ongoing else "Scheme", layout="scheme", legality="not_legal")
 
 
+def schemes(n: int) -> dict:
+    """n distinct schemes, one copy each."""
+    return {scheme(i): 1 for i in range(n)}
+
+
 def planes(n: int) -> dict:
     """n distinct planes, one copy each."""
     return {plane(i): 1 for i in range(n)}
@@ -59,10 +64,13 @@ def test_planes_in_the_planar_deck_are_not_non_deck_cards():
 @pytest.mark.parametrize(
     ("section", "expected"),
     (
-        ({scheme(1): 2, scheme(2, ongoing=True): 1}, []),
-        ({scheme(1): 3}, [("scheme_deck", ("Scheme 1",))]),
-        ({scheme(1): 1, FOREST: 1}, [("scheme_deck", ("Forest",))]),
-        ({scheme(1): 1, plane(1): 1}, [("scheme_deck", ("Plane 1",))]),
+        ({**schemes(18), scheme(90): 2}, []),
+        ({**schemes(17), scheme(90): 2, scheme(91, ongoing=True): 1}, []),
+        ({**schemes(19)}, [("scheme_deck", ())]),  # 904.3: at least twenty
+        ({**schemes(18), scheme(90): 3}, [("scheme_deck", ("Scheme 90",))]),
+        ({**schemes(20), FOREST: 1}, [("scheme_deck", ("Forest",))]),
+        ({**schemes(20), plane(1): 1}, [("scheme_deck", ("Plane 1",))]),
+        ({}, []),  # no scheme deck: nothing to check
     ),
 )
 def test_scheme_deck(section, expected):
