@@ -82,11 +82,12 @@ _COMPANION_LINE = re.compile(r"^Companion\s*[—–-]")
 # An activated ability is "cost: effect" (ability words like "Channel — {1}{G}, ...: " too);
 # a cost never holds a sentence end, so "." before the colon means it is something else.
 # Triggered abilities ("Whenever ..., choose one: ...") are not activated abilities.
-_ACTIVATED = re.compile(r"^(?!(?:when|whenever|at|as|if)\b)[^.:]+:\s", re.IGNORECASE)
+# An ability word may lead ("Boast — {1}{R}: ...", "Throw ... — {3}, Unattach ...: ...").
+_ACTIVATED = re.compile(r"^(?:[\w' .]+? — )?(?!(?:when|whenever|at|as|if)\b)[^.:]+:\s", re.IGNORECASE)
 # Keyword abilities that are activated abilities, whose reminder text (the "cost: effect"
 # part) was removed; morph, plot and foretell are special actions, not activated abilities.
 _ACTIVATED_KEYWORDS = re.compile(
-    r"^(?:equip|\w*cycling|crew|fortify|level up|outlast|scavenge|unearth|embalm|eternalize|"
+    r"^(?:equip|(?:basic )?\w*cycling|aura swap|crew|fortify|level up|outlast|scavenge|unearth|embalm|eternalize|"
     r"transmute|(?:commander )?ninjutsu|reconfigure|reinforce|bloodrush|forecast|encore|"
     r"station|transfigure|craft|saddle)\b",
     re.IGNORECASE,
@@ -704,6 +705,14 @@ def companion_ineligible(deck: Deck) -> Iterator[Violation]:
     )
 
 
+def every_creature_type(card: Card) -> bool:
+    """Changeling, or its own text says it is every creature type (Mistform Ultimus)."""
+    if text_facts(card.front_text).changeling:
+        return True
+    own = f"{card.name.split(' // ')[0]} is every creature type".casefold()
+    return any(line.casefold().startswith(own) for line in rules_lines(card.front_text))
+
+
 def has_companion(card: Card) -> bool:
     """The card has a Companion ability line (702.139a)."""
     return text_facts(card.front_text).companion
@@ -782,9 +791,10 @@ def kaheera(entries: list[Entry]) -> Failure:
     kinds = {"Cat", "Elemental", "Nightmare", "Dinosaur", "Beast"}
 
     def bad(card: Card) -> bool:
-        if "Creature" not in card.types or card.subtypes & kinds:
+        # Grist is an Insect creature card in the deck (its CDA works outside the battlefield)
+        if not _is_creature_card(card) or card.subtypes & kinds:
             return False
-        return not text_facts(card.front_text).changeling
+        return not every_creature_type(card)
 
     return _failing(entries, bad, "each creature card a Cat, Elemental, Nightmare, Dinosaur or Beast")
 

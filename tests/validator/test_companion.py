@@ -40,6 +40,16 @@ EQUIPMENT = card("Bonesplitter", "Artifact — Equipment", cost="{1}", text="Equ
 GRANTER = card("Cryptolith Rite", "Enchantment", cost="{1}{G}", identity="G",
                text='Creatures you control have "{T}: Add one mana of any color."')
 VANILLA = card("Grizzly Bears", "Creature — Bear", cost="{1}{G}", identity="G")
+# Mistform Ultimus: every creature type by its own text, no changeling keyword
+EVERY_TYPE = card("Mistform Ultimus", "Legendary Creature — Illusion", cost="{3}{U}", identity="U",
+                  text="Mistform Ultimus is every creature type (even if this card isn't on the battlefield).")
+# an Equipment granting every creature type makes no creature card in the deck a Cat
+AXE = card("Amorphous Axe", "Artifact — Equipment", cost="{3}",
+           text="Equipped creature gets +3/+0 and is every creature type.\nEquip {3}")
+# Grist: a planeswalker card that is an Insect creature card outside the battlefield
+GRIST = card("Grist, the Hunger Tide", "Legendary Planeswalker — Grist", cost="{1}{B}{G}", identity="BG",
+             text="As long as Grist isn't on the battlefield, it's a 1/1 Insect creature in addition to its other types.\n"
+                  "+1: Create a 1/1 black and green Insect creature token, then mill a card.")
 PLANESWALKER = card("Chandra", "Legendary Planeswalker — Chandra", cost="{2}{R}{R}", identity="R",
                     text="+1: Chandra deals 2 damage to any target.")
 
@@ -55,6 +65,8 @@ PLANESWALKER = card("Chandra", "Legendary Planeswalker — Chandra", cost="{2}{R
         (JEGANTHA, FOUR, {SPLIT_GENERIC: 1}, ("Fire // Ice",)),  # split cards combine both costs
         (KAHEERA, FOUR, {TWO_DROP: 1, CHANGELING: 1, SOL_RING: 1}, None),
         (KAHEERA, FIVE, {ONE_DROP: 1}, ("Five Color Legend", "One Drop")),
+        (KAHEERA, FOUR, {EVERY_TYPE: 1, AXE: 1}, None),  # "is every creature type" is a Cat too
+        (KAHEERA, FOUR, {GRIST: 1}, ("Grist, the Hunger Tide",)),  # an Insect creature card in the deck
         (KERUGA, FOUR, {FOREST: 1, THREE_SPELL: 1}, None),
         (KERUGA, FOUR, {TWO_DROP: 1, ARTIFACT_CREATURE: 1}, ("Ornithopter", "Two Drop")),
         (LURRUS, FOUR, {}, ("Four Drop Legend",)),
@@ -112,6 +124,10 @@ def test_without_a_companion_ability_no_condition_is_read():
         (card("Channeler", "Creature — Elf", text="Channel — {1}{G}, Discard this card: Draw a card."), True),
         (card("Cycler", "Creature — Elf", text="Cycling {2} (... Draw a card.)"), True),
         (card("Landcycler", "Creature — Elf", text="Forestcycling {2}"), True),
+        (card("Topiary Panther", "Creature — Cat", text="Trample\nBasic landcycling {1}{G} ({1}{G}, Discard this card: ...)"), True),
+        (card("Arcanum Wings", "Enchantment — Aura", text="Enchant creature\nAura swap {2}{U} ({2}{U}: Exchange ...)"), True),
+        # an ability word with periods in it ("Throw ...") before the cost
+        (card("Captain", "Legendary Creature — Human", text="Throw ... — {3}, Unattach an Equipment from him: He deals 1 damage."), True),
         (VANILLA, False),
         (GRANTER, False),  # a quoted ability it grants is not its own
         (card("Morpher", "Creature — Elf", text="Morph {2}{G} (You may cast this card face down ...)"), False),

@@ -28,7 +28,9 @@ NAMES = (
     "Ellie, Brick Master", "Akiri, Line-Slinger", "The Prismatic Piper", "Teferi, Temporal Archmage",
     "Nissa, Who Shakes the World", "Parhelion II", "Smuggler's Copter", "Brisela, Voice of Nightmares",
     "Mana Crypt", "Backup Plan", "Blacker Lotus", "Tazeem", "Chaotic Aether", "Temple Garden", "Forest",
-    "Wastes", "Sol Ring", "Lightning Bolt",
+    "Wastes", "Sol Ring", "Lightning Bolt", "Kaheera, the Orphanguard", "Zirda, the Dawnwaker",
+    "Arahbo, Roar of the World", "Mistform Ultimus", "Topiary Panther", "Arcanum Wings", "Grizzly Bears",
+    "Captain America, First Avenger",
 )
 
 
@@ -198,6 +200,23 @@ def test_real_color_choosers(real):
 def test_real_companions(real, companion, expected):
     # Esika has mana value 3: odd for Gyruda, over 2 for Lurrus
     assert found(make(real, ("Esika, God of the Tree // The Prismatic Bridge",), companion=companion)) == expected
+
+
+@pytest.mark.parametrize(
+    ("companion", "main", "offenders"),
+    (
+        ("Kaheera, the Orphanguard", ["Mistform Ultimus"], None),  # every creature type by its own text
+        ("Kaheera, the Orphanguard", ["Grist, the Hunger Tide"], ("Grist, the Hunger Tide",)),  # an Insect
+        ("Kaheera, the Orphanguard", ["Grizzly Bears"], ("Grizzly Bears",)),
+        # basic landcycling, aura swap and an ability word with periods are activated abilities
+        ("Zirda, the Dawnwaker", ["Topiary Panther", "Arcanum Wings", "Captain America, First Avenger"],
+         ("Arahbo, Roar of the World",)),
+    ),
+)
+def test_real_companion_conditions(real, companion, main, offenders):
+    d = make(real, ("Arahbo, Roar of the World",), main, companion=companion)
+    got = [v.cards for v in validate(d) if v.code == "companion_condition"]
+    assert got == ([] if offenders is None else [offenders])
 
 
 def test_lutri_is_legal_as_commander(real):
