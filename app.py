@@ -306,7 +306,12 @@ def read_text() -> str:
     """A text/plain body decoded with its charset (UTF-8 by default)."""
     charset = request.mimetype_params.get("charset", "utf-8")
     try:
-        codec = codecs.lookup(charset).name
+        info = codecs.lookup(charset)
+        # The codec registry also holds transforms (rot13, base64, zlib...) that bytes.decode
+        # refuses: they are no charset either (decoding with one was a 500).
+        if not getattr(info, "_is_text_encoding", True):
+            raise LookupError(charset)
+        codec = info.name
     except LookupError:
         raise UnsupportedMediaType(f"Unknown charset {charset!r}; send UTF-8.") from None
     # utf-8-sig drops the byte-order mark Windows editors write, so line 1 still parses.
@@ -315,6 +320,8 @@ def read_text() -> str:
         return request.get_data(cache=False).decode(codec)
     except UnicodeDecodeError as error:
         raise BadRequest(f"The body is not valid {charset}: byte {error.start} cannot be decoded.") from None
+    except UnicodeError:  # some codecs (punycode, undefined) raise the bare base class
+        raise BadRequest(f"The body is not valid {charset}.") from None
 
 
 def load(schema: Schema, data: Any) -> dict:

@@ -54,6 +54,9 @@ def assert_envelope(response, status: int) -> dict:
     (b'{"decklist": "\xff\xfe Sol Ring"}', "application/json"),  # not UTF-8
     (b"1 Sol Ring\n1 \xff\xfeCommand Tower\n", "text/plain"),  # not UTF-8 either
     (b"1 Sol Ring\n1 \xe9\n", "text/plain; charset=utf-8"),
+    # Text codecs whose decoder raises a bare UnicodeError (these were a 500).
+    (b"1 Sol Ring\\x", "text/plain; charset=punycode"),
+    (b"1 Sol Ring", "text/plain; charset=undefined"),
 ))
 def test_undecodable_body_is_400(client, data, content_type):
     assert_envelope(client.post(VALIDATE, data=data, content_type=content_type), 400)
@@ -65,6 +68,14 @@ def test_undecodable_body_is_400(client, data, content_type):
 ))
 def test_unsupported_media_type_is_415(client, content_type):
     assert_envelope(client.post(VALIDATE, data=b"1 Sol Ring", content_type=content_type), 415)
+
+
+@pytest.mark.parametrize("charset", ("rot13", "base64", "zlib", "hex", "uu", "bz2", "quopri"))
+def test_a_charset_that_is_no_text_encoding_is_415_not_500(client, charset):
+    # Python's codec registry also holds bytes-to-bytes and str-to-str transforms; decoding a
+    # body with one answered 500 (a TypeError or a binascii/zlib error escaped).
+    response = client.post(VALIDATE, data=b"1 Sol Ring", content_type=f"text/plain; charset={charset}")
+    assert_envelope(response, 415)
 
 
 def test_missing_content_type_is_415(client):
