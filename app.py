@@ -454,8 +454,9 @@ def add_cors_headers(response, allowed: tuple[str, ...]) -> None:
     if not origin or not ("*" in allowed or origin in allowed):
         return
     response.headers["Access-Control-Allow-Origin"] = "*" if "*" in allowed else origin
-    response.headers["Access-Control-Expose-Headers"] = "Retry-After"
+    # X-Request-ID both ways: a client may send its own id (README, Operations) and read ours.
+    response.headers["Access-Control-Expose-Headers"] = "Retry-After, X-Request-ID"
     if request.method == "OPTIONS":  # preflight for a JSON POST
         response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
-        response.headers["Access-Control-Allow-Headers"] = "Content-Type"
+        response.headers["Access-Control-Allow-Headers"] = "Content-Type, X-Request-ID"
         response.headers["Access-Control-Max-Age"] = "600"

@@ -280,6 +280,10 @@ def metrics_view() -> Response:
 
 def is_limited() -> bool:
     """The API and the page's form post validate decks: those are what a client may overuse."""
+    # A CORS preflight (OPTIONS) validates nothing; limiting it would halve a browser
+    # client's budget and turn a 429 into an opaque CORS failure in the page that sent it.
+    if request.method == "OPTIONS":
+        return False
     return request.path.startswith("/api/") or (request.method == "POST" and request.path == "/")
 
 

@@ -234,6 +234,35 @@ def test_cors_preflight_for_a_json_post(client):
     assert "Content-Type" in response.headers["Access-Control-Allow-Headers"]
 
 
+def test_cors_preflight_allows_and_exposes_the_request_id(client):
+    # README: a client may send its own X-Request-ID. A browser asks first; a preflight that
+    # does not allow the header makes the browser drop the request before it is sent.
+    response = client.options(VALIDATE, headers={
+        "Origin": "https://decks.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type,x-request-id",
+    })
+    allowed = {h.strip().lower() for h in response.headers["Access-Control-Allow-Headers"].split(",")}
+    assert {"content-type", "x-request-id"} <= allowed
+    exposed = {h.strip().lower() for h in response.headers["Access-Control-Expose-Headers"].split(",")}
+    assert {"retry-after", "x-request-id"} <= exposed
+
+
+def test_cors_preflight_is_not_rate_limited(tmp_path):
+    # A preflight costs nothing; counting it halves a browser client's budget, and a 429
+    # preflight reaches the page as an opaque network error instead of the 429 envelope.
+    app = create_app({"TESTING": True, "CARD_DB": str(tmp_path / "x"), "CARD_DATA_OFFLINE": True,
+                      "RATELIMIT_ENABLED": True, "RATELIMIT": "2/minute"})
+    client = app.test_client()
+    preflight = {"Origin": "https://a.example", "Access-Control-Request-Method": "POST",
+                 "Access-Control-Request-Headers": "content-type"}
+    for _ in range(3):
+        assert client.options(VALIDATE, headers=preflight).status_code == 200
+    assert client.post(VALIDATE, json={}).status_code == 422  # the budget is still whole
+    assert client.post(VALIDATE, json={}).status_code == 422
+    assert_envelope(client.post(VALIDATE, json={}), 429)
+
+
 def test_cors_wildcard(tmp_path):
     client = create_app({"TESTING": True, "CARD_DB": str(tmp_path / "x"), "CARD_DATA_OFFLINE": True,
                          "CORS_ORIGINS": ("*",)}).test_client()
