@@ -34,6 +34,7 @@ _CATEGORY_HEADER = re.compile(r"[^\W\d_][\w &/',+-]{0,40}")  # TappedOut `Creatu
 _FLAG = re.compile(r"\{(\w+)\}")
 _NOT_A_NAME = re.compile(r"[<>{}\[\]|=*^\x00-\x1f\x7f]")  # markup, never in a card name
 _LETTER = re.compile(r"[^\W\d_]")
+_COMMENT = re.compile(r"\s#(.*)")  # a trailing comment (Archidekt's `^label,#rrggbb^` has no space)
 
 # Bare words that head a group of main-deck cards in type-grouped lists (no card has
 # these names, so reading them as headers loses nothing).
@@ -179,7 +180,8 @@ def _read_inline_or_card(line: str, number: int, state: _State, c: Collector) ->
             state.marked = True
             before = len(c.entries)
             _read_card(inline[2], number, Section.SIDEBOARD, state, c)
-            state.side.extend(range(before, len(c.entries)))
+            # `SB: 1 X # !Commander` (deckstats) is marked already: no side-zone guess
+            state.side.extend(i for i in range(before, len(c.entries)) if c.entries[i].section is Section.SIDEBOARD)
             return
         if HEADERS.get(word) is not None:
             state.marked = True
@@ -196,6 +198,11 @@ def _read_card(line: str, number: int, section: Section, state: _State, c: Colle
     match = _QUANTITY.match(line)
     quantity = (match[1] or match[2]) if match else None
     rest = line[match.end():] if match else line
+    if "#" in rest and (comment := _COMMENT.search(rest)) and not rest.endswith("^"):
+        # no card name has "#": `1 Sol Ring # ramp`; deckstats marks `# !Commander`
+        if "!commander" in comment[1].lower():
+            section, state.marked = Section.COMMANDER, True
+        rest = rest[: comment.start()]
     hints: dict = {}
     seen = state.seen
     rest = _leading_printing(rest.strip(), hints, seen)

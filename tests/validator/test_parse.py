@@ -157,6 +157,12 @@ def test_headers_comments_and_metadata_are_accounted_for(name, accounted):
     ("1\tSol Ring   ", "Sol Ring", M, None, None, False, False),
     ("x2 Sol Ring", "Sol Ring", M, None, None, False, False),
     ("_____", "_____", M, None, None, False, False),
+    # a trailing "# ..." is a comment (no card name has "#"); deckstats marks its commander "# !Commander"
+    ("1 Sol Ring # ramp", "Sol Ring", M, None, None, False, False),
+    ("1 Sol Ring (C21) 263 #ramp #staple", "Sol Ring", M, "C21", "263", False, False),
+    ("1 Kelsien, the Plague # !Commander", "Kelsien, the Plague", C, None, None, False, False),
+    ("1 Black Waltz No. 3 #!Commander", "Black Waltz No. 3", C, None, None, False, False),
+    ("1 Sol Ring # !Foil", "Sol Ring", M, None, None, False, False),
 ])
 def test_markers_and_printings_are_stripped_from_the_name(line, name, section, set_code, number, foil, etched):
     entry = one(line)
@@ -282,6 +288,12 @@ def test_sb_lines_of_a_text_list_are_commanders_with_a_warning():
 def test_xmage_sb_lines_are_the_command_zone_without_a_warning():
     decklist = parse("1 [C21:263] Sol Ring\nSB: 1 [CMR:523] Kraum, Ludevic's Opus\nSB: 1 [CMR:540] Vial Smasher the Fierce\n")
     assert [e.section for e in decklist.entries] == [M, C, C]
+    assert decklist.problems == ()
+
+
+def test_deckstats_sb_commander_marked_with_a_comment_is_no_inferred_commander():
+    decklist = parse("1 Sol Ring\n1 Forest\nSB: 1 Kelsien, the Plague # !Commander\n")
+    assert rows(decklist)[-1] == ("Kelsien, the Plague", 1, C, 3)
     assert decklist.problems == ()
 
 
