@@ -23,6 +23,7 @@ from werkzeug.exceptions import (
     HTTPException,
     InternalServerError,
     NotFound,
+    RequestEntityTooLarge,
     ServiceUnavailable,
     UnprocessableEntity,
     UnsupportedMediaType,
@@ -401,7 +402,12 @@ def handle_http_exception(error: HTTPException):
         return error
     # Keep headers such as Allow (405) but not the HTML content type.
     headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
-    return envelope(error.code, error.name, error.description, getattr(error, "errors", None), headers)
+    message = error.description
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if isinstance(error, RequestEntityTooLarge) and limit:
+        # werkzeug's own text names no figure; the page shows this message as is.
+        message = f"The request body is over the limit of {limit} bytes. Send a shorter list."
+    return envelope(error.code, error.name, message, getattr(error, "errors", None), headers)
 
 
 def handle_decklist_error(error: DecklistError):

@@ -94,7 +94,9 @@ def test_body_over_the_limit_is_413(client, path):
 
 def test_text_body_over_the_limit_is_413(client):
     response = client.post(VALIDATE, data=b"1 Forest\n" * SMALL_LIMIT, content_type="text/plain")
-    assert_envelope(response, 413)
+    body = assert_envelope(response, 413)
+    # The page (app.js) shows this message as is: it says what the limit is.
+    assert f"{SMALL_LIMIT} bytes" in body["message"]
 
 
 @pytest.mark.parametrize(("body", "field"), (
