@@ -315,6 +315,9 @@ def read_csv(lines: list[str], c: Collector) -> str:
         c.unparsed(1, lines[0] if lines else "", "is not a readable CSV header")
         return "csv"
     c.account(1)
+    for n in range(2, reader.line_num + 1):  # an unclosed quote ran the header over these lines
+        if lines[n - 1].strip():
+            c.unparsed(n, lines[n - 1], "is inside the CSV header row (is a quote left open?)")
     columns = {name: i for i, name in reversed(list(enumerate(header)))}
     done = reader.line_num
     while True:

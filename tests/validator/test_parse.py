@@ -389,6 +389,16 @@ def test_csv_row_without_a_name_is_unparsed():
     assert codes(decklist) == [(Code.UNPARSED_LINE, (3,))]
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # an unclosed quote in the header row swallows the lines after it: they are reported, not lost
+    ('"\n1 Sol Ring', [(Code.UNPARSED_LINE, (2,))]),
+    ('count,"name\n1,Sol Ring\n', [(Code.UNPARSED_LINE, (2,))]),
+])
+def test_csv_header_spanning_lines_reports_the_lines_it_swallowed(text, expected):
+    decklist = parse(text, "csv")
+    assert (rows(decklist), codes(decklist)) == ([], expected)
+
+
 # --- lines and bounds -------------------------------------------------------------
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
