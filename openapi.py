@@ -19,15 +19,22 @@ bp = Blueprint("openapi", __name__)
 ERROR = {"$ref": "#/components/schemas/Error"}
 
 
-def error_response(description: str, *, retry_after: bool = False) -> dict:
-    """An error response in the envelope shape (with Retry-After on 503)."""
+def error_response(description: str, *, retry_after: str | None = None) -> dict:
+    """An error response in the envelope shape (with Retry-After on 503 and 429)."""
     response: dict[str, Any] = {"description": description,
                                 "content": {"application/json": {"schema": ERROR}}}
     if retry_after:
         response["headers"] = {"Retry-After": {
-            "description": "Seconds until card data may be available.",
+            "description": retry_after,
             "schema": {"type": "integer", "minimum": 1}}}
     return response
+
+
+# Every /api/ operation counts against the per-client budget (RATELIMIT, observability.py).
+TOO_MANY = error_response("Over this client's request budget (RATELIMIT).",
+                          retry_after="Seconds until the client's budget renews.")
+UNAVAILABLE = error_response("Card data is not loaded yet.",
+                             retry_after="Seconds until card data may be available.")
 
 
 BAD_INPUT = {
@@ -35,8 +42,11 @@ BAD_INPUT = {
     "413": error_response("The body is over MAX_CONTENT_LENGTH (default 1 MiB)."),
     "415": error_response("Neither application/json nor text/plain."),
     "422": error_response("The request does not have the expected shape; `errors` says where."),
-    "503": error_response("Card data is not loaded yet.", retry_after=True),
+    "429": TOO_MANY,
+    "503": UNAVAILABLE,
 }
+# The batch endpoint reads JSON only: a text/plain body is a 415 there too.
+BATCH_INPUT = {**BAD_INPUT, "415": error_response("Not application/json.")}
 
 TEXT_PARAMETERS = [
     {"in": "query", "name": "format", "schema": {"type": "string", "enum": list(schemas.GAME_FORMATS)},
@@ -76,7 +86,7 @@ def operations() -> dict[str, dict]:
                             "content": {"application/json": {"schema": "BatchRequestSchema"}}},
             "responses": {"200": {"description": "One result per deck, in request order.",
                                   "content": {"application/json": {"schema": "BatchResponseSchema"}}},
-                          **BAD_INPUT},
+                          **BATCH_INPUT},
         }},
         "/api/v1/cards/{name}": {"get": {
             "summary": "What the service knows about one card",
@@ -87,7 +97,8 @@ def operations() -> dict[str, dict]:
                 "200": {"description": "The card.", "content": {"application/json": {"schema": "CardSchema"}}},
                 "404": error_response("No such card; `errors.suggestions` lists close names."),
                 "422": BAD_INPUT["422"],
-                "503": BAD_INPUT["503"],
+                "429": TOO_MANY,
+                "503": UNAVAILABLE,
             },
         }},
         "/healthz": {"get": {
@@ -98,7 +109,7 @@ def operations() -> dict[str, dict]:
         "/readyz": {"get": {
             "summary": "Readiness: card data loaded",
             "responses": {"200": {"description": "Ready.", "content": {"application/json": {"schema": "ReadySchema"}}},
-                          "503": BAD_INPUT["503"]},
+                          "503": UNAVAILABLE},
         }},
     }
 

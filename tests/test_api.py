@@ -277,6 +277,21 @@ def test_openapi_document_lists_every_endpoint(client):
     assert request_schema["additionalProperties"] is False  # unknown fields are a 422
 
 
+def test_openapi_documents_the_rate_limit_and_what_batch_accepts(client):
+    """Every /api/ operation can answer 429 (RATELIMIT) with Retry-After; batch takes JSON only."""
+    spec = client.get("/openapi.json").get_json()
+    for path, operations in spec["paths"].items():
+        if not path.startswith("/api/"):
+            continue
+        for method, operation in operations.items():
+            too_many = operation["responses"].get("429")
+            assert too_many, f"{method.upper()} {path} does not document 429"
+            assert "Retry-After" in too_many["headers"]
+    batch_415 = spec["paths"]["/api/v1/validate/batch"]["post"]["responses"]["415"]["description"]
+    assert "text/plain" not in batch_415  # text/plain is a 415 there
+    assert client.post(BATCH, data="1 Sol Ring", content_type="text/plain").status_code == 415
+
+
 def test_docs_page_is_plain_html_under_a_strict_policy(client):
     response = client.get("/docs")
     assert response.status_code == 200
