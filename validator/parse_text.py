@@ -28,6 +28,7 @@ _QUANTITY = re.compile(r"(?:(-?\d+)[xX]?|[xX](\d+))(?:\s+|$)")
 # ("Erase (Not the Urza's Legacy One)") are left alone.
 _PRINTING = re.compile(r"\(([A-Za-z0-9]{2,6})\)(?:\s+(\S+))?")
 _SET_NUMBER = re.compile(r"([A-Za-z0-9]{2,8}):(\S+)")  # XMage [C21:263], taw [MOC:1]
+_SET_CODE = re.compile(r"[A-Za-z0-9]{2,8}")
 _FORGE_PRINTING = re.compile(r"\|\s*([A-Za-z0-9]{2,8})\s*(?:\|\s*\d*\s*)?")  # Forge |SET|art
 _INLINE = re.compile(r"([A-Za-z][A-Za-z ]{0,20}):\s*(.+)")  # COMMANDER: 1 Name, SB: 1 Name
 _CATEGORY_HEADER = re.compile(r"[^\W\d_][\w &/',+-]{0,40}")  # TappedOut `Creatures (2)`
@@ -225,6 +226,9 @@ def _leading_printing(rest: str, hints: dict, seen: set[str]) -> str:
         if printing:
             seen.add("xmage")
             _set_printing(hints, printing[1], printing[2])
+            return rest[close + 1 :].strip()
+        if close > 0 and _SET_CODE.fullmatch(rest, 1, close):  # deckstats / MWS `[KLD] Name`
+            _set_printing(hints, rest[1:close], None)
             return rest[close + 1 :].strip()
     return rest
 

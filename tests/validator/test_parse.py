@@ -148,6 +148,7 @@ def test_headers_comments_and_metadata_are_accounted_for(name, accounted):
     ("1x Lurrus of the Dream-Den [Companion]", "Lurrus of the Dream-Den", Section.COMPANION, None, None, False, False),
     ("1 Krenko, Mob Boss|DDT|1", "Krenko, Mob Boss", M, "DDT", None, False, False),
     ("1 [C21:263] Sol Ring", "Sol Ring", M, "C21", "263", False, False),
+    ("1 [KLD] Demolition Stomper", "Demolition Stomper", M, "KLD", None, False, False),  # deckstats, MWS
     ("1 Bright-Palm, Soul Awakener [MOC:134] [foil] [etched]", "Bright-Palm, Soul Awakener", M, "MOC", "134", True, True),
     ("8 Plains [CMD:*]", "Plains", M, "CMD", None, False, False),
     ("COMMANDER: 1 Zedruu the Greathearted", "Zedruu the Greathearted", C, None, None, False, False),
