@@ -126,7 +126,12 @@ def expand_one(argument: str) -> list[str]:
     if argument == STDIN or os.path.isfile(argument):
         return [argument]
     if os.path.isdir(argument):
-        return deck_files_under(argument)
+        files = deck_files_under(argument)
+        if files:
+            return files
+        # Like a glob that matches nothing: a CI check over no decks must not pass silently.
+        extensions = " ".join(sorted(DECK_EXTENSIONS))
+        raise UsageError(f"no decklist files ({extensions}) under {argument}")
     if GLOB_CHARS.search(argument):
         matches = sorted(glob.glob(argument, recursive=True))
         files = [m for path in matches for m in (deck_files_under(path) if os.path.isdir(path) else [path])]

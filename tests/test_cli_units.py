@@ -96,6 +96,17 @@ def test_expand_paths_refuses_what_names_nothing(tree, argument, message):
         cli.expand_paths([argument])
 
 
+@pytest.mark.parametrize("folder", ("empty", "notes"))
+def test_a_directory_without_decklists_is_a_usage_error(tree, folder):
+    # `edh-validate decks/` on a folder of .json exports or a mistyped checkout passed with
+    # "0 files checked" and exit 0, while a glob that matches nothing exits 2.
+    (tree / "empty").mkdir()
+    (tree / "notes").mkdir()
+    (tree / "notes" / "readme.md").write_text("1 Sol Ring\n")
+    with pytest.raises(cli.UsageError, match=f"no decklist files .* under {folder}"):
+        cli.expand_paths([folder])
+
+
 def test_read_input_handles_bom_and_windows_1252(tmp_path):
     (tmp_path / "bom.txt").write_bytes("\ufeff1 Lim-Dûl's Vault\n".encode())
     (tmp_path / "cp.txt").write_bytes("1 Lim-D\xfbl's Vault\n".encode("latin-1"))
