@@ -548,8 +548,10 @@ def singleton(deck: Deck) -> Iterator[Violation]:
         if entry.card.name in suspects:
             copies.setdefault(entry.card.name, []).append(entry)
     in_zone = {id(e) for e in deck.commanders}
+    if deck.companion:
+        in_zone.add(id(deck.companion))
     for name, entries in copies.items():
-        # a commander line's own quantity is invalid_quantity's business: count it once
+        # a commander or companion line's own quantity is invalid_quantity's business: count it once
         count = sum(1 if id(e) in in_zone else e.quantity for e in entries)
         if count < 2:
             continue

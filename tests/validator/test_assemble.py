@@ -141,6 +141,19 @@ def test_check_companion_and_color_choice():
     assert report.valid is False
 
 
+@pytest.mark.parametrize(("rows", "expected"), [
+    # a command-zone line's own quantity is invalid_quantity alone, for a companion as for a commander
+    ([("Atraxa", 2, C), ("Forest", 98, M)], [("invalid_quantity", ("Atraxa, Praetors' Voice",))]),
+    ([("Atraxa", 1, C), ("Forest", 99, M), ("Gyruda", 2, CO)],
+     [("invalid_quantity", ("Gyruda, Doom of Depths",))]),
+    # a second copy elsewhere is singleton too
+    ([("Atraxa", 1, C), ("Forest", 98, M), ("Gyruda", 1, M), ("Gyruda", 1, CO)],
+     [("singleton", ("Gyruda, Doom of Depths",))]),
+])
+def test_command_zone_quantity_is_not_also_singleton(rows, expected):
+    assert codes(check(listing(*rows), CARDS)) == expected
+
+
 def test_check_warnings_alone_keep_the_deck_valid():
     report = check(listing(("Atraxa", 1, C), ("Forest", 99, M), ("Sol Ring", 1, MB)), CARDS)
     assert codes(report) == [("sideboard", ("Sol Ring",))]
