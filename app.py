@@ -37,6 +37,7 @@ from card_data import CardDataError, CardDataUnavailable, open_repository
 from card_data.repository import MAX_SUGGESTED_NAMES
 from runtime import BackgroundSync
 from validator.parse import MAX_LINES, DecklistError
+from validator.parse_common import split_lines
 from validator.rules import commander_eligibility, pairing_abilities
 from web import bp as web_bp
 
@@ -206,10 +207,17 @@ def validate_batch():
 def check_batch_lines(decks: list[Mapping[str, Any]], limit: int) -> None:
     """422 when a batch holds more lines in all than `limit`: the work per request is bounded
     by lines, and 50 decks of 10,000 lines each would be 50 times one deck's worst case."""
-    lines = sum(deck["decklist"].count("\n") + 1 for deck in decks)
+    lines = sum(line_count(deck["decklist"]) for deck in decks)
     if lines > limit:
         message = f"The batch has {lines} lines in all; at most {limit} are accepted. Send fewer decks."
         raise unprocessable(message, {"decks": [message]})
+
+
+def line_count(text: str) -> int:
+    """Lines as the list's author counts them: a final line break ends a line, it does not
+    start another (CR, LF and CRLF each break a line, as the parser numbers them)."""
+    lines = split_lines(text)
+    return len(lines) - 1 if len(lines) > 1 and lines[-1] == "" else len(lines)
 
 
 @api.get("/cards/<path:name>")

@@ -265,6 +265,21 @@ def test_cors_preflight_is_not_rate_limited(tmp_path):
     assert_envelope(client.post(VALIDATE, json={}), 429)
 
 
+@pytest.mark.parametrize(("decks", "over"), (
+    (["1 Sol Ring\n1 Forest\n", "1 Island\r\n1 Swamp\r\n"], False),  # 4 lines, each newline-ended
+    (["1 Sol Ring\n1 Forest", "1 Island\n1 Swamp"], False),
+    (["1 Sol Ring\n1 Forest\n1 Plains\n", "1 Island\n1 Swamp\n"], True),  # 5 lines
+))
+def test_batch_line_limit_counts_the_lines_people_wrote(tmp_path, decks, over):
+    # A list that ends with a newline (as editors save it) has no extra empty line: counting
+    # one per deck refused batches that were within BATCH_LINE_LIMIT.
+    client = create_app({"TESTING": True, "CARD_DB": str(tmp_path / "absent"), "CARD_DATA_OFFLINE": True,
+                         "BATCH_LINE_LIMIT": 4}).test_client()
+    response = client.post(BATCH, json={"decks": [{"decklist": text} for text in decks]})
+    # Under the limit the batch reaches the (absent) store: 503, not the 422 of the bound.
+    assert_envelope(response, 422 if over else 503)
+
+
 def test_cors_wildcard(tmp_path):
     client = create_app({"TESTING": True, "CARD_DB": str(tmp_path / "x"), "CARD_DATA_OFFLINE": True,
                          "CORS_ORIGINS": ("*",)}).test_client()
