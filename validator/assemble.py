@@ -13,6 +13,7 @@ from typing import Mapping, Sequence
 
 from validator.deck import Card, Deck, Entry, UnknownName
 from validator.decklist import Decklist, Section
+from validator.rules import can_pair, has_companion
 
 # Sections where an unresolved name is a problem; sideboard/maybeboard names are ignored.
 GAME_SECTIONS = frozenset({Section.COMMANDER, Section.COMPANION, Section.MAIN, Section.PLANAR, Section.SCHEMES})
@@ -89,6 +90,8 @@ def assemble(
         _override_commanders(piles, unknown, cards, commanders)
     if companion:
         _override_companion(piles, unknown, cards, companion)
+    elif not commanders:
+        _companion_from_command_zone(piles)
     companion_entry = _single_companion(piles)
     return Deck(
         commanders=piles[Section.COMMANDER].entries(),
@@ -165,6 +168,19 @@ def _take_from(piles: dict, sections: Sequence[Section], name: str) -> tuple[Car
         if taken:
             return taken
     return None
+
+
+def _companion_from_command_zone(piles: dict) -> None:
+    """MTGO and XMage keep commander and companion together in the side zone (RULES.md 8):
+    of two listed commanders that can't pair, the one with Companion is the companion."""
+    zone = piles[Section.COMMANDER]
+    if len(zone.slots) != 2 or piles[Section.COMPANION].slots:
+        return
+    first, second = (slot[0] for slot in zone.slots.values())
+    with_companion = [card for card in (first, second) if has_companion(card)]
+    if len(with_companion) == 1 and not can_pair(first, second):
+        card, quantity, lines = zone.slots.pop(with_companion[0].name)
+        piles[Section.COMPANION].add(card, quantity, lines)
 
 
 def _single_companion(piles: dict) -> Entry | None:

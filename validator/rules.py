@@ -248,6 +248,11 @@ def _eligibility(card: Card) -> str | None:
     )
 
 
+def can_pair(first: Card, second: Card) -> bool:
+    """702.124h-m: the two cards may be commanders together (one shared pairing ability)."""
+    return _pair_ok(first, second)
+
+
 def _pair_ok(first: Card, second: Card) -> bool:
     """702.124h-m: the two cards share one pairing ability (different abilities never combine)."""
     return _one_way_pair(first, second) or _one_way_pair(second, first)

@@ -86,6 +86,40 @@ def test_overrides(rows, overrides, expected):
     assert shape(assemble(listing(*rows), CARDS, **overrides)) == {**empty, **expected}
 
 
+LURRUS = card("Lurrus of the Dream-Den", "Legendary Creature — Cat Nightmare", identity="WB",
+              text="Companion — Each permanent card in your starting deck has mana value 2 or less.")
+PARTNER_A = legend("Partner A", "G", text="Partner")
+PARTNER_COMPANION = card("Partner Companion", "Legendary Creature — Cat", identity="W",
+                         text="Companion — Something.\nPartner")
+PAIR_CARDS = {**CARDS, "Lurrus": LURRUS, "Partner A": PARTNER_A, "Partner Companion": PARTNER_COMPANION}
+
+
+@pytest.mark.parametrize(
+    ("rows", "overrides", "commanders", "companion"),
+    (
+        # MTGO .dek / XMage SB: / MTGO text: the side zone holds the commander and the companion
+        ([("Atraxa", 1, C), ("Gyruda", 1, C), ("Forest", 98, M)], {}, ["Atraxa, Praetors' Voice"],
+         "Gyruda, Doom of Depths"),
+        ([("Gyruda", 1, C), ("Atraxa", 1, C)], {}, ["Atraxa, Praetors' Voice"], "Gyruda, Doom of Depths"),
+        # a pair that is legal stays a pair, even when one of them has Companion
+        ([("Partner A", 1, C), ("Partner Companion", 1, C)], {}, ["Partner A", "Partner Companion"], None),
+        # two cards with Companion: nothing to tell them apart, nothing is guessed
+        ([("Lurrus", 1, C), ("Gyruda", 1, C)], {}, ["Lurrus of the Dream-Den", "Gyruda, Doom of Depths"], None),
+        # the request names both as commanders, or names a companion: that is the designation
+        ([("Atraxa", 1, C), ("Gyruda", 1, C)], {"commanders": ["Atraxa", "Gyruda"]},
+         ["Atraxa, Praetors' Voice", "Gyruda, Doom of Depths"], None),
+        ([("Atraxa", 1, C), ("Gyruda", 1, C), ("Lurrus", 1, S)], {"companion": "Lurrus"},
+         ["Atraxa, Praetors' Voice", "Gyruda, Doom of Depths"], "Lurrus of the Dream-Den"),
+        ([("Atraxa", 1, C), ("Gyruda", 1, C), ("Lurrus", 1, CO)], {},
+         ["Atraxa, Praetors' Voice", "Gyruda, Doom of Depths"], "Lurrus of the Dream-Den"),
+    ),
+)
+def test_companion_listed_in_a_two_card_command_zone(rows, overrides, commanders, companion):
+    d = assemble(listing(*rows), PAIR_CARDS, **overrides)
+    assert ([e.card.name for e in d.commanders], d.companion.card.name if d.companion else None) == (
+        commanders, companion)
+
+
 def test_unknown_names_only_matter_in_game_sections():
     rows = [("Sol Rnig", 2, M), ("Sol Rnig", 1, M), ("Nope", 1, S), ("Nah", 1, MB), ("Ignored", 1, IG),
             ("Plane?", 1, P), ("Forest", 3, IG)]
