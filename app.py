@@ -35,7 +35,7 @@ import schemas
 import service
 from card_data import CardDataError, CardDataUnavailable, open_repository
 from card_data.repository import MAX_SUGGESTED_NAMES
-from runtime import BackgroundSync
+from runtime import BackgroundSync, retry_after_for
 from validator.parse import MAX_LINES, DecklistError
 from validator.parse_common import split_lines
 from validator.rules import commander_eligibility, pairing_abilities
@@ -425,7 +425,7 @@ def handle_decklist_error(error: DecklistError):
 
 def handle_unavailable(error: CardDataUnavailable):
     """No card data yet (or Scryfall is down for a miss): 503 and when to come back."""
-    seconds = max(1, int(error.retry_after or retry_after()))
+    seconds = retry_after_for(error, repository(), retry_after())
     message = f"Card data is not available yet; retry in {seconds} s."
     return handle_http_exception(ServiceUnavailable(message, retry_after=seconds))
 

@@ -148,3 +148,21 @@ class BackgroundSync:
             return False
         self._lock_file = handle
         return True
+
+
+
+def retry_after_for(error: CardDataUnavailable, repository, waiting: int) -> int:
+    """Retry-After for a 503 answered because card data is unavailable.
+
+    `waiting` is what /readyz says: the background sync's next attempt, or the configured
+    figure when this process does not sync. Before any store exists that is the answer for
+    every endpoint (card_data's own "no store" figure is a fixed 60 s); once a store is
+    there (a look-up Scryfall rate-limited, say) the error's own figure stands.
+    """
+    try:
+        loaded = repository is not None and repository.metadata() is not None
+    except CardDataError:
+        loaded = False
+    if not loaded:
+        return max(1, int(waiting))
+    return max(1, int(error.retry_after or waiting))

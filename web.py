@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 import schemas
 import service
+from runtime import retry_after_for
 from card_data import CardDataError, CardDataUnavailable
 from validator.parse import FORMATS, DecklistError
 from validator.parse_common import split_lines
@@ -24,8 +25,9 @@ from validator.violations import Severity
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static")
 
-# The key app.py stores the CardRepository under (docs/internals.md).
+# The keys app.py stores the CardRepository and the BackgroundSync under (docs/internals.md).
 REPOSITORY_KEY = "card_repository"
+SYNC_KEY = "card_data_sync"
 
 # Everything the page loads comes from this origin: no inline script or style, no CDN,
 # and nobody may frame it (clickjacking). `form-action 'self'` keeps the form honest.
@@ -186,7 +188,10 @@ def validate_and_render(form: dict, data: dict):
     except DecklistError as error:
         return render_page(form=form, error=str(error)), 422
     except CardDataUnavailable as error:
-        seconds = max(1, error.retry_after)  # the same figure the API sends
+        # The same figure the API and /readyz send.
+        syncer = current_app.extensions.get(SYNC_KEY)
+        waiting = syncer.retry_after() if syncer else current_app.config.get("CARD_DATA_RETRY_AFTER", 30)
+        seconds = retry_after_for(error, repository, waiting)
         message = f"Card data is not loaded yet. Try again in {seconds} seconds."
         response = current_app.make_response((render_page(form=form, error=message), 503))
         response.headers["Retry-After"] = str(seconds)

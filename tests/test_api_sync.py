@@ -98,6 +98,21 @@ def test_a_429_holds_the_next_attempt_back_30_seconds(scryfall_server, make_app)
     assert scryfall_server.paths("GET").count("/bulk-data/oracle-cards") == 1
 
 
+def test_while_syncing_validations_say_the_same_retry_after_as_readyz(scryfall_server, make_app):
+    # Before the store exists, every endpoint that needs it must send clients back at the
+    # sync's next attempt; validations said card_data's fixed 60 s while /readyz said 30.
+    scryfall_server.fail_next = [429]
+    app = make_app(scryfall_server)
+    syncer, client = app.extensions["card_data_sync"], app.test_client()
+    assert wait_for(lambda: syncer.last_error is not None)
+    ready = int(client.get("/readyz").headers["Retry-After"])
+    for response in (client.post("/api/v1/validate", json={"decklist": "1 Sol Ring"}),
+                     client.get("/api/v1/cards/Sol%20Ring"),
+                     client.post("/", data={"decklist": "1 Sol Ring"})):
+        assert response.status_code == 503
+        assert abs(int(response.headers["Retry-After"]) - ready) <= 1, response.request.path
+
+
 def test_one_syncer_per_store(scryfall_server, make_app):
     """Two workers (apps) on one store file: only one of them talks to Scryfall."""
     scryfall_server.delay = 0.3
