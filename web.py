@@ -167,9 +167,13 @@ def describe_errors(messages: dict) -> str:
 
 
 def decode_upload(data: bytes) -> str:
-    """Decklist files are UTF-8 in practice; a stray byte must not refuse the whole list."""
+    """UTF-8 (a BOM dropped), else Windows-1252 as older tools write, as the CLI reads files;
+    a stray byte must not refuse the whole list."""
     # utf-8-sig drops the byte-order mark Windows editors write, so line 1 parses.
-    return data.decode("utf-8-sig", errors="replace")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
 
 
 def validate_and_render(form: dict, data: dict):

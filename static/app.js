@@ -70,18 +70,27 @@
 
   /* ---- reading files into the textarea (FileReader, nothing leaves the browser) ---- */
 
+  /* UTF-8, else Windows-1252 as older tools write (as the server and the CLI read files). */
+  function decodeFile(buffer) {
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(buffer);
+    } catch (_) {
+      return new TextDecoder("windows-1252").decode(buffer);
+    }
+  }
+
   function readFile(file) {
     if (!file) return;
     const reader = new FileReader();
     reader.addEventListener("load", () => {
       // Strip a UTF-8 byte-order mark, as the server does for uploads.
-      textarea.value = String(reader.result).replace(/^\uFEFF/, "");
+      textarea.value = decodeFile(reader.result).replace(/^\uFEFF/, "");
       if (fileInput) fileInput.value = "";  // the text is in the textarea now; don't post it twice
       status.textContent = `Loaded ${file.name} (${plural(textarea.value.split(/\r\n|\r|\n/).length, "line")}).`;
       textarea.focus();
     });
     reader.addEventListener("error", () => { status.textContent = `Could not read ${file.name}.`; });
-    reader.readAsText(file);
+    reader.readAsArrayBuffer(file);
   }
 
   if (fileInput) fileInput.addEventListener("change", () => readFile(fileInput.files[0]));

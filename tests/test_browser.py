@@ -161,6 +161,19 @@ def test_chosen_file_is_validated(page, live_url):
     assert flagged(page) == OFFENDING_LINES
 
 
+def test_chosen_windows_1252_file_is_read_as_the_cli_reads_it(page, live_url):
+    """An ANSI (Windows-1252) file: FileReader's UTF-8 turned û into U+FFFD, an unknown card."""
+    page.goto(live_url)
+    page.set_input_files("#deckfile", files=[{"name": "deck.txt", "mimeType": "text/plain",
+                                              "buffer": "1 Lim-Dûl's Vault\r\n1 Sol Ring\r\n".encode("cp1252")}])
+    if page.js:
+        page.wait_for_function("document.querySelector('#decklist').value.length > 0")
+        assert page.input_value("#decklist").startswith("1 Lim-Dûl's Vault")
+    submit(page)
+    assert "unknown_card" not in shown_violations(page)
+    assert page.locator("#L1 .text").inner_text() == "1 Lim-Dûl's Vault"
+
+
 def test_dropped_file_is_read_into_the_textarea(browser, live_url):
     """Dropping a file on the decklist box reads it client-side (FileReader), then validates."""
     context = browser.new_context()

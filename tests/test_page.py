@@ -228,6 +228,15 @@ def test_uploaded_file_replaces_the_textarea(client):
     assert soup.select_one("#decklist").get_text().lstrip("\n").startswith("Commander")
 
 
+def test_uploaded_windows_1252_file_is_read_as_the_cli_reads_it(client):
+    """Windows editors and older exporters save ANSI (Windows-1252): the CLI reads such a file
+    right, the page turned "Lim-D\xfbl's Vault" into an unknown "Lim-D\ufffdl's Vault"."""
+    data = {"deckfile": (io.BytesIO("1 Lim-Dûl's Vault\r\n1 Sol Ring\r\n".encode("cp1252")), "deck.txt")}
+    soup = soup_of(client.post("/", data=data, content_type="multipart/form-data"))
+    assert "unknown_card" not in violations(soup)
+    assert "1 Lim-Dûl's Vault" in soup.select_one("#decklist").get_text()
+
+
 def test_textarea_is_refilled_with_line_numbers_intact(client):
     """A list starting with a blank line keeps that line (the parser eats one newline)."""
     text = "\nCommander\n1 Atraxa, Praetors' Voice\n1 Mana Crypt\n"
