@@ -9,7 +9,7 @@ from validator.assemble import assemble
 from validator.deck import Card, Deck, wubrg
 from validator.decklist import Decklist
 from validator.rules import RULES, Rule, card_count, commander_identity
-from validator.violations import Severity, Violation
+from validator.violations import Code, Severity, Violation
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,10 @@ def check(
     deck = assemble(
         decklist, cards, suggestions, commanders=commanders, companion=companion, color_choices=color_choices
     )
-    violations = sorted([*decklist.problems, *validate(deck)], key=Violation.sort_key)
+    problems = decklist.problems
+    if commanders:  # the request designates them: the parser's guess is no longer news
+        problems = tuple(p for p in problems if p.code != Code.COMMANDER_INFERRED)
+    violations = sorted([*problems, *validate(deck)], key=Violation.sort_key)
     return Report(
         valid=not any(v.severity == Severity.ERROR for v in violations),
         format=decklist.format,

@@ -6,7 +6,7 @@ from tests.factories import ATRAXA, FOREST, LIGHTNING_BOLT, SOL_RING, card, lege
 from validator.assemble import assemble
 from validator.decklist import Decklist, ListEntry, Section
 from validator.engine import check
-from validator.violations import Code, Violation
+from validator.violations import Code, Severity, Violation
 
 VAULT = card("Lim-Dûl's Vault", "Instant", identity="UB", cost="{U}{B}")
 GYRUDA = card("Gyruda, Doom of Depths", "Legendary Creature — Demon Kraken", identity="UB",
@@ -186,6 +186,15 @@ def test_check_companion_and_color_choice():
 ])
 def test_command_zone_quantity_is_not_also_singleton(rows, expected):
     assert codes(check(listing(*rows), CARDS)) == expected
+
+
+@pytest.mark.parametrize("commanders", [["Atraxa"], ["Sol Ring"]])
+def test_a_guess_is_no_warning_when_the_request_names_the_commanders(commanders):
+    inferred = Violation(Code.COMMANDER_INFERRED, "No commander was marked; Atraxa taken as commander.",
+                         Severity.WARNING, cards=("Atraxa",), lines=(2,))
+    decklist = Decklist((ListEntry("Forest", 99, 1), ListEntry("Atraxa", 1, 2, C)), problems=(inferred,))
+    assert Code.COMMANDER_INFERRED not in [v.code for v in check(decklist, CARDS, commanders=commanders).violations]
+    assert Code.COMMANDER_INFERRED in [v.code for v in check(decklist, CARDS).violations]
 
 
 def test_check_warnings_alone_keep_the_deck_valid():
