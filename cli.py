@@ -114,11 +114,13 @@ def expand_paths(arguments: Sequence[str]) -> list[str]:
     quoted CI arguments hand them over unexpanded. A directory stands for the decklist
     files under it.
     """
-    found: dict[str, None] = {}
+    found: dict[str, str] = {}  # real path -> the path as first reached
     for argument in arguments:
         for path in expand_one(argument):
-            found[path] = None
-    return list(found)
+            # One check per file: "./a.txt" and "a.txt", or a symlink loop under a folder
+            # (which lists a file once per level until ELOOP), are the same file.
+            found.setdefault(path if path == STDIN else os.path.realpath(path), path)
+    return list(found.values())
 
 
 def expand_one(argument: str) -> list[str]:

@@ -96,6 +96,14 @@ def test_expand_paths_refuses_what_names_nothing(tree, argument, message):
         cli.expand_paths([argument])
 
 
+def test_each_file_is_checked_once_however_it_is_reached(tree):
+    # A symlink back up the tree made the folder walk list one deck once per level until
+    # ELOOP (41 times); naming one file by two spellings checked it twice.
+    os.symlink("..", tree / "decks" / "sub" / "up")
+    files = cli.expand_paths(["decks", "./decks/a.txt"])
+    assert files == [os.path.normpath(p) for p in ("decks/a.txt", "decks/b.dck", "decks/sub/c.dek")]
+
+
 @pytest.mark.parametrize("folder", ("empty", "notes"))
 def test_a_directory_without_decklists_is_a_usage_error(tree, folder):
     # `edh-validate decks/` on a folder of .json exports or a mistyped checkout passed with
