@@ -309,7 +309,15 @@ def build_limiter(app: Flask) -> Limiter:
 
 def add_retry_after(response: Response, limiter: Limiter) -> Response:
     """A 429 says when the client's window resets, in whole seconds (at least 1)."""
-    limit = limiter.current_limit
-    if response.status_code == 429 and limit is not None:
-        response.headers["Retry-After"] = str(max(1, math.ceil(limit.reset_at - time.time())))
+    seconds = limit_retry_after(limiter)
+    if response.status_code == 429 and seconds is not None:
+        response.headers["Retry-After"] = str(seconds)
     return response
+
+
+def limit_retry_after(limiter: Limiter | None) -> int | None:
+    """Whole seconds (at least 1) until this request's client window resets; None if unknown."""
+    limit = limiter.current_limit if limiter is not None else None
+    if limit is None:
+        return None
+    return max(1, math.ceil(limit.reset_at - time.time()))

@@ -15,6 +15,7 @@ from flask import Blueprint, current_app, render_template, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+import observability
 import schemas
 import service
 from runtime import retry_after_for
@@ -111,6 +112,8 @@ def submit():
 def unexpected_error(error):
     """A bug while validating: log it and answer the page (with the list kept), not a bare 500."""
     if isinstance(error, HTTPException):
+        if error.code == 429 and request.method == "POST":
+            return too_many_requests()  # the rate limit: keep the list, say when to come back
         return error  # 404, 405...: Flask's own answer is right
     current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
     try:
@@ -119,6 +122,17 @@ def unexpected_error(error):
         form = None
     message = "Something went wrong on our side and was logged. Please try again later."
     return render_page(form=form, error=message), 500
+
+
+def too_many_requests():
+    """The page for a form post over the client's RATELIMIT budget (429), the list kept."""
+    seconds = observability.limit_retry_after(current_app.extensions.get(observability.LIMITER_KEY))
+    later = f"Try again in {seconds} seconds." if seconds else "Try again later."
+    try:
+        form = read_form()
+    except Exception:  # noqa: BLE001 - the body itself may be the problem
+        form = None
+    return render_page(form=form, error=f"Too many validations from your address just now. {later}"), 429
 
 
 def read_form() -> dict:

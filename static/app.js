@@ -246,7 +246,8 @@
       if (details.length) message += " " + details.join(" ");
     }
     const retry = response.headers.get("Retry-After");
-    if (response.status === 503 && retry) message += ` Try again in ${retry} seconds.`;
+    // 503: card data not loaded yet; 429: over this client's request budget.
+    if ((response.status === 503 || response.status === 429) && retry) message += ` Try again in ${retry} seconds.`;
     return message;
   }
 

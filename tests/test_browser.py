@@ -192,6 +192,20 @@ def test_dropped_file_is_read_into_the_textarea(browser, live_url):
     context.close()
 
 
+def test_rate_limited_validation_says_when_to_come_back(browser, live_url):
+    """A 429 from the API (RATELIMIT) says when to retry, as a 503 does."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.route("**/api/v1/validate", lambda route: route.fulfill(
+        status=429, headers={"Retry-After": "42", "Content-Type": "application/json"},
+        body='{"code": 429, "status": "Too Many Requests", "message": "Too many requests."}'))
+    page.goto(live_url)
+    page.fill("#decklist", "1 Sol Ring")
+    submit(page)
+    assert "Try again in 42 seconds." in page.inner_text("#result .alert")
+    context.close()
+
+
 def test_refused_list_shows_the_reason(page, live_url):
     """A list the parser refuses (too many lines) is explained, by the API (JS) or the form."""
     page.goto(live_url)

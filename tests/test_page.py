@@ -322,6 +322,21 @@ def test_no_card_data_is_503_with_retry_after(tmp_path):
     assert "Atraxa" in soup.select_one("#decklist").get_text()
 
 
+def test_over_the_rate_limit_is_429_on_the_page_and_keeps_the_list(fixture_db):
+    """Like 413 and 503: the page, saying when to come back, not werkzeug's bare 429 page."""
+    app = create_app({"TESTING": True, "CARD_DB": str(fixture_db), "CARD_DATA_OFFLINE": True,
+                      "CARD_DATA_SYNC": False, "RATELIMIT_ENABLED": True, "RATELIMIT": "1/minute"})
+    client = app.test_client()
+    assert client.post("/", data={"decklist": LEGAL_DECK}).status_code == 200
+    response = client.post("/", data={"decklist": LEGAL_DECK})
+    soup = soup_of(response)
+    assert response.status_code == 429
+    seconds = response.headers["Retry-After"]
+    assert f"{seconds} seconds" in soup.select_one("#result .alert").get_text()
+    assert soup.select_one("#decklist").get_text().strip() == LEGAL_DECK.strip()
+    assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+
+
 def test_footer_names_the_card_data(client):
     """The footer says which Scryfall bulk file the verdict was made with."""
     footer = soup_of(client.get("/")).select_one("footer").get_text()
