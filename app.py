@@ -299,6 +299,13 @@ def read_json() -> Any:
     # get_json raises BadRequest for malformed JSON and for bytes that are not UTF-8.
     try:
         body = request.get_json()
+    except BadRequest as error:
+        # Flask hides the parser's reason outside debug mode; a client needs it to fix the body.
+        cause = error.__cause__ if isinstance(error.__cause__, BadRequest) else error
+        reason = str(cause.description).removeprefix("Failed to decode JSON object: ")
+        if isinstance(cause.__cause__, UnicodeDecodeError) or "codec can't decode" in reason:
+            raise BadRequest("The JSON body is not valid UTF-8.") from None
+        raise BadRequest(f"The body is not valid JSON: {reason}") from None
     except RecursionError:
         # json.loads recurses once per nesting level: 100,000 "[" overflowed into a 500.
         raise BadRequest("The JSON body is nested too deeply.") from None

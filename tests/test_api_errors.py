@@ -62,6 +62,17 @@ def test_undecodable_body_is_400(client, data, content_type):
     assert_envelope(client.post(VALIDATE, data=data, content_type=content_type), 400)
 
 
+@pytest.mark.parametrize(("data", "detail"), (
+    (b'{"decklist": "1 Sol Ring",}', "line 1 column"),
+    (b'{"decklist": "\xff Sol Ring"}', "UTF-8"),
+))
+def test_malformed_json_400_says_what_and_where(client, data, detail):
+    # It said werkzeug's "The browser (or proxy) sent a request that this server could not
+    # understand.": nothing a deckbuilding site's developer could act on.
+    message = assert_envelope(client.post(VALIDATE, data=data, content_type="application/json"), 400)["message"]
+    assert "JSON" in message and detail in message
+
+
 @pytest.mark.parametrize("content_type", (
     "application/xml", "application/x-www-form-urlencoded", "text/html", "image/png",
     "text/plain; charset=klingon",
