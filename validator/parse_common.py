@@ -80,10 +80,18 @@ def heading_section(text: str) -> Section | None:
     return HEADERS.get(heading_word(text.strip())[0])
 
 
+# Invisible characters that copy-paste from web pages leaves in names ("\u200b1 Sol Ring").
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+_INVISIBLE_RE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+
+
 def split_lines(text: str) -> list[str]:
-    """Lines as a client numbers them: CRLF, CR and LF each end one line (and nothing else)."""
+    """Lines as a client numbers them: CRLF, CR and LF each end one line (and nothing else);
+    zero-width characters and soft hyphens removed."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if _INVISIBLE_RE.search(text):
+        text = text.translate(_INVISIBLE)
     return text.split("\n")
 
 

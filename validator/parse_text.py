@@ -126,6 +126,8 @@ def _read_line(line: str, number: int, state: _State, c: Collector) -> None:
     if len(line) > MAX_LINE_LENGTH:
         c.unparsed(number, line, f"is longer than {MAX_LINE_LENGTH} characters")
     elif line.startswith(("//", "#")):
+        # `//Sideboard`, `# Commander` (deckstats and others): a header written as a comment
+        _enter_section_comment(line.lstrip("/#").strip(), state)
         c.account(number)
     elif line.startswith(_XMAGE_METADATA):
         state.seen.add("xmage")
@@ -170,6 +172,13 @@ def _enter_header(line: str, state: _State) -> bool:
         state.section, state.metadata, state.marked = Section.MAIN, None, True
         return True
     return False
+
+
+def _enter_section_comment(text: str, state: _State) -> None:
+    """Switch section when a comment is nothing but a section header (`// Sideboard`)."""
+    section = HEADERS.get(heading_word(text)[0])
+    if section is not None:
+        state.section, state.marked = section, True
 
 
 def _read_inline_or_card(line: str, number: int, state: _State, c: Collector) -> None:

@@ -182,6 +182,8 @@ def test_markers_and_printings_are_stripped_from_the_name(line, name, section, s
     ("[Commander]", C), ("[main]", M), ("[Sideboard]", S), ("[Planes]", Section.PLANAR),
     ("[Schemes]", Section.SCHEMES), ("[Avatar]", Section.IGNORED),
     ("Creatures (2)", M), ("Card Draw (10)", M), ("Lands", M),
+    # headers written as comments (deckstats `//Sideboard`, `# Commander`)
+    ("//Commander", C), ("// Main", M), ("//Sideboard", S), ("# Maybeboard", MB),
 ])
 def test_header_puts_the_following_cards_in_its_section(header, section):
     decklist = parse(f"Sideboard\n{header}\n1 Sol Ring\n")
@@ -429,3 +431,16 @@ def test_list_entries_are_immutable():
     assert (entry.section, entry.set_code, entry.foil) == (S, None, False)
     with pytest.raises(AttributeError):
         entry.name = "x"
+
+
+def test_a_comment_that_is_no_header_leaves_the_section_alone():
+    decklist = parse("Sideboard\n// NAME: My deck\n# ramp package\n1 Sol Ring\n")
+    assert rows(decklist) == [("Sol Ring", 1, S, 4)]
+
+
+@pytest.mark.parametrize("text", ["\u200b1 Sol Ring", "1 Sol Ring\u200b", "1 Sol \u00adRing",
+                                  "1 \u2060Sol Ring"])
+def test_invisible_characters_pasted_from_web_pages_are_dropped(text):
+    decklist = parse(text)
+    assert rows(decklist) == [("Sol Ring", 1, M, 1)]
+    assert decklist.problems == ()
