@@ -253,19 +253,20 @@ def open_card_store(db_path: str, *, offline: bool, bulk_file: str | None):
 
     db = Path(db_path).expanduser()
     api_url = card_data.settings_from_env()["api_url"]  # SCRYFALL_API_URL, as the service
-    db.parent.mkdir(parents=True, exist_ok=True)
     quiet_progress_in_ci()
     if bulk_file:
         bulk = Path(bulk_file).expanduser()
         if not bulk.is_file():
             raise card_data.CardDataError(f"no such bulk file: {bulk}")
         if store_is_older(db, bulk):
+            db.parent.mkdir(parents=True, exist_ok=True)
             card_sync.import_file(db, bulk)
     elif read_metadata(db) is None:
         if offline:
             raise card_data.CardDataError(
                 f"no card store at {db} and --offline is set: run once without --offline, "
                 "run `cards import PATH`, or pass --bulk-file PATH")
+        db.parent.mkdir(parents=True, exist_ok=True)
         card_sync.sync(db, api_url)
     return card_data.open_repository(db, api_url=api_url, offline=offline)
 

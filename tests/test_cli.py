@@ -286,6 +286,7 @@ def test_offline_without_a_store_exits_2(tmp_path, how):
     assert result.returncode == 2
     assert "card data unavailable" in result.stderr and "--offline" in result.stderr
     assert not db.exists()
+    assert not db.parent.exists()  # nothing is created for a store that is not built
 
 
 def test_unreachable_scryfall_without_a_store_exits_2(tmp_path):
