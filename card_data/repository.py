@@ -137,11 +137,12 @@ class SuggestionIndex:
 
     WRatio ranks best (it forgives missing words: "Atraxa" -> "Atraxa, Praetors' Voice")
     but costs ~150 ms over 30k keys, so it only re-ranks a shortlist: the closest keys by
-    the cheap QRatio plus the keys sharing the typed name's first word.
+    the cheap QRatio plus the keys whose first word is the typed one or close to it.
     """
 
     SHORTLIST = 12
     SAME_FIRST_WORD = 40
+    CLOSE_FIRST_WORDS = 3
 
     def __init__(self, keys: list[str], names: list[str]) -> None:
         self.keys, self.names = keys, names
@@ -154,6 +155,8 @@ class SuggestionIndex:
             if loose and self.loose.setdefault(loose, names[index]) != names[index]:
                 self.loose[loose] = None  # two cards spell the same: guess neither
 
+        self.first_words = list(self.by_first_word)
+
     def loose_match(self, key: str) -> str | None:
         """The canonical name whose key has the same letters and digits, when only one does."""
         return self.loose.get(_loose(key))
@@ -162,7 +165,10 @@ class SuggestionIndex:
         """Up to MAX_SUGGESTIONS canonical names, best first, each card once."""
         close = process.extract(key, self.keys, scorer=fuzz.QRatio, limit=self.SHORTLIST, score_cutoff=40)
         shortlist = {index for _, _, index in close}
-        shortlist.update(self.by_first_word.get(_first_word(key), ())[: self.SAME_FIRST_WORD])
+        # Keys whose first word is the typed one or a near miss of it ("thrasioss" -> Thrasios).
+        for word, _, _ in process.extract(_first_word(key), self.first_words, scorer=fuzz.ratio,
+                                          limit=self.CLOSE_FIRST_WORDS, score_cutoff=75):
+            shortlist.update(self.by_first_word[word][: self.SAME_FIRST_WORD])
         scored = sorted(
             ((fuzz.WRatio(key, self.keys[index]), -index) for index in shortlist), reverse=True
         )

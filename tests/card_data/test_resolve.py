@@ -95,6 +95,8 @@ def test_batch_keys_every_input_string_exactly(repository):
     ("Counterspel", "Counterspell"),
     ("Atraxa Praetor Voice", "Atraxa, Praetors' Voice"),
     ("Rhystic Studies", "Rhystic Study"),
+    ("Thrasioss", "Thrasios, Triton Hero"),  # a typo in the only word typed
+    ("Thrasois, Triton Hero", "Thrasios, Triton Hero"),
 ])
 def test_unknown_names_get_suggestions(repository, typo, suggested):
     suggestions = repository.resolve([typo]).suggestions[typo]
