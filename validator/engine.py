@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Mapping, Sequence
 
 from validator.assemble import assemble
-from validator.deck import Card, Deck, wubrg
+from validator.deck import Card, Deck, Entry, wubrg
 from validator.decklist import Decklist
 from validator.rules import RULES, Rule, card_count, commander_identity
 from validator.violations import Code, Severity, Violation
@@ -48,6 +48,8 @@ def check(
     problems = decklist.problems
     if commanders:  # the request designates them: the parser's guess is no longer news
         problems = tuple(p for p in problems if p.code != Code.COMMANDER_INFERRED)
+    elif deck.companion is not None:
+        problems = tuple(_companion_among_inferred(p, deck.companion) for p in problems)
     violations = sorted([*problems, *validate(deck)], key=Violation.sort_key)
     return Report(
         valid=not any(v.severity == Severity.ERROR for v in violations),
@@ -58,3 +60,10 @@ def check(
         card_count=card_count(deck),
         violations=tuple(violations),
     )
+
+
+def _companion_among_inferred(problem: Violation, companion: Entry) -> Violation:
+    """A commander_inferred warning naming a card assemble() made the companion says so."""
+    if problem.code != Code.COMMANDER_INFERRED or not set(problem.lines) & set(companion.lines):
+        return problem
+    return replace(problem, message=f"{problem.message} {companion.card.name} has Companion, so it is the companion.")

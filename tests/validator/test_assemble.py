@@ -201,3 +201,14 @@ def test_check_warnings_alone_keep_the_deck_valid():
     report = check(listing(("Atraxa", 1, C), ("Forest", 99, M), ("Sol Ring", 1, MB)), CARDS)
     assert codes(report) == [("sideboard", ("Sol Ring",))]
     assert report.valid is True
+
+
+def test_inferred_warning_says_which_side_zone_card_became_the_companion():
+    inferred = Violation(Code.COMMANDER_INFERRED, "No commander was marked; Atraxa and Gyruda taken as commander "
+                         "from the final block.", Severity.WARNING, cards=("Atraxa", "Gyruda"), lines=(2, 3))
+    decklist = Decklist((ListEntry("Forest", 98, 1, M), ListEntry("Atraxa", 1, 2, C), ListEntry("Gyruda", 1, 3, C)),
+                        problems=(inferred,))
+    report = check(decklist, PAIR_CARDS)
+    (warning,) = [v for v in report.violations if v.code == Code.COMMANDER_INFERRED]
+    assert warning.message.endswith("Gyruda, Doom of Depths has Companion, so it is the companion.")
+    assert (report.commanders, report.companion) == (("Atraxa, Praetors' Voice",), "Gyruda, Doom of Depths")
