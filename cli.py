@@ -151,15 +151,18 @@ def deck_files_under(directory: str) -> list[str]:
 
 
 def read_input(path: str) -> str:
-    """The decklist text; UTF-8 (a BOM is dropped), else Windows-1252 as older tools write."""
+    """The decklist text: UTF-16/32 by its BOM, else UTF-8 (a BOM dropped), else
+    Windows-1252 as older tools write (service.decode_file, as the page reads uploads)."""
+    from service import decode_file, has_unicode_bom
+
     data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
-    if b"\0" in data:
+    if b"\0" in data and not has_unicode_bom(data):
         # No decklist format contains NUL; this is a binary file caught by a glob.
         raise ValueError("binary file, not a decklist")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252")
+    text = decode_file(data)
+    if "\0" in text:
+        raise ValueError("binary file, not a decklist")
+    return text
 
 
 def format_hint(path: str, text: str) -> str | None:

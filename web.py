@@ -181,11 +181,10 @@ def describe_errors(messages: dict) -> str:
 
 
 def decode_upload(data: bytes) -> str:
-    """UTF-8 (a BOM dropped), else Windows-1252 as older tools write, as the CLI reads files;
-    a stray byte must not refuse the whole list."""
-    # utf-8-sig drops the byte-order mark Windows editors write, so line 1 parses.
+    """The file as the CLI reads it (service.decode_file: UTF-16/32 by BOM, UTF-8, else
+    Windows-1252); a stray byte must not refuse the whole list."""
     try:
-        return data.decode("utf-8-sig")
+        return service.decode_file(data)
     except UnicodeDecodeError:
         return data.decode("cp1252", errors="replace")
 

@@ -70,8 +70,12 @@
 
   /* ---- reading files into the textarea (FileReader, nothing leaves the browser) ---- */
 
-  /* UTF-8, else Windows-1252 as older tools write (as the server and the CLI read files). */
+  /* UTF-16 by its byte-order mark, else UTF-8, else Windows-1252 as older tools write
+   * (as the server and the CLI read files: service.decode_file). */
   function decodeFile(buffer) {
+    const head = new Uint8Array(buffer, 0, Math.min(2, buffer.byteLength));
+    if (head[0] === 0xFF && head[1] === 0xFE) return new TextDecoder("utf-16le").decode(buffer);
+    if (head[0] === 0xFE && head[1] === 0xFF) return new TextDecoder("utf-16be").decode(buffer);
     try {
       return new TextDecoder("utf-8", { fatal: true }).decode(buffer);
     } catch (_) {

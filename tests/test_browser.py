@@ -161,11 +161,13 @@ def test_chosen_file_is_validated(page, live_url):
     assert flagged(page) == OFFENDING_LINES
 
 
-def test_chosen_windows_1252_file_is_read_as_the_cli_reads_it(page, live_url):
-    """An ANSI (Windows-1252) file: FileReader's UTF-8 turned û into U+FFFD, an unknown card."""
+@pytest.mark.parametrize("codec", ("cp1252", "utf-16"))
+def test_chosen_windows_1252_file_is_read_as_the_cli_reads_it(page, live_url, codec):
+    """An ANSI (Windows-1252) file: FileReader's UTF-8 turned û into U+FFFD, an unknown card;
+    a UTF-16 file (Notepad's "Unicode", with a BOM) is read by its byte-order mark."""
     page.goto(live_url)
     page.set_input_files("#deckfile", files=[{"name": "deck.txt", "mimeType": "text/plain",
-                                              "buffer": "1 Lim-Dûl's Vault\r\n1 Sol Ring\r\n".encode("cp1252")}])
+                                              "buffer": "1 Lim-Dûl's Vault\r\n1 Sol Ring\r\n".encode(codec)}])
     if page.js:
         page.wait_for_function("document.querySelector('#decklist').value.length > 0")
         assert page.input_value("#decklist").startswith("1 Lim-Dûl's Vault")

@@ -125,6 +125,16 @@ def test_read_input_handles_bom_and_windows_1252(tmp_path):
         cli.read_input(str(tmp_path / "bin.txt"))
 
 
+@pytest.mark.parametrize("codec", ("utf-16", "utf-16-be", "utf-32"))
+def test_read_input_reads_unicode_files_by_their_byte_order_mark(tmp_path, codec):
+    # Windows PowerShell 5's `>` and Notepad's "Unicode" write UTF-16 with a BOM: that was
+    # "cannot read: binary file, not a decklist" (the NUL bytes of every ASCII character).
+    path = tmp_path / "deck.txt"
+    bom = {"utf-16-be": b"\xfe\xff"}.get(codec, b"")
+    path.write_bytes(bom + "1 Lim-Dûl's Vault\r\n1 Sol Ring\r\n".encode(codec))
+    assert cli.read_input(str(path)) == "1 Lim-Dûl's Vault\r\n1 Sol Ring\r\n"
+
+
 def test_xml_safe_removes_only_what_xml_cannot_carry():
     assert cli.xml_safe("Sol\x00 Ring\x1b\t<&>\n") == "Sol Ring\t<&>\n"
 

@@ -237,6 +237,14 @@ def test_uploaded_windows_1252_file_is_read_as_the_cli_reads_it(client):
     assert "1 Lim-Dûl's Vault" in soup.select_one("#decklist").get_text()
 
 
+def test_uploaded_utf16_file_is_read_by_its_byte_order_mark(client):
+    """Notepad's "Unicode" and PowerShell 5's `>` save UTF-16 with a BOM."""
+    data = {"deckfile": (io.BytesIO("1 Lim-Dûl's Vault\r\n1 Sol Ring\r\n".encode("utf-16")), "deck.txt")}
+    soup = soup_of(client.post("/", data=data, content_type="multipart/form-data"))
+    assert "unknown_card" not in violations(soup) and "unparsed_line" not in violations(soup)
+    assert soup.select_one("#L1 .text").get_text() == "1 Lim-Dûl's Vault"
+
+
 def test_textarea_is_refilled_with_line_numbers_intact(client):
     """A list starting with a blank line keeps that line (the parser eats one newline)."""
     text = "\nCommander\n1 Atraxa, Praetors' Voice\n1 Mana Crypt\n"
