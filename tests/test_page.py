@@ -228,6 +228,14 @@ def test_uploaded_file_replaces_the_textarea(client):
     assert soup.select_one("#decklist").get_text().lstrip("\n").startswith("Commander")
 
 
+def test_file_chooser_offers_every_decklist_file_the_service_reads(client):
+    """The chooser's filter hid .dec lists and .json site exports (both read by the parser)."""
+    from cli import DECK_EXTENSIONS
+
+    accept = set(soup_of(client.get("/")).select_one("#deckfile")["accept"].split(","))
+    assert DECK_EXTENSIONS | {".json", ".csv"} <= accept
+
+
 def test_uploaded_windows_1252_file_is_read_as_the_cli_reads_it(client):
     """Windows editors and older exporters save ANSI (Windows-1252): the CLI reads such a file
     right, the page turned "Lim-D\xfbl's Vault" into an unknown "Lim-D\ufffdl's Vault"."""
