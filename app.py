@@ -80,6 +80,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.add_url_rule("/healthz", view_func=healthz)
     app.add_url_rule("/readyz", view_func=readyz)
     register_error_handlers(app)
+    app.before_request(refuse_cut_streams)
     app.after_request(add_common_headers)
     app.register_blueprint(openapi.bp)
     app.register_blueprint(web_bp)  # the paste-and-validate page at /
@@ -353,6 +354,29 @@ def unprocessable(message: str, errors: Any) -> UnprocessableEntity:
     error = UnprocessableEntity(message)
     error.errors = errors
     return error
+
+
+def refuse_cut_streams() -> None:
+    """413 for a streamed (chunked) body over MAX_CONTENT_LENGTH, as for one with a length.
+
+    werkzeug cuts a body without Content-Length at the limit and hands over the rest
+    silently: a list whose cards came after 1 MiB was judged without them (200), cut JSON
+    was a 400. Read the body here (cached for the view, form fields parsed) and see
+    whether the server has more of it.
+    """
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    environ = request.environ
+    if not limit or request.content_length is not None or not environ.get("wsgi.input_terminated"):
+        return
+    try:
+        request.get_data(cache=True, parse_form_data=True)
+        failed = None
+    except HTTPException as error:  # a form cut mid-field may not parse: the size decides
+        failed = error
+    if environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge()
+    if failed is not None:
+        raise failed
 
 
 # --- health ----------------------------------------------------------------------------

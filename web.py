@@ -114,6 +114,8 @@ def unexpected_error(error):
     if isinstance(error, HTTPException):
         if error.code == 429 and request.method == "POST":
             return too_many_requests()  # the rate limit: keep the list, say when to come back
+        if error.code == 413 and request.method == "POST":  # a streamed body over the limit
+            return render_page(error=too_large_message(current_app.config.get("MAX_CONTENT_LENGTH"))), 413
         return error  # 404, 405...: Flask's own answer is right
     current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
     try:

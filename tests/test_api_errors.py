@@ -6,6 +6,7 @@ missing store is itself a case (503 with Retry-After).
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 
@@ -108,6 +109,31 @@ def test_text_body_over_the_limit_is_413(client):
     body = assert_envelope(response, 413)
     # The page (app.js) shows this message as is: it says what the limit is.
     assert f"{SMALL_LIMIT} bytes" in body["message"]
+
+
+def post_chunked(client, path, data: bytes, content_type: str):
+    """A body sent with Transfer-Encoding: chunked (no Content-Length), as a server that
+    de-chunks (gunicorn, werkzeug) hands it to the app."""
+    return client.post(path, input_stream=io.BytesIO(data), content_type=content_type,
+                       headers={"Transfer-Encoding": "chunked"},
+                       environ_overrides={"wsgi.input_terminated": True})
+
+
+@pytest.mark.parametrize(("path", "data", "content_type"), (
+    # A list whose cards come after 1 MiB of comments: it was cut at the limit and judged
+    # without them (200, card_count 0) instead of refused.
+    (VALIDATE, (b"// " + b"x" * 100 + b"\n") * 60 + b"1 Forest\n" * 5, "text/plain"),
+    # JSON cut at the limit was a 400 "Unterminated string", not a 413.
+    (VALIDATE, json.dumps({"decklist": "1 Forest\n" * SMALL_LIMIT}).encode(), "application/json"),
+    (BATCH, json.dumps({"decks": [{"decklist": "1 Forest\n" * SMALL_LIMIT}]}).encode(), "application/json"),
+))
+def test_chunked_body_over_the_limit_is_413_not_cut(client, path, data, content_type):
+    assert_envelope(post_chunked(client, path, data, content_type), 413)
+
+
+def test_chunked_body_under_the_limit_is_read_whole(client):
+    # The store is absent here: a body read in full reaches it (503), it is not refused.
+    assert_envelope(post_chunked(client, VALIDATE, b"1 Sol Ring\n" * 100, "text/plain"), 503)
 
 
 @pytest.mark.parametrize(("body", "field"), (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+from urllib.parse import urlencode
 
 import pytest
 from bs4 import BeautifulSoup
@@ -321,6 +322,19 @@ def test_body_over_the_limit_is_413_on_the_page(fixture_db):
     assert response.status_code == 413
     assert "4 KiB" in soup_of(response).select_one(".alert").get_text()
     assert response.headers["Content-Security-Policy"]
+
+
+def test_chunked_form_over_the_limit_is_413_on_the_page(fixture_db):
+    """Sent chunked (no Content-Length) the form was cut at the limit and judged anyway."""
+    app = create_app({"TESTING": True, "CARD_DB": str(fixture_db), "CARD_DATA_OFFLINE": True,
+                      "CARD_DATA_SYNC": False, "MAX_CONTENT_LENGTH": 4096})
+    body = urlencode({"decklist": "1 Sol Ring\n" * 1000}).encode()
+    response = app.test_client().post("/", input_stream=io.BytesIO(body),
+                                      content_type="application/x-www-form-urlencoded",
+                                      headers={"Transfer-Encoding": "chunked"},
+                                      environ_overrides={"wsgi.input_terminated": True})
+    assert response.status_code == 413
+    assert "4 KiB" in soup_of(response).select_one(".alert").get_text()
 
 
 def test_no_card_data_is_503_with_retry_after(tmp_path):
