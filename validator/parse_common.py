@@ -96,10 +96,12 @@ def split_lines(text: str) -> list[str]:
 
 
 def check_size(lines: list[str]) -> None:
-    """Refuse input over MAX_LINES lines before any per-line work is done."""
-    if len(lines) > MAX_LINES:
+    """Refuse input over MAX_LINES lines before any per-line work is done (a final line
+    break ends the last line; it does not start another)."""
+    count = len(lines) - (len(lines) > 1 and lines[-1] == "")
+    if count > MAX_LINES:
         raise DecklistError(
-            f"The decklist has {len(lines)} lines; at most {MAX_LINES} are accepted."
+            f"The decklist has {count} lines; at most {MAX_LINES} are accepted."
         )
 
 

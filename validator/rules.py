@@ -221,6 +221,9 @@ def commander_eligibility(card: Card) -> str | None:
 def _eligibility(card: Card) -> str | None:
     """commander_eligibility without the cache."""
     name = card.name
+    kind = non_deck_kind(card)
+    if kind:  # a meld result or a token is legendary and a creature, but no card of a deck
+        return f"{name} is {kind}, not a card a deck can hold, so it can't be your commander."
     if text_facts(card.front_text).can_be_commander:
         return None
     legendary = "Legendary" in card.supertypes
@@ -530,7 +533,7 @@ def deck_size(deck: Deck) -> Iterator[Violation]:
     if size != 100:
         yield Violation(
             Code.DECK_SIZE,
-            f"The deck has {size} cards; a Commander deck has exactly 100, commanders included "
+            f"The deck has {size} card{'s' * (size != 1)}; a Commander deck has exactly 100, commanders included "
             "and companion excluded.",
             rule="903.5a",
         )

@@ -96,6 +96,10 @@ AKROMA_VISION = legend("Akroma, Vision of Ixidor", "W",
         (SMUGGLERS_COPTER, False),  # not legendary
         (BACKGROUND, False),  # only beside Choose a Background
         (SOL_RING, False),
+        # legendary creatures that are no deck card: a meld result and a token
+        (card("Brisela, Voice of Nightmares", "Legendary Creature — Eldrazi Angel", identity="W",
+              pt=True, is_meld_result=True, layout="meld"), False),
+        (card("Ragavan", "Legendary Creature — Monkey", identity="R", pt=True, layout="token"), False),
     ),
 )
 def test_commander_eligibility(commander, eligible):

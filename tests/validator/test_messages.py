@@ -30,6 +30,8 @@ def message_for(d, code):
          "Lightning Bolt (R) is outside the commanders' color identity (WUBG)."),
         (deck(ATRAXA, main={FOREST: 98}), "deck_size",
          "The deck has 99 cards; a Commander deck has exactly 100, commanders included and companion excluded."),
+        (deck(ATRAXA), "deck_size",
+         "The deck has 1 card; a Commander deck has exactly 100, commanders included and companion excluded."),
         (deck(ATRAXA, main={SOL_RING: 2}), "singleton",
          "Sol Ring appears 2 times; the deck may have one copy."),
         (deck(ATRAXA, main={ATRAXA: 1}), "singleton",

@@ -419,6 +419,10 @@ def test_max_lines_is_accepted():
     assert len(parse("1 Forest\n" * (MAX_LINES - 1)).entries) == MAX_LINES - 1
 
 
+def test_max_lines_ending_in_a_line_break_is_accepted():
+    assert len(parse("1 Forest\n" * MAX_LINES).entries) == MAX_LINES
+
+
 def test_unknown_format_name_is_refused():
     with pytest.raises(DecklistError, match="Unknown decklist format"):
         parse("1 Sol Ring", "pdf")
