@@ -412,7 +412,7 @@ def retry_after() -> int:
 
 def wants_json() -> bool:
     """Errors under /api/ and on the health endpoints are JSON; the page keeps HTML."""
-    return request.path.startswith(JSON_PATHS)
+    return request.path.startswith(JSON_PATHS) or request.path == "/api"
 
 
 def envelope(code: int, status: str, message: str, errors: Any = None, headers=()) -> Any:

@@ -220,6 +220,7 @@ def test_healthz_answers_without_card_data(client):
 @pytest.mark.parametrize(("method", "path", "status", "allow"), (
     ("get", "/api/v1/nothing-here", 404, None),
     ("get", "/api/v2/validate", 404, None),
+    ("get", "/api", 404, None),  # no trailing slash: still the API's envelope, not an HTML page
     ("get", VALIDATE, 405, "POST"),
     ("delete", BATCH, 405, "POST"),
     ("post", "/api/v1/cards/Sol%20Ring", 405, "GET"),
