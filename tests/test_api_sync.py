@@ -8,17 +8,8 @@ import time
 import pytest
 
 from app import create_app
+from tests.waiting import wait_for
 from runtime import backoff_delay
-
-
-def wait_for(predicate, timeout: float = 20.0) -> bool:
-    """Poll until predicate() is true or the timeout passes."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.fixture

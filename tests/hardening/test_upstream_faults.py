@@ -17,6 +17,7 @@ from card_data.client import ScryfallClient
 from card_data.store import read_metadata
 from card_data.sync import sync
 from tests.hardening.conftest import NORMAL_DECK, VALIDATE, sha256
+from tests.waiting import wait_for
 
 FAULTS = {
     "429": {"fail_next": [429]},
@@ -37,16 +38,6 @@ def online_app(db, server, **config):
     """An app that asks the fake Scryfall for names missing from the store (no background sync)."""
     return create_app({"TESTING": True, "CARD_DB": str(db), "SCRYFALL_API_URL": server.base_url,
                        "CARD_DATA_OFFLINE": False, "CARD_DATA_SYNC": False, **config})
-
-
-def wait_for(predicate, timeout: float = 15.0) -> bool:
-    """Poll until predicate() holds or the timeout passes."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def codes(response) -> set[str]:
