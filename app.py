@@ -14,7 +14,6 @@ import os
 from importlib import metadata as package_metadata
 from pathlib import Path
 from typing import Any, Callable, Mapping
-from urllib.parse import quote
 
 from flask import Blueprint, Flask, current_app, jsonify, request
 from marshmallow import Schema, ValidationError
@@ -35,7 +34,7 @@ import schemas
 import service
 from card_data import CardDataError, CardDataUnavailable, open_repository
 from card_data.repository import MAX_SUGGESTED_NAMES
-from runtime import BackgroundSync, retry_after_for
+from runtime import REPOSITORY_KEY, SYNC_KEY, BackgroundSync, card_data_wait, retry_after_for
 from validator.parse import MAX_LINES, DecklistError
 from validator.parse_common import split_lines
 from validator.rules import commander_eligibility, pairing_abilities
@@ -43,8 +42,6 @@ from web import bp as web_bp
 
 log = logging.getLogger(__name__)
 
-REPOSITORY_KEY = "card_repository"  # app.extensions key (docs/internals.md; web.py reads it)
-SYNC_KEY = "card_data_sync"
 JSON_PATHS = ("/api/", "/healthz", "/readyz", "/openapi.json")
 CORS_PATHS = ("/api/", "/openapi.json")
 BATCH_MIN_SUGGESTIONS = 3  # each deck of a batch still gets suggestions for a few typos
@@ -255,17 +252,12 @@ def card_body(card, described: Mapping[str, Any]) -> dict:
     """The /api/v1/cards response: the stored card plus what the rules say about it."""
     reason = commander_eligibility(card)
     return schemas.card_schema.dump({
-        "scryfall_uri": scryfall_search_url(card.name),  # a stored scryfall_uri wins
+        "scryfall_uri": schemas.scryfall_search_url(card.name),  # a stored scryfall_uri wins
         **described,
         "legality": card.legality,
         "commander": {"eligible": reason is None, "reason": reason},
         "pairing_abilities": list(pairing_abilities(card)),
     })
-
-
-def scryfall_search_url(name: str) -> str:
-    """A Scryfall search for exactly this name (the store keeps no card URLs)."""
-    return "https://scryfall.com/search?q=" + quote(f'!"{name}"', safe="")
 
 
 # --- reading requests ------------------------------------------------------------------
@@ -391,7 +383,7 @@ def readyz():
     """Readiness: 200 once card data is loaded, 503 with Retry-After before."""
     meta = repository().metadata()
     if meta is None or not meta.cards:
-        raise CardDataUnavailable("card data is not loaded yet", retry_after())
+        raise CardDataUnavailable("card data is not loaded yet", card_data_wait())
     updated = schemas.dump_card_data(meta)["updated_at"]
     body = {"status": "ready", "card_data": {"updated_at": updated, "cards": meta.cards}}
     syncer = current_app.extensions.get(SYNC_KEY)
@@ -399,12 +391,6 @@ def readyz():
         # Still serving from the last good store, but it is not being refreshed: say so.
         body.update(degraded=True, last_sync_error=syncer.last_error)
     return jsonify(body)
-
-
-def retry_after() -> int:
-    """Seconds a client should wait for card data: until this process's next sync attempt."""
-    syncer = current_app.extensions.get(SYNC_KEY)
-    return syncer.retry_after() if syncer else int(current_app.config["CARD_DATA_RETRY_AFTER"])
 
 
 # --- errors and headers ----------------------------------------------------------------
@@ -456,7 +442,7 @@ def handle_decklist_error(error: DecklistError):
 
 def handle_unavailable(error: CardDataUnavailable):
     """No card data yet (or Scryfall is down for a miss): 503 and when to come back."""
-    seconds = retry_after_for(error, repository(), retry_after())
+    seconds = retry_after_for(error, repository(), card_data_wait())
     message = f"Card data is not available yet; retry in {seconds} s."
     return handle_http_exception(ServiceUnavailable(message, retry_after=seconds))
 
@@ -464,7 +450,7 @@ def handle_unavailable(error: CardDataUnavailable):
 def handle_card_data_error(error: CardDataError):
     """The store is broken in some other way: log it, 503, and try again later."""
     log.exception("card data error")
-    return handle_unavailable(CardDataUnavailable(str(error), retry_after()))
+    return handle_unavailable(CardDataUnavailable(str(error), card_data_wait()))
 
 
 def handle_unexpected(error: Exception):

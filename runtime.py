@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from flask import current_app
+
 from card_data import CardDataError, CardDataUnavailable
 
 try:  # POSIX only; without it every process syncs, which is still correct, just wasteful
@@ -149,6 +151,19 @@ class BackgroundSync:
         self._lock_file = handle
         return True
 
+
+
+# The app.extensions keys of the CardRepository and the BackgroundSync (app.py sets them,
+# the API and the page read them).
+REPOSITORY_KEY = "card_repository"
+SYNC_KEY = "card_data_sync"
+
+
+def card_data_wait() -> int:
+    """Seconds a client should wait for card data, as /readyz says: until this process's
+    next sync attempt, or the configured figure when this process does not sync."""
+    syncer = current_app.extensions.get(SYNC_KEY)
+    return syncer.retry_after() if syncer else int(current_app.config["CARD_DATA_RETRY_AFTER"])
 
 
 def retry_after_for(error: CardDataUnavailable, repository, waiting: int) -> int:

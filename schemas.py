@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any, Mapping
+from urllib.parse import quote
 
 from marshmallow import Schema, fields, post_dump, validate
 
@@ -27,6 +28,11 @@ MAX_COMMANDERS = 5
 MAX_COLOR_CHOICES = 5
 BATCH_LIMIT = 50  # default; the app's BATCH_LIMIT config may lower or raise it
 GAME_FORMATS = ("commander",)
+
+
+def scryfall_search_url(name: str) -> str:
+    """A Scryfall search for exactly this card name (a link only; nothing is fetched)."""
+    return "https://scryfall.com/search?q=" + quote(f'!"{name}"', safe="")
 
 
 def card_name(**kwargs: Any) -> fields.String:

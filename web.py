@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from urllib.parse import quote
 
 from flask import Blueprint, current_app, render_template, request
 from marshmallow import ValidationError
@@ -18,17 +17,13 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 import observability
 import schemas
 import service
-from runtime import retry_after_for
+from runtime import REPOSITORY_KEY, card_data_wait, retry_after_for
 from card_data import CardDataError, CardDataUnavailable
 from validator.parse import FORMATS, DecklistError
 from validator.parse_common import split_lines
 from validator.violations import Severity
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static")
-
-# The keys app.py stores the CardRepository and the BackgroundSync under (docs/internals.md).
-REPOSITORY_KEY = "card_repository"
-SYNC_KEY = "card_data_sync"
 
 # Everything the page loads comes from this origin: no inline script or style, no CDN,
 # and nobody may frame it (clickjacking). `form-action 'self'` keeps the form honest.
@@ -208,9 +203,7 @@ def validate_and_render(form: dict, data: dict):
         return render_page(form=form, error=str(error)), 422
     except CardDataUnavailable as error:
         # The same figure the API and /readyz send.
-        syncer = current_app.extensions.get(SYNC_KEY)
-        waiting = syncer.retry_after() if syncer else current_app.config.get("CARD_DATA_RETRY_AFTER", 30)
-        seconds = retry_after_for(error, repository, waiting)
+        seconds = retry_after_for(error, repository, card_data_wait())
         message = f"Card data is not loaded yet. Try again in {seconds} seconds."
         response = current_app.make_response((render_page(form=form, error=message), 503))
         response.headers["Retry-After"] = str(seconds)
@@ -233,7 +226,7 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         lines=listing(form["text"], report.violations) if report else (),
         counts=severity_counts(report.violations) if report else {},
         color_names=COLOR_NAMES,
-        scryfall_url=scryfall_url,
+        scryfall_url=schemas.scryfall_search_url,
         card_data=card_data_metadata(),
         max_name=schemas.MAX_NAME_LENGTH,
     )
@@ -284,11 +277,6 @@ def severity_counts(violations) -> dict[str, int]:
     for violation in violations:
         counts[str(violation.severity)] = counts.get(str(violation.severity), 0) + 1
     return counts
-
-
-def scryfall_url(name: str) -> str:
-    """A Scryfall search for exactly this card name (a link only; nothing is fetched)."""
-    return "https://scryfall.com/search?q=" + quote(f'!"{name}"', safe="")
 
 
 def too_large_message(limit: int | None) -> str:
