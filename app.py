@@ -235,7 +235,7 @@ def card(name: str):
 def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None) -> dict:
     """Run one loaded request through the engine and dump the Report."""
     repo = repository()
-    report, source = service.validate_text_with_source(
+    report, source = service.validate_text(
         data["decklist"],
         repo,
         suggest_limit=suggest_limit,

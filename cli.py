@@ -202,7 +202,7 @@ def check_file(path: str, repository, *, commanders=None, companion=None) -> Che
     hint = format_hint(path, text)
     try:
         report = validate_text(text, repository, format=hint if hint in FORMATS else None,
-                               commanders=commanders, companion=companion)
+                               commanders=commanders, companion=companion).report
     except DecklistError as error:
         return Checked(path, error=f"cannot check: {error}")
     except CardDataError:

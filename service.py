@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import codecs
-from typing import Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
+from card_data.store import StoreMetadata
 from validator.engine import Report, check
 from validator.parse import parse
 
@@ -19,13 +20,15 @@ def names_to_resolve(decklist, commanders=None, companion=None, color_choices=No
     return list(names)
 
 
-def validate_text(text: str, repository, **options) -> Report:
-    """Parse the text, resolve every name in one batch, and apply every rule
-    (options: format, commanders, companion, color_choices, suggest_limit)."""
-    return validate_text_with_source(text, repository, **options)[0]
+class Validated(NamedTuple):
+    """A Report and the metadata of the very store file its cards came from (so a response
+    never names another store version when a sync swaps files in between)."""
+
+    report: Report
+    card_data: StoreMetadata | None
 
 
-def validate_text_with_source(
+def validate_text(
     text: str,
     repository,
     *,
@@ -34,9 +37,8 @@ def validate_text_with_source(
     companion: str | None = None,
     color_choices: Mapping[str, str] | None = None,
     suggest_limit: int | None = None,
-) -> tuple[Report, object | None]:
-    """validate_text, plus the metadata of the very store file the cards came from (None
-    when the repository does not say), so a response never names another store version.
+) -> Validated:
+    """Parse the text, resolve every name in one batch, and apply every rule.
 
     `suggest_limit` caps how many unknown names get fuzzy suggestions (the repository's
     default when None): a batch shares one budget so 50 decks of typos stay cheap.
@@ -53,7 +55,7 @@ def validate_text_with_source(
         companion=companion,
         color_choices=color_choices,
     )
-    return report, getattr(resolution, "metadata", None)
+    return Validated(report, resolution.metadata)
 
 
 # UTF-32 first: its little-endian mark starts with UTF-16's.

@@ -198,7 +198,7 @@ def validate_and_render(form: dict, data: dict):
             format=data.get("decklist_format"),
             commanders=data.get("commanders"),
             companion=data.get("companion"),
-        )
+        ).report
     except DecklistError as error:
         return render_page(form=form, error=str(error)), 422
     except CardDataUnavailable as error:

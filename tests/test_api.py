@@ -308,7 +308,7 @@ def test_dump_report_is_json_ready(client):
     from service import validate_text
 
     repository = client.application.extensions["card_repository"]
-    report = validate_text(deck_text(extra=("1 Sol Rnig",)), repository)
+    report = validate_text(deck_text(extra=("1 Sol Rnig",)), repository).report
     body = dump_report(report, {"source": "scryfall", "updated_at": "2026-11-30T10:04:21+00:00"})
     assert json.loads(json.dumps(body)) == body
     assert body["card_data"]["updated_at"] == "2026-11-30T10:04:21+00:00"

@@ -236,7 +236,7 @@ def test_unexpected_error_is_a_logged_500_envelope(client, monkeypatch, caplog):
     def broken(*args, **kwargs):
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("service.validate_text_with_source", broken)
+    monkeypatch.setattr("service.validate_text", broken)
     # The store is absent, so give the view a repository that exists: reach the engine.
     monkeypatch.setattr("app.repository", lambda: FakeMetadataOnly())
     with caplog.at_level(logging.ERROR, logger="app"):
