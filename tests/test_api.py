@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from app import create_app
+from tests.apps import offline_app
 from validator.parse import MAX_LINES
 
 VALIDATE = "/api/v1/validate"
@@ -45,12 +45,7 @@ AFTER_BASICS_LINE = FIRST_SPELL_LINE + len(SPELLS) + len(BASICS)
 @pytest.fixture
 def app(fixture_db):
     """The service over the fixture store, offline and without a background sync."""
-    return create_app({
-        "TESTING": True,
-        "CARD_DB": str(fixture_db),
-        "CARD_DATA_OFFLINE": True,
-        "CORS_ORIGINS": ("https://decks.example",),
-    })
+    return offline_app(fixture_db, CORS_ORIGINS=("https://decks.example",))
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ import logging
 import pytest
 
 from app import config_from_environment, create_app
+from tests.apps import offline_app
 
 VALIDATE = "/api/v1/validate"
 BATCH = "/api/v1/validate/batch"
@@ -22,13 +23,8 @@ SMALL_LIMIT = 4096  # bytes; MAX_CONTENT_LENGTH for these tests so 413 is cheap 
 @pytest.fixture
 def app(tmp_path):
     """An app whose store does not exist and which may not fetch one."""
-    return create_app({
-        "TESTING": True,
-        "CARD_DB": str(tmp_path / "absent.sqlite3"),
-        "CARD_DATA_OFFLINE": True,
-        "MAX_CONTENT_LENGTH": SMALL_LIMIT,
-        "CORS_ORIGINS": ("https://decks.example",),
-    })
+    return offline_app(tmp_path / "absent.sqlite3", MAX_CONTENT_LENGTH=SMALL_LIMIT,
+                       CORS_ORIGINS=("https://decks.example",))
 
 
 @pytest.fixture
@@ -187,8 +183,7 @@ def test_malformed_batch_is_422(client, body, where):
 
 
 def test_batch_limit_is_configurable(tmp_path):
-    client = create_app({"TESTING": True, "CARD_DB": str(tmp_path / "x"), "CARD_DATA_OFFLINE": True,
-                         "BATCH_LIMIT": 2}).test_client()
+    client = offline_app(tmp_path / "x", BATCH_LIMIT=2).test_client()
     response = client.post(BATCH, json={"decks": [{"decklist": "1 Sol Ring"}] * 3})
     assert "decks" in assert_envelope(response, 422)["errors"]
 
@@ -292,8 +287,7 @@ def test_cors_preflight_allows_and_exposes_the_request_id(client):
 def test_cors_preflight_is_not_rate_limited(tmp_path):
     # A preflight costs nothing; counting it halves a browser client's budget, and a 429
     # preflight reaches the page as an opaque network error instead of the 429 envelope.
-    app = create_app({"TESTING": True, "CARD_DB": str(tmp_path / "x"), "CARD_DATA_OFFLINE": True,
-                      "RATELIMIT_ENABLED": True, "RATELIMIT": "2/minute"})
+    app = offline_app(tmp_path / "x", RATELIMIT_ENABLED=True, RATELIMIT="2/minute")
     client = app.test_client()
     preflight = {"Origin": "https://a.example", "Access-Control-Request-Method": "POST",
                  "Access-Control-Request-Headers": "content-type"}
@@ -312,16 +306,14 @@ def test_cors_preflight_is_not_rate_limited(tmp_path):
 def test_batch_line_limit_counts_the_lines_people_wrote(tmp_path, decks, over):
     # A list that ends with a newline (as editors save it) has no extra empty line: counting
     # one per deck refused batches that were within BATCH_LINE_LIMIT.
-    client = create_app({"TESTING": True, "CARD_DB": str(tmp_path / "absent"), "CARD_DATA_OFFLINE": True,
-                         "BATCH_LINE_LIMIT": 4}).test_client()
+    client = offline_app(tmp_path / "absent", BATCH_LINE_LIMIT=4).test_client()
     response = client.post(BATCH, json={"decks": [{"decklist": text} for text in decks]})
     # Under the limit the batch reaches the (absent) store: 503, not the 422 of the bound.
     assert_envelope(response, 422 if over else 503)
 
 
 def test_cors_wildcard(tmp_path):
-    client = create_app({"TESTING": True, "CARD_DB": str(tmp_path / "x"), "CARD_DATA_OFFLINE": True,
-                         "CORS_ORIGINS": ("*",)}).test_client()
+    client = offline_app(tmp_path / "x", CORS_ORIGINS=("*",)).test_client()
     response = client.get("/healthz")  # not an API path: no CORS headers needed there
     assert "Access-Control-Allow-Origin" not in response.headers
     response = client.post(VALIDATE, json={}, headers={"Origin": "https://anyone.example"})

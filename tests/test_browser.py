@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from app import create_app
+from tests.apps import offline_app
 from tests.test_page import ILLEGAL_DECK, ILLEGAL_EXPECTED
 from validator.parse import FORMATS
 
@@ -45,7 +45,7 @@ def live_url(tmp_path_factory):
 
     db = tmp_path_factory.mktemp("browser-store") / "cards.sqlite3"
     import_file(db, Path(__file__).parent / "fixtures" / "cards.jsonl", updated_at="2026-11-01T00:00:00+00:00")
-    app = create_app({"TESTING": True, "CARD_DB": str(db), "CARD_DATA_OFFLINE": True, "CARD_DATA_SYNC": False})
+    app = offline_app(db)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -16,7 +16,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import negative_data_rejection, not_a_server_error
 
-from app import create_app
+from tests.apps import offline_app
 
 OPERATIONS = (
     ("/api/v1/validate", "POST"),
@@ -31,7 +31,7 @@ MODES = (schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGAT
 @pytest.fixture
 def api_schema(fixture_db):
     """The service's own OpenAPI document, loaded from the app over the fixture store."""
-    app = create_app({"TESTING": True, "CARD_DB": str(fixture_db), "CARD_DATA_OFFLINE": True})
+    app = offline_app(fixture_db)
     return schemathesis.openapi.from_wsgi("/openapi.json", app)
 
 
@@ -68,7 +68,7 @@ def test_operation_conforms_to_the_document(api_schema, path, method, mode):
 
 def test_no_store_answers_conform_too(tmp_path):
     """The 503s of a store-less service are documented, envelope and Retry-After included."""
-    app = create_app({"TESTING": True, "CARD_DB": str(tmp_path / "absent"), "CARD_DATA_OFFLINE": True})
+    app = offline_app(tmp_path / "absent")
     offline = schemathesis.openapi.from_wsgi("/openapi.json", app)
     for path, parameters in (("/readyz", None), ("/api/v1/cards/{name}", {"name": "Sol Ring"})):
         case = offline[path]["GET"].Case(path_parameters=parameters)

@@ -14,6 +14,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from app import create_app
+from tests.apps import offline_app
 
 # A deck that breaks several rules, one problem per line. Line numbers matter: the
 # page must mark exactly these lines.
@@ -62,12 +63,7 @@ REQUIRED_CSP = (
 @pytest.fixture
 def app(fixture_db):
     """The real app over the fixture card store; offline, no background sync."""
-    return create_app({
-        "TESTING": True,
-        "CARD_DB": str(fixture_db),
-        "CARD_DATA_OFFLINE": True,
-        "CARD_DATA_SYNC": False,
-    })
+    return offline_app(fixture_db)
 
 
 @pytest.fixture
@@ -316,8 +312,7 @@ def test_verdict_pages_are_not_cached(client):
 
 def test_body_over_the_limit_is_413_on_the_page(fixture_db):
     """A body over MAX_CONTENT_LENGTH is a 413 HTML page that says the limit."""
-    app = create_app({"TESTING": True, "CARD_DB": str(fixture_db), "CARD_DATA_OFFLINE": True,
-                      "CARD_DATA_SYNC": False, "MAX_CONTENT_LENGTH": 4096})
+    app = offline_app(fixture_db, MAX_CONTENT_LENGTH=4096)
     response = app.test_client().post("/", data={"decklist": "1 Sol Ring\n" * 1000})
     assert response.status_code == 413
     assert "4 KiB" in soup_of(response).select_one(".alert").get_text()
@@ -326,8 +321,7 @@ def test_body_over_the_limit_is_413_on_the_page(fixture_db):
 
 def test_chunked_form_over_the_limit_is_413_on_the_page(fixture_db):
     """Sent chunked (no Content-Length) the form was cut at the limit and judged anyway."""
-    app = create_app({"TESTING": True, "CARD_DB": str(fixture_db), "CARD_DATA_OFFLINE": True,
-                      "CARD_DATA_SYNC": False, "MAX_CONTENT_LENGTH": 4096})
+    app = offline_app(fixture_db, MAX_CONTENT_LENGTH=4096)
     body = urlencode({"decklist": "1 Sol Ring\n" * 1000}).encode()
     response = app.test_client().post("/", input_stream=io.BytesIO(body),
                                       content_type="application/x-www-form-urlencoded",
@@ -354,8 +348,7 @@ def test_no_card_data_is_503_with_retry_after(tmp_path):
 
 def test_over_the_rate_limit_is_429_on_the_page_and_keeps_the_list(fixture_db):
     """Like 413 and 503: the page, saying when to come back, not werkzeug's bare 429 page."""
-    app = create_app({"TESTING": True, "CARD_DB": str(fixture_db), "CARD_DATA_OFFLINE": True,
-                      "CARD_DATA_SYNC": False, "RATELIMIT_ENABLED": True, "RATELIMIT": "1/minute"})
+    app = offline_app(fixture_db, RATELIMIT_ENABLED=True, RATELIMIT="1/minute")
     client = app.test_client()
     assert client.post("/", data={"decklist": LEGAL_DECK}).status_code == 200
     response = client.post("/", data={"decklist": LEGAL_DECK})

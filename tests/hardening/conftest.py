@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from live_server import gunicorn as start_gunicorn
-from app import create_app
+from tests.apps import offline_app as make_app  # noqa: F401 - the hardening tests import it from here
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATE = "/api/v1/validate"
@@ -41,11 +41,6 @@ class Answer:
 def sha256(path: Path) -> str:
     """The file's SHA-256: proof that a store file was not touched."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def make_app(db: Path, **config):
-    """An offline app over a store file; rate limiting off unless the config turns it on."""
-    return create_app({"TESTING": True, "CARD_DB": str(db), "CARD_DATA_OFFLINE": True, **config})
 
 
 @pytest.fixture
