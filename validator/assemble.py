@@ -224,9 +224,12 @@ def infer_commanders(decklist: Decklist, cards: Mapping[str, Card]) -> Decklist:
         plan = _plan(candidate, entries, cards, counted)
         if plan is not None:
             fitting.setdefault(frozenset(candidate.entries), (candidate, *plan))
-    if len(fitting) != 1:
+    # a candidate inside a larger fitting one (the companion of a commander + companion
+    # tail, alone) explains less of the list: the larger one is meant
+    chosen = [plan for key, plan in fitting.items() if not any(key < other for other in fitting)]
+    if len(chosen) != 1:
         return decklist
-    ((candidate, commanders, companion),) = fitting.values()
+    ((candidate, commanders, companion),) = chosen
     moved = list(entries)
     for i in commanders:
         moved[i] = moved[i]._replace(section=Section.COMMANDER)
