@@ -238,3 +238,24 @@ def test_yorion_in_a_100_card_deck_does_not_claim_a_size():
         "Commander\n", "Companion\n1 Yorion, Sky Nomad\n\nCommander\n", 1))
     message = violation(report, Code.COMPANION_CONDITION).message
     assert "at least 120 cards" in message and "exactly 100" in message
+
+
+def test_cockatrice_side_zone_with_the_commander_appended_after_sideboard_cards():
+    text = "\n".join(lines_of("cockatrice_set_in_name.cod")).replace(
+        '<zone name="side">\n', '<zone name="side">\n        <card number="1" name="Pyroblast"/>\n'
+        '        <card number="1" name="Red Elemental Blast"/>\n        <card number="1" name="Tormod&apos;s Crypt"/>\n')
+    report = judge(text)
+    assert (report.commanders, report.card_count) == (("Caesar, Legion's Emperor",), 100)
+    assert "the last card of the 'side' zone" in violation(report, Code.COMMANDER_INFERRED).message
+    assert violation(report, Code.SIDEBOARD).cards == ("Pyroblast", "Red Elemental Blast", "Tormod's Crypt")
+
+
+@pytest.mark.parametrize("header", ["Commander", "Companion", "COMMANDER:", "[Commander]"])
+def test_a_command_zone_section_ends_at_a_blank_line_followed_by_cards(header):
+    decklist = parse(f"{header}\n1 Krenko, Mob Boss\n\n1 Sol Ring\n98 Mountain\n")
+    assert [e.section for e in decklist.entries][1:] == [Section.MAIN, Section.MAIN]
+
+
+def test_a_blank_line_right_after_the_header_keeps_the_section():
+    decklist = parse("Commander\n\n1 Krenko, Mob Boss\n\nDeck\n1 Sol Ring\n")
+    assert [e.section for e in decklist.entries] == [Section.COMMANDER, Section.MAIN]
