@@ -493,7 +493,7 @@ def commander_ineligible(deck: Deck) -> Iterator[Violation]:
         reason = commander_eligibility(entry.card)
         if reason is None or (paired and is_background(entry.card)):
             continue  # a Background beside another commander is judged by partner_pairing
-        if non_deck_kind(entry.card):
+        if is_non_deck(entry.card):
             continue  # non_deck_card alone (DESIGN.md: it is judged by nothing else)
         yield Violation(
             Code.COMMANDER_INELIGIBLE,
@@ -594,7 +594,7 @@ def singleton(deck: Deck) -> Iterator[Violation]:
 
 def _non_deck_name(name: str, zone: list[Entry]) -> bool:
     """The named card is no deck card (non_deck_card alone judges it)."""
-    return any(e.card.name == name and non_deck_kind(e.card) for e in zone)
+    return any(e.card.name == name and is_non_deck(e.card) for e in zone)
 
 
 def _where(name: str, deck: Deck) -> str:
@@ -615,7 +615,7 @@ def color_identity(deck: Deck) -> Iterator[Violation]:
     allowed = base | _assumed_colors(deck, base, wildcards) if wildcards else base
     outside = [e for e in _identity_entries(deck) if not e.card.color_identity <= allowed]
     for entry in outside:
-        if non_deck_kind(entry.card):
+        if is_non_deck(entry.card):
             continue  # non_deck_card alone (DESIGN.md)
         yield Violation(
             Code.COLOR_IDENTITY,
@@ -693,6 +693,13 @@ _PLAIN_LAYOUTS = frozenset({
 })
 
 
+def is_non_deck(card: Card) -> bool:
+    """non_deck_kind(card) is not None, after legality's cheap screen (most cards pass it)."""
+    if card.layout in _PLAIN_LAYOUTS and card.types.isdisjoint(_SUSPECT_TYPES) and "Attraction" not in card.subtypes:
+        return False
+    return non_deck_kind(card) is not None
+
+
 def _legality_of(entry: Entry) -> Violation | None:
     """The first legality problem of one entry, or None."""
     card = entry.card
@@ -732,7 +739,7 @@ def companion_ineligible(deck: Deck) -> Iterator[Violation]:
             lines=_lines(deck.extra_companions),
             rule="702.139a",
         )
-    if deck.companion is None or non_deck_kind(deck.companion.card):
+    if deck.companion is None or is_non_deck(deck.companion.card):
         return  # a non-deck companion is non_deck_card alone (DESIGN.md)
     card = deck.companion.card
     if not has_companion(card):
@@ -769,13 +776,19 @@ def companion_condition(deck: Deck) -> Iterator[Violation]:
         return
     card = deck.companion.card
     condition = COMPANION_CONDITIONS.get(card.name)
-    if condition is None or non_deck_kind(card):
+    if condition is None or is_non_deck(card):
         return  # a companion we can't read yet: say nothing rather than guess
-    # a non-deck card in the deck is non_deck_card alone: no companion finding names it
-    starting = [e for e in (*deck.commanders, *deck.main) if not non_deck_kind(e.card)]
+    starting = [*deck.commanders, *deck.main]
     failed = condition(starting)
     if failed is None:
         return
+    # a non-deck card is non_deck_card alone: judge the deck again without any (rare, so
+    # only on this path; leaving cards out never breaks a condition that held)
+    playable = [e for e in starting if not is_non_deck(e.card)]
+    if len(playable) != len(starting):
+        failed = condition(playable)
+        if failed is None:
+            return
     offenders, why = failed
     listed = f": {_and(_names(offenders))}" if offenders and len(offenders) <= 10 else ""
     count = f" ({len(_names(offenders))} cards)" if len(offenders) > 10 else ""
@@ -1017,16 +1030,21 @@ def _is_are(entries: list) -> str:
 def sideboard(deck: Deck) -> Iterator[Violation]:
     """903.5e: Commander has no sideboard; sideboard and maybeboard cards, unknown names
     included, are named and ignored."""
-    unknown = [u for u in deck.unknown if u.section in SIDE_SECTIONS]
+    unknown = [u for u in deck.unknown if u.section in SIDE_SECTIONS] if deck.unknown else None
     if deck.sideboard or unknown:
-        count = sum(e.quantity for e in deck.sideboard) + sum(u.quantity for u in unknown)
+        count = sum(e.quantity for e in deck.sideboard)
+        cards, lines = _names(deck.sideboard), _lines(deck.sideboard)
+        if unknown:
+            count += sum(u.quantity for u in unknown)
+            cards += tuple(sorted({u.name for u in unknown}))
+            lines = _lines([*deck.sideboard, *unknown])
         yield Violation(
             Code.SIDEBOARD,
             f"The list has {count} sideboard or maybeboard card{'s' * (count != 1)}; Commander has "
             "no sideboard, so they were ignored.",
             Severity.WARNING,
-            cards=_names(deck.sideboard) + tuple(sorted({u.name for u in unknown})),
-            lines=_lines([*deck.sideboard, *unknown]),
+            cards=cards,
+            lines=lines,
             rule="903.5e",
         )
 
