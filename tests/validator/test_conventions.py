@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.factories import card, legend
-from validator.decklist import Section
+from validator.decklist import Candidate, Section
 from validator.engine import check
 from validator.parse import parse
 from validator.violations import Code, Severity
@@ -259,3 +259,28 @@ def test_a_command_zone_section_ends_at_a_blank_line_followed_by_cards(header):
 def test_a_blank_line_right_after_the_header_keeps_the_section():
     decklist = parse("Commander\n\n1 Krenko, Mob Boss\n\nDeck\n1 Sol Ring\n")
     assert [e.section for e in decklist.entries] == [Section.COMMANDER, Section.MAIN]
+
+
+@pytest.mark.parametrize(("name", "candidates"), [
+    ("moxfield_mtgo.txt", [((39,), "the final block after the sideboard (the layout of Moxfield's MTGO download)")]),
+    ("commander_first.txt", [((0,), "the first block, before a blank line (a commander-first list)")]),
+    ("cockatrice_sb_partners.dec", [((39, 40), "the last two cards of the SB: (sideboard) lines"),
+                                    ((40,), "the last card of the SB: (sideboard) lines")]),
+    ("cockatrice_comment.cod", [((0,), "the deck comment (CDR: Krenko, Mob Boss)"), ((0,), "the deck's banner card")]),
+    # the file marks its commander: nothing to propose
+    ("arena_commander_blank.txt", []),
+])
+def test_the_parser_only_proposes_and_moves_no_card(name, candidates):
+    decklist = parse((SAMPLES / name).read_bytes().decode("utf-8"))
+    assert decklist.candidates == tuple(Candidate(entries, source) for entries, source in candidates)
+    assert Code.COMMANDER_INFERRED not in [p.code for p in decklist.problems]
+    if candidates:
+        assert not [e for e in decklist.entries if e.section is Section.COMMANDER]
+
+
+def test_moxfield_mtgo_partners_in_the_final_block():
+    text = "\n".join(lines_of("moxfield_mtgo.txt")).replace("64 Mountain", "63 Mountain").replace(
+        "1 Krenko, Mob Boss", "1 Kraum, Ludevic's Opus\n1 Vial Smasher the Fierce")
+    report = judge(text)
+    assert (report.commanders, report.card_count) == (("Kraum, Ludevic's Opus", "Vial Smasher the Fierce"), 100)
+    assert [v.code for v in report.violations] == [Code.COMMANDER_INFERRED, Code.SIDEBOARD]

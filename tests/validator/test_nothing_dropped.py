@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from tests.factories import card, legend
 from tests.validator.test_parse_property import DECKLIKE
+from validator import engine
 from validator.assemble import assemble, infer_commanders
 from validator.engine import check
 from validator.parse import DecklistError, parse
@@ -72,11 +73,14 @@ def test_every_card_line_is_played_or_named_in_a_violation(text):
         pass  # refused outright: nothing was read
 
 
-def test_the_property_sees_a_dropped_line():
-    # the check itself can fail: a display-commander line whose warning is removed is caught
+def test_the_property_sees_a_dropped_line(monkeypatch):
     text = "Commander\n1 Krenko, Mob Boss\n\nDisplay Commander\n1 Krenko, Mob Boss\n1 Nope Card\n"
     assert unnamed_lines(text) == []
     decklist = parse(text)
     report = check(decklist, resolved(decklist))
     assert [(v.code, v.cards, v.lines) for v in report.violations if v.code == "not_in_deck"] == [
         ("not_in_deck", ("Krenko, Mob Boss", "Nope Card"), (5, 6))]
+    # without that warning the two display lines would be dropped silently: the check says so
+    judged = engine.validate
+    monkeypatch.setattr(engine, "validate", lambda deck: [v for v in judged(deck) if v.code != "not_in_deck"])
+    assert unnamed_lines(text) == [(5, "Krenko, Mob Boss"), (6, "Nope Card")]
