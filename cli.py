@@ -153,7 +153,7 @@ def deck_files_under(directory: str) -> list[str]:
 def read_input(path: str) -> str:
     """The decklist text: UTF-16/32 by its BOM, else UTF-8 (a BOM dropped), else
     Windows-1252 as older tools write (service.decode_file, as the page reads uploads)."""
-    from service import decode_file, has_unicode_bom
+    from edh_service.service import decode_file, has_unicode_bom
 
     data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
     if b"\0" in data and not has_unicode_bom(data):
@@ -192,7 +192,7 @@ def dck_dialect(text: str) -> str | None:
 def check_file(path: str, repository, *, commanders=None, companion=None) -> Checked:
     """Read, parse and validate one input; a file it cannot read becomes Checked.error."""
     from card_data import CardDataError
-    from service import validate_text
+    from edh_service.service import validate_text
     from validator.parse import FORMATS, DecklistError
 
     try:
@@ -330,7 +330,7 @@ def report_json(result: Checked, card_meta) -> dict:
     if result.error:
         return {"file": result.name, "valid": False, "error": result.error}
     # schemas.dump_report is the API's own serializer: both speak exactly the same JSON.
-    from schemas import dump_report
+    from edh_service.schemas import dump_report
 
     return {"file": result.name, **dump_report(result.report, card_meta)}
 

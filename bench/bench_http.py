@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-import live_server
+from tests import live_server
 from bench.common import SHARED, Row
 
 ROOT = Path(__file__).resolve().parent.parent

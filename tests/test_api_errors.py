@@ -12,7 +12,7 @@ import logging
 
 import pytest
 
-from app import config_from_environment, create_app
+from edh_service.api import config_from_environment, create_app
 from tests.apps import offline_app
 
 VALIDATE = "/api/v1/validate"
@@ -231,9 +231,9 @@ def test_unexpected_error_is_a_logged_500_envelope(client, monkeypatch, caplog):
     def broken(*args, **kwargs):
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("service.validate_text", broken)
+    monkeypatch.setattr("edh_service.service.validate_text", broken)
     # The store is absent, so give the view a repository that exists: reach the engine.
-    monkeypatch.setattr("app.repository", lambda: FakeMetadataOnly())
+    monkeypatch.setattr("edh_service.api.repository", lambda: FakeMetadataOnly())
     with caplog.at_level(logging.ERROR, logger="app"):
         response = client.post(VALIDATE, json={"decklist": "1 Sol Ring"})
     body = assert_envelope(response, 500)

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from app import create_app
+from edh_service import create_app
 from tests.waiting import wait_for
-from runtime import backoff_delay
+from edh_service.runtime import backoff_delay
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pytest
 from bs4 import BeautifulSoup
 
-from app import create_app
+from edh_service import create_app
 from tests.apps import offline_app
 
 # A deck that breaks several rules, one problem per line. Line numbers matter: the
@@ -371,7 +371,7 @@ def test_a_bug_is_a_500_page_that_keeps_the_list(client, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("service.validate_text", broken)
+    monkeypatch.setattr("edh_service.service.validate_text", broken)
     response = client.post("/", data={"decklist": LEGAL_DECK})
     soup = soup_of(response)
     assert response.status_code == 500

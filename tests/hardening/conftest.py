@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from live_server import gunicorn as start_gunicorn
+from tests.live_server import gunicorn as start_gunicorn
 from tests.apps import offline_app as make_app  # noqa: F401 - the hardening tests import it from here
 
 ROOT = Path(__file__).resolve().parents[2]

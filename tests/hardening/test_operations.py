@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from observability import JsonFormatter, card_data_age
+from edh_service.observability import JsonFormatter, card_data_age
 from tests.hardening.conftest import (
     NORMAL_DECK, VALIDATE, assert_envelope, assert_normal_answer, gunicorn, http_json, make_app,
 )

@@ -14,10 +14,10 @@ from flask import Blueprint, current_app, render_template, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-import observability
-import schemas
-import service
-from runtime import REPOSITORY_KEY, card_data_wait, retry_after_for
+from edh_service import observability
+from edh_service import schemas
+from edh_service import service
+from edh_service.runtime import REPOSITORY_KEY, card_data_wait, retry_after_for
 from card_data import CardDataError, CardDataUnavailable
 from validator.parse import FORMATS, DecklistError
 from validator.parse_common import split_lines

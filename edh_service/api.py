@@ -28,17 +28,17 @@ from werkzeug.exceptions import (
     UnsupportedMediaType,
 )
 
-import observability
-import openapi
-import schemas
-import service
+from edh_service import observability
+from edh_service import openapi
+from edh_service import schemas
+from edh_service import service
 from card_data import CardDataError, CardDataUnavailable, open_repository
 from card_data.repository import MAX_SUGGESTED_NAMES
-from runtime import REPOSITORY_KEY, SYNC_KEY, BackgroundSync, card_data_wait, retry_after_for
+from edh_service.runtime import REPOSITORY_KEY, SYNC_KEY, BackgroundSync, card_data_wait, retry_after_for
 from validator.parse import MAX_LINES, DecklistError
 from validator.parse_common import split_lines
 from validator.rules import commander_eligibility, pairing_abilities
-from web import bp as web_bp
+from edh_service.web import bp as web_bp
 
 log = logging.getLogger(__name__)
 

@@ -46,7 +46,7 @@ def post_fork(server, worker):
     lines with the request id (LOG_FORMAT=json, the default), or to gunicorn's error log in
     its own format (LOG_FORMAT=text), so "card data sync failed: ..." shows up either way."""
     if os.environ.get("LOG_FORMAT", "json").lower() == "json":
-        import observability
+        from edh_service import observability
 
         observability.configure_logging(server.log.error_log.level)
         return
