@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from edh_service import config
+
 EXIT_VALID = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
@@ -28,14 +30,12 @@ EXIT_USAGE = 2
 PROG = "edh-validate"
 STDIN = "-"
 STDIN_NAME = "<stdin>"
-DEFAULT_CARD_DB = "instance/cards.sqlite3"
 # Extensions a directory argument is searched for (plain text, Cockatrice .dec, the XML
 # and INI dialects). Explicitly named files are checked whatever their extension.
 DECK_EXTENSIONS = frozenset({".txt", ".dec", ".dck", ".dek", ".cod"})
 # Extensions that name their reader outright; .dck is Forge's or XMage's (see dck_dialect).
 EXTENSION_FORMATS = {".dek": "mtgo_dek", ".cod": "cockatrice"}
 GLOB_CHARS = re.compile(r"[*?\[]")
-TRUTHY = {"1", "true", "yes", "on"}
 
 
 class UsageError(Exception):
@@ -73,11 +73,6 @@ class Checked:
 # --- arguments -------------------------------------------------------------------------
 
 
-def env_flag(name: str) -> bool:
-    """True when the environment variable is set to a truthy value (1, true, yes, on)."""
-    return os.environ.get(name, "").strip().lower() in TRUTHY
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The command line: paths, output format, strictness and where the card data lives."""
     parser = argparse.ArgumentParser(
@@ -91,10 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", dest="output", default="text", choices=sorted(RENDERERS),
                         help="output format (default: text)")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    parser.add_argument("--offline", action="store_true", default=env_flag("CARD_DATA_OFFLINE"),
+    parser.add_argument("--offline", action="store_true", default=config.setting("CARD_DATA_OFFLINE"),
                         help="never touch the network (also CARD_DATA_OFFLINE=1)")
-    parser.add_argument("--card-db", default=os.environ.get("CARD_DB") or DEFAULT_CARD_DB,
-                        metavar="PATH", help=f"card store (default: $CARD_DB or {DEFAULT_CARD_DB})")
+    parser.add_argument("--card-db", default=config.setting("CARD_DB"),
+                        metavar="PATH", help=f"card store (default: $CARD_DB or {config.DEFAULT_CARD_DB})")
     parser.add_argument("--bulk-file", metavar="PATH",
                         help="import this Scryfall bulk file (.jsonl[.gz], .json[.gz]) into "
                         "the store first, for air-gapped runners")
@@ -255,7 +250,7 @@ def open_card_store(db_path: str, *, offline: bool, bulk_file: str | None):
     from card_data.store import read_metadata
 
     db = Path(db_path).expanduser()
-    api_url = card_data.settings_from_env()["api_url"]  # SCRYFALL_API_URL, as the service
+    api_url = config.setting("SCRYFALL_API_URL")  # as the service reads it
     quiet_progress_in_ci()
     if bulk_file:
         bulk = Path(bulk_file).expanduser()
@@ -465,7 +460,11 @@ def fail(message: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit code (0 valid, 1 invalid, 2 usage/data problem)."""
-    options = build_parser().parse_args(argv)  # argparse exits 2 on usage errors itself
+    try:
+        parser = build_parser()  # its defaults come from the environment
+    except config.ConfigError as error:
+        return fail(str(error))
+    options = parser.parse_args(argv)  # argparse exits 2 on usage errors itself
     try:
         paths = expand_paths(options.paths)
     except UsageError as error:

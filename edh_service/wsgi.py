@@ -1,6 +1,10 @@
-"""WSGI entry point: `gunicorn --config python:edh_service.gunicorn_conf edh_service.wsgi:app` (make run, Docker)."""
+"""The WSGI app gunicorn serves (make run, Docker, an installed package):
 
-from edh_service.api import create_app
+    gunicorn --config python:edh_service.gunicorn_conf edh_service.wsgi:app
 
-# Configuration comes from the environment (CARD_DB, SCRYFALL_API_URL, CARD_DATA_OFFLINE...).
+Configuration comes from the environment (see config.SETTINGS).
+"""
+
+from edh_service.factory import create_app
+
 app = create_app()

@@ -12,7 +12,8 @@ import logging
 
 import pytest
 
-from edh_service.api import config_from_environment, create_app
+from edh_service.config import from_environment as config_from_environment
+from edh_service.factory import create_app
 from tests.apps import offline_app
 
 VALIDATE = "/api/v1/validate"
@@ -233,8 +234,8 @@ def test_unexpected_error_is_a_logged_500_envelope(client, monkeypatch, caplog):
 
     monkeypatch.setattr("edh_service.service.validate_text", broken)
     # The store is absent, so give the view a repository that exists: reach the engine.
-    monkeypatch.setattr("edh_service.api.repository", lambda: FakeMetadataOnly())
-    with caplog.at_level(logging.ERROR, logger="app"):
+    monkeypatch.setattr("edh_service.api.get_repository", lambda: FakeMetadataOnly())
+    with caplog.at_level(logging.ERROR, logger="edh_service.errors"):
         response = client.post(VALIDATE, json={"decklist": "1 Sol Ring"})
     body = assert_envelope(response, 500)
     assert "engine bug" not in body["message"]  # no internals leak to the client

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from edh_service import create_app
+from edh_service.factory import create_app
 from tests.waiting import wait_for
 from edh_service.runtime import backoff_delay
 

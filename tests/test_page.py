@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pytest
 from bs4 import BeautifulSoup
 
-from edh_service import create_app
+from edh_service.factory import create_app
 from tests.apps import offline_app
 
 # A deck that breaks several rules, one problem per line. Line numbers matter: the

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from edh_service import create_app
+from edh_service.factory import create_app
 from card_data import CardDataError
 from card_data.client import ScryfallClient
 from card_data.store import read_metadata
