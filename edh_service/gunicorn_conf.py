@@ -12,11 +12,12 @@ import multiprocessing
 import os
 from pathlib import Path
 
-from edh_service import config
+# Imported by name: a module-level `config` would be read as gunicorn's own setting.
+from edh_service.config import ConfigError, defaults, from_environment
 
 try:
-    SETTINGS = {**config.defaults("app"), **config.defaults("gunicorn"), **config.from_environment(os.environ)}
-except config.ConfigError as error:
+    SETTINGS = {**defaults("app"), **defaults("gunicorn"), **from_environment(os.environ)}
+except ConfigError as error:
     raise SystemExit(f"edh_service: {error}") from None
 
 bind = f"{SETTINGS['HOST']}:{SETTINGS['PORT']}"
