@@ -10,6 +10,7 @@ It runs the same engine and card store as the HTTP service (service.validate_tex
 from __future__ import annotations
 
 import argparse
+import contextlib
 import glob
 import json
 import os
@@ -19,7 +20,7 @@ import traceback
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import BinaryIO, Callable, Iterable, Sequence, TextIO
 
 from edh_service import config
 
@@ -36,6 +37,15 @@ DECK_EXTENSIONS = frozenset({".txt", ".dec", ".dck", ".dek", ".cod"})
 # Extensions that name their reader outright; .dck is Forge's or XMage's (see dck_dialect).
 EXTENSION_FORMATS = {".dek": "mtgo_dek", ".cod": "cockatrice"}
 GLOB_CHARS = re.compile(r"[*?\[]")
+
+
+@dataclass(frozen=True)
+class Streams:
+    """Where one run reads stdin ("-") and writes its report and its errors."""
+
+    stdout: TextIO
+    stderr: TextIO
+    stdin: BinaryIO | None = None  # None: the process's own stdin, read only for "-"
 
 
 class UsageError(Exception):
@@ -145,12 +155,12 @@ def deck_files_under(directory: str) -> list[str]:
                   if os.path.isfile(p) and Path(p).suffix.lower() in DECK_EXTENSIONS)
 
 
-def read_input(path: str) -> str:
+def read_input(path: str, stdin: BinaryIO | None = None) -> str:
     """The decklist text: UTF-16/32 by its BOM, else UTF-8 (a BOM dropped), else
     Windows-1252 as older tools write (service.decode_file, as the page reads uploads)."""
     from edh_service.service import decode_file, has_unicode_bom
 
-    data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
+    data = (stdin or sys.stdin.buffer).read() if path == STDIN else Path(path).read_bytes()
     if b"\0" in data and not has_unicode_bom(data):
         # No decklist format contains NUL; this is a binary file caught by a glob.
         raise ValueError("binary file, not a decklist")
@@ -184,14 +194,14 @@ def dck_dialect(text: str) -> str | None:
 # --- checking --------------------------------------------------------------------------
 
 
-def check_file(path: str, repository, *, commanders=None, companion=None) -> Checked:
+def check_file(path: str, repository, *, commanders=None, companion=None, streams: Streams | None = None) -> Checked:
     """Read, parse and validate one input; a file it cannot read becomes Checked.error."""
     from card_data import CardDataError
     from edh_service.service import validate_text
     from validator.parse import FORMATS, DecklistError
 
     try:
-        text = read_input(path)
+        text = read_input(path, streams.stdin if streams else None)
     except (OSError, ValueError) as error:
         return Checked(path, error=f"cannot read: {error}")
     hint = format_hint(path, text)
@@ -203,7 +213,7 @@ def check_file(path: str, repository, *, commanders=None, companion=None) -> Che
     except CardDataError:
         raise  # the store itself failed: main() stops the whole run with exit code 2
     except Exception as error:  # noqa: BLE001 - a crash must not pass for "invalid deck" (1)
-        traceback.print_exc(file=sys.stderr)
+        traceback.print_exc(file=streams.stderr if streams else sys.stderr)
         return Checked(path, error=f"internal error: {error!r}")
     return Checked(path, report=report)
 
@@ -426,7 +436,7 @@ RENDERERS: dict[str, Renderer] = {
 # --- entry point -----------------------------------------------------------------------
 
 
-def check_all(paths: Sequence[str], options: argparse.Namespace) -> tuple[list[Checked], object]:
+def check_all(paths: Sequence[str], options: argparse.Namespace, streams: Streams) -> tuple[list[Checked], object]:
     """Check every path against one store; (results, the store's metadata).
 
     Names missing from the store are asked of Scryfall unless offline. If Scryfall cannot
@@ -440,45 +450,57 @@ def check_all(paths: Sequence[str], options: argparse.Namespace) -> tuple[list[C
     results = []
     for path in paths:
         try:
-            results.append(check_file(path, repository, commanders=options.commander, companion=options.companion))
+            results.append(check_file(path, repository, commanders=options.commander, companion=options.companion,
+                                      streams=streams))
         except CardDataUnavailable as error:
             if offline:
                 raise
             print(f"{PROG}: warning: {error}; going on offline: names not in the card store "
-                  "are reported as unknown", file=sys.stderr)
+                  "are reported as unknown", file=streams.stderr)
             offline = True
             repository = open_card_store(options.card_db, offline=True, bulk_file=None)
-            results.append(check_file(path, repository, commanders=options.commander, companion=options.companion))
+            results.append(check_file(path, repository, commanders=options.commander, companion=options.companion,
+                                      streams=streams))
     return results, repository.metadata()
 
 
-def fail(message: str) -> int:
+def fail(message: str, stderr: TextIO) -> int:
     """Print an error on stderr and return exit code 2."""
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+    print(f"{PROG}: error: {message}", file=stderr)
     return EXIT_USAGE
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; returns the exit code (0 valid, 1 invalid, 2 usage/data problem)."""
+def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None,
+         stdin: BinaryIO | None = None) -> int:
+    """Run the command; returns the exit code (0 valid, 1 invalid, 2 usage/data problem).
+
+    The streams default to the process's own; tests pass their own and run it in-process.
+    """
+    streams = Streams(stdout or sys.stdout, stderr or sys.stderr, stdin)
     try:
         parser = build_parser()  # its defaults come from the environment
     except config.ConfigError as error:
-        return fail(str(error))
-    options = parser.parse_args(argv)  # argparse exits 2 on usage errors itself
+        return fail(str(error), streams.stderr)
+    # argparse prints --help and usage errors itself and exits (0 or 2): keep both in our streams.
+    with contextlib.redirect_stdout(streams.stdout), contextlib.redirect_stderr(streams.stderr):
+        try:
+            options = parser.parse_args(argv)
+        except SystemExit as exit:
+            return int(exit.code or 0)
     try:
         paths = expand_paths(options.paths)
     except UsageError as error:
-        return fail(str(error))
+        return fail(str(error), streams.stderr)
     from card_data import CardDataError
 
     try:
-        results, card_meta = check_all(paths, options)
+        results, card_meta = check_all(paths, options, streams)
     except CardDataError as error:
-        return fail(f"card data unavailable: {error}")
+        return fail(f"card data unavailable: {error}", streams.stderr)
     for result in results:
         if result.error:
-            print(f"{PROG}: error: {result.name}: {result.error}", file=sys.stderr)
-    sys.stdout.write(RENDERERS[options.output](results, strict=options.strict, card_meta=card_meta))
+            print(f"{PROG}: error: {result.name}: {result.error}", file=streams.stderr)
+    streams.stdout.write(RENDERERS[options.output](results, strict=options.strict, card_meta=card_meta))
     return exit_code(results, options.strict)
 
 
