@@ -10,7 +10,6 @@ import json
 
 import pytest
 
-from tests.apps import offline_app
 from validator.parse import MAX_LINES
 
 VALIDATE = "/api/v1/validate"
@@ -42,16 +41,12 @@ FIRST_SPELL_LINE = 5
 AFTER_BASICS_LINE = FIRST_SPELL_LINE + len(SPELLS) + len(BASICS)
 
 
-@pytest.fixture
-def app(fixture_db):
-    """The service over the fixture store, offline and without a background sync."""
-    return offline_app(fixture_db, CORS_ORIGINS=("https://decks.example",))
 
 
 @pytest.fixture
-def client(app):
-    """A test client for the fixture-store app."""
-    return app.test_client()
+def app_config() -> dict:
+    """The shared fixture-store app, with one allowed CORS origin."""
+    return {"CORS_ORIGINS": ("https://decks.example",)}
 
 
 def codes(body: dict) -> list[str]:

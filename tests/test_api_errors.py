@@ -28,10 +28,6 @@ def app(tmp_path):
                        CORS_ORIGINS=("https://decks.example",))
 
 
-@pytest.fixture
-def client(app):
-    """A test client for the store-less app."""
-    return app.test_client()
 
 
 def assert_envelope(response, status: int) -> dict:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.apps import offline_app
-from tests.test_page import ILLEGAL_DECK, ILLEGAL_EXPECTED
+from tests.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED
 from validator.parse import FORMATS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

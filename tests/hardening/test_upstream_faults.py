@@ -5,7 +5,6 @@ loop exceeds Scryfall's limits (counted at the fake server)."""
 
 from __future__ import annotations
 
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
