@@ -11,7 +11,7 @@ import pytest
 import cli
 from edh_service import config
 from edh_service.factory import create_app
-from tests.conftest import ROOT
+from tests.cli_runs import ROOT
 
 
 def test_readme_table_is_the_settings_table():
