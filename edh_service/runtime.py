@@ -1,8 +1,8 @@
 """Keeping a running service's card data: one background sync per store, retrying with
 capped exponential backoff.
 
-The service must come up even when Scryfall cannot be reached on a first start
-(DESIGN.md): until a store exists, every lookup raises `CardDataUnavailable`, which the
+The service must come up even when Scryfall cannot be reached on a first start (a
+deployment contract: it serves 503s, it does not crash): until a store exists, every lookup raises `CardDataUnavailable`, which the
 API answers with 503 and `Retry-After`. Meanwhile one thread keeps trying to sync. Under
 gunicorn every worker builds its own app, so a file lock next to the store elects one
 syncing process per store; the others see the new file when the card store notices

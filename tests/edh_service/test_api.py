@@ -1,6 +1,6 @@
 """Contract tests of the HTTP API against a real store built from tests/fixtures/cards.jsonl.
 
-Every endpoint and status of DESIGN.md: 200 legal and illegal (codes, cards and lines
+Every documented endpoint and status: 200 legal and illegal (codes, cards and lines
 asserted), batch order, cards with suggestions, readiness, CORS, the OpenAPI document.
 """
 

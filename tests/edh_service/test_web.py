@@ -34,7 +34,7 @@ Deck
 24 Swamp
 """
 
-# What the page must always send (DESIGN.md / the issue: strict headers, no inline code).
+# What the page must always send: strict security headers, no inline code.
 REQUIRED_CSP = (
     "default-src 'self'",
     "script-src 'self'",
