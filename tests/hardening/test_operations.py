@@ -10,12 +10,12 @@ import re
 import signal
 import sys
 import threading
-import time
 
 import pytest
 
 from edh_service.observability import JsonFormatter, card_data_age
 from tests.apps import offline_app
+from tests.waiting import wait_for
 from tests.hardening.conftest import (
     NORMAL_DECK, VALIDATE, assert_envelope, assert_normal_answer, gunicorn, http_json,
 )
@@ -173,12 +173,3 @@ def test_gunicorn_metrics_logs_and_graceful_sigterm(fixture_db, scryfall_server,
     assert len(requests) >= 14 and all(re.fullmatch(r"[0-9a-f]{32}", e["request_id"]) for e in requests)
     assert "Handling signal: term" in log.read_text()
 
-
-def wait_for(predicate, timeout: float = 10.0) -> bool:
-    """Poll until predicate() holds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
