@@ -23,7 +23,6 @@ from validator.deck import Card, wubrg
 
 log = logging.getLogger(__name__)
 
-DEFAULT_DB = "instance/cards.sqlite3"
 MAX_SUGGESTIONS = 3
 SUGGESTION_CUTOFF = 60.0  # WRatio score below which a "suggestion" is noise
 MISS_TTL_SECONDS = 24 * 60 * 60  # Scryfall asks clients to cache for at least 24 h
@@ -228,13 +227,3 @@ def open_repository(
     limits = RateLimits.for_store(db_path)
     client = None if offline else ScryfallClient(api_url, user_agent=user_agent, limits=limits)
     return CardRepository(CardStore(db_path), client, offline=offline)
-
-
-def settings_from_env(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """CARD_DB, SCRYFALL_API_URL and CARD_DATA_OFFLINE as open_repository() arguments."""
-    environ = os.environ if environ is None else environ
-    return {
-        "db_path": environ.get("CARD_DB") or DEFAULT_DB,
-        "api_url": environ.get("SCRYFALL_API_URL") or DEFAULT_API_URL,
-        "offline": environ.get("CARD_DATA_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"),
-    }

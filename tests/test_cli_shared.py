@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli import annotations, run_cli
+from tests.cli_runs import annotations, run_cli
 
 
 @pytest.fixture(scope="session")

@@ -4,27 +4,18 @@ from dataclasses import replace
 
 import pytest
 
-from tests.factories import ATRAXA, FOREST, SOL_RING, WASTES, card, deck, entry, legend
+from tests.factories import (
+    ATRAXA, FOREST, GYRUDA, JEGANTHA, LUTRI, SOL_RING, UMORI, WASTES, YORION, ZIRDA, card, companion, deck, entry,
+    legend,
+)
 from validator.engine import validate
 from validator.rules import companion_condition, companion_ineligible, has_activated_ability
 
 
-def companion(name: str, identity: str, condition: str, cost: str = "{3}") -> "card":
-    """A companion creature with the given condition line."""
-    return card(name, "Legendary Creature — Beast", identity=identity, cost=cost,
-                text=f"Companion — {condition} (If this card is your chosen companion, ...)\nVigilance")
-
-
-GYRUDA = companion("Gyruda, Doom of Depths", "UB", "Your starting deck contains only cards with even mana value.")
-JEGANTHA = companion("Jegantha, the Wellspring", "RG", "No card in your starting deck has more than one of the same mana symbol in its mana cost.")
 KAHEERA = companion("Kaheera, the Orphanguard", "GW", "Each creature card in your starting deck is a Cat, Elemental, Nightmare, Dinosaur, or Beast card.")
 KERUGA = companion("Keruga, the Macrosage", "UG", "Your starting deck contains only cards with mana value 3 or greater and land cards.")
 LURRUS = companion("Lurrus of the Dream-Den", "WB", "Each permanent card in your starting deck has mana value 2 or less.")
-LUTRI = companion("Lutri, the Spellchaser", "UR", "Each nonland card in your starting deck has a different name.")
 OBOSH = companion("Obosh, the Preypiercer", "BR", "Your starting deck contains only cards with odd mana value and land cards.")
-UMORI = companion("Umori, the Collector", "BG", "Each nonland card in your starting deck shares a card type.")
-YORION = companion("Yorion, Sky Nomad", "WU", "Your starting deck contains at least twenty cards more than the minimum deck size.")
-ZIRDA = companion("Zirda, the Dawnwaker", "RW", "Each permanent card in your starting deck has an activated ability.")
 
 FIVE = legend("Five Color Legend", "WUBRG", cost="{W}{U}{B}{R}{G}")  # mana value 5, odd
 FOUR = legend("Four Drop Legend", "WUBRG", cost="{2}{W}{U}", subtypes="Cat")  # mana value 4, even, a Cat

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.apps import offline_app
-from tests.test_page import ILLEGAL_DECK, ILLEGAL_EXPECTED
+from tests.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED
 from validator.parse import FORMATS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -44,7 +44,7 @@ def live_url(tmp_path_factory):
     from card_data.sync import import_file
 
     db = tmp_path_factory.mktemp("browser-store") / "cards.sqlite3"
-    import_file(db, Path(__file__).parent / "fixtures" / "cards.jsonl", updated_at="2026-11-01T00:00:00+00:00")
+    import_file(db, Path(__file__).parents[1] / "fixtures" / "cards.jsonl", updated_at="2026-11-01T00:00:00+00:00")
     app = offline_app(db)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
