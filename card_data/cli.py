@@ -5,6 +5,8 @@
     cards status [--json]     what the store holds
 
 CARD_DB and SCRYFALL_API_URL choose the store and the API (--db / --api-url override).
+With REDIS_URL (several instances) `sync` shares Scryfall's budget through Redis and, with
+CARD_DATA_SHARED_DIR, uses or publishes the bulk file there (docs/several-instances.md).
 Exit codes: 0 done, 1 card data error, 75 temporarily unavailable (EX_TEMPFAIL).
 """
 
@@ -66,7 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "sync":
-            _report(sync(args.db, args.api_url, force=args.force), args.db)
+            shared = settings_from_env()  # REDIS_URL, CARD_DATA_SHARED_DIR: several instances
+            _report(sync(args.db, args.api_url, force=args.force, redis_url=shared["redis_url"],
+                         shared_dir=shared["shared_dir"]), args.db)
         elif args.command == "import":
             _report(import_file(args.db, args.path, updated_at=args.updated_at), args.db)
         else:

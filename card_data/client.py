@@ -149,6 +149,11 @@ class RateLimits:
         self._update(claim)
         return wait[0]
 
+    def mark_sent(self) -> None:
+        """Count a request whose slot was claimed elsewhere (Redis), so that this budget
+        goes on spacing requests if it has to take over (Redis gone)."""
+        self._update(lambda now, next_at, locked: (max(next_at, now + RATE_LIMITED_INTERVAL), locked))
+
     def lockout_remaining(self) -> float:
         """Seconds left in a 429 lockout (0 when none)."""
         now, (_, locked_until) = self._update(lambda now, next_at, locked: (next_at, locked))

@@ -286,8 +286,11 @@ class RedisLimits:
     def acquire_slot(self) -> float:
         """Claim the cluster's budget for a request sent now (see client.RateLimits)."""
         interval = round(RATE_LIMITED_INTERVAL * 1000)
-        return self.coordination.call(  # Redis down: this host's budget
+        wait = self.coordination.call(  # Redis down: this host's budget
             lambda: int(self.coordination._acquire_slot([self._next], [interval])) / 1000, self.local.acquire_slot)
+        if wait == 0 and self.coordination.up:
+            self.local.mark_sent()  # should Redis go away now, the local budget knows
+        return wait
 
     def lockout_remaining(self) -> float:
         """The lockout key's time to live (-2: no key, -1 cannot happen: it is set with PX)."""

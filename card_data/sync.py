@@ -15,7 +15,7 @@ import os
 import sys
 import zlib
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -309,7 +309,7 @@ class SharedCopy:
         self.coordination = coordination
         self.updated_at = updated_at
         folder = coordination.shared_dir if coordination.backend == "redis" else None
-        digits = "".join(filter(str.isdigit, updated_at))
+        digits = _timestamp(updated_at).astimezone(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
         self.path = folder / f"oracle-cards-{digits}.bulk" if folder else None
         self.partial = folder / f".oracle-cards-{digits}.{os.getpid()}.part" if folder else None
         self._handle = None
