@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -19,7 +18,7 @@ import pytest
 from card_data import CardDataUnavailable
 from card_data.client import RATE_LIMITED_INTERVAL, ScryfallClient
 from card_data.coordination import RedisCoordination
-from tests.waiting import wait_for
+from tests.waiting import run_in_threads, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,11 +43,6 @@ def client_for(server, coordination) -> ScryfallClient:
     return ScryfallClient(server.base_url, backoff=0, timeout=(1.0, 2.0), limits=coordination.limits)
 
 
-def post_times(server) -> list[float]:
-    """When the server saw each /cards/collection request (its own clock), in order."""
-    return sorted(r.at for r in server.requests if r.method == "POST")
-
-
 def most_in_one_second(times: list[float]) -> int:
     """The largest number of requests inside any 1 s window (Scryfall's 2/s rule)."""
     return max((sum(1 for t in times if start <= t < start + 1.0) for start in times), default=0)
@@ -56,13 +50,8 @@ def most_in_one_second(times: list[float]) -> int:
 
 def test_two_instances_share_one_budget(instance, scryfall_server, tmp_path):
     clients = [client_for(scryfall_server, instance(tmp_path / name)) for name in "ab"]
-    threads = [threading.Thread(target=client.fetch_collection, args=(["Sol Ring"],))
-               for client in clients for _ in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    times = post_times(scryfall_server)
+    run_in_threads([lambda c=client: c.fetch_collection(["Sol Ring"]) for client in clients for _ in range(3)])
+    times = scryfall_server.collection_times()
     assert len(times) == 6
     gaps = [later - earlier for earlier, later in zip(times, times[1:])]
     assert min(gaps) >= RATE_LIMITED_INTERVAL - 0.1, gaps  # spaced by the cluster budget
@@ -95,7 +84,7 @@ def run_instances(server, redis_url: str, folders: list[Path], rounds: int) -> l
 def test_separate_processes_stay_within_two_requests_a_second(redis_server, scryfall_server, tmp_path):
     outcomes = run_instances(scryfall_server, redis_server.url, [tmp_path / name for name in "abc"], 3)
     assert [code for code, _ in outcomes] == [0, 0, 0], outcomes
-    times = post_times(scryfall_server)
+    times = scryfall_server.collection_times()
     assert len(times) == 9
     assert most_in_one_second(times) <= 2
     assert min(later - earlier for earlier, later in zip(times, times[1:])) >= 0.5
@@ -177,7 +166,7 @@ def test_redis_down_fails_open_and_comes_back(instance, redis_server, scryfall_s
         assert status["redis_up"] is False and status["redis_outages"] == 1 and status["redis_fallbacks"] >= 3
         down = [r for r in caplog.records if "Redis unreachable" in r.getMessage()]
         assert len(down) == 1  # logged once per outage, not once per request
-    times = post_times(scryfall_server)
+    times = scryfall_server.collection_times()
     assert len(times) == 4
     assert min(later - earlier for earlier, later in zip(times, times[1:])) >= 0.5  # the local budget holds
 
@@ -190,6 +179,6 @@ def test_redis_down_fails_open_and_comes_back(instance, redis_server, scryfall_s
     # The budget is shared again: another instance's request waits for this one's slot.
     other = client_for(scryfall_server, instance(tmp_path / "c"))
     other.fetch_collection(["Sol Ring"])
-    times = post_times(scryfall_server)
+    times = scryfall_server.collection_times()
     assert times[-1] - times[-2] >= RATE_LIMITED_INTERVAL - 0.1
     lock.release()
