@@ -314,8 +314,8 @@ class RedisLimits:
 class RedisSyncLock:
     """SET NX PX with a random token, renewed by a daemon thread every ttl/3.
 
-    While Redis is down the lock falls back to this host's flock: at most one syncer per
-    host until Redis returns; then the first renewal re-takes the Redis lock if it is free
+    The holder also keeps its host's flock, and while Redis is down the lock falls back to
+    that flock: at most one syncer per host until Redis returns; then the first renewal re-takes the Redis lock if it is free
     and gives both up if another process took it meanwhile (held() turns False).
     """
 
@@ -330,15 +330,20 @@ class RedisSyncLock:
         """Take the Redis lock (or, Redis down, this host's flock) without blocking."""
         if self._held:
             return True
-        taken = self.coordination.call(
-            lambda: bool(self.coordination.redis.set(self.key, self.token, nx=True, px=self._ttl_ms())),
-            self.fallback.acquire,
-        )
+        taken = self.coordination.call(self._acquire_in_redis, self.fallback.acquire)
         if taken:
             self._held = True
             self._stop.clear()
             self._renewer = threading.Thread(target=self._renew_loop, name="sync-lock-renewal", daemon=True)
             self._renewer.start()
+        return taken
+
+    def _acquire_in_redis(self) -> bool:
+        """SET NX; the winner also takes its host's flock (best effort), so that should
+        Redis go away, no other process on this host starts syncing beside it."""
+        taken = bool(self.coordination.redis.set(self.key, self.token, nx=True, px=self._ttl_ms()))
+        if taken:
+            self.fallback.acquire()
         return taken
 
     def held(self) -> bool:

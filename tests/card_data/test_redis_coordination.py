@@ -182,3 +182,18 @@ def test_redis_down_fails_open_and_comes_back(instance, redis_server, scryfall_s
     times = scryfall_server.collection_times()
     assert times[-1] - times[-2] >= RATE_LIMITED_INTERVAL - 0.1
     lock.release()
+
+
+def test_while_redis_is_down_the_holder_keeps_its_host_to_itself(instance, redis_server, tmp_path):
+    host = tmp_path / "host"  # two processes of one host: the same store folder
+    holder = instance(host).sync_lock()
+    assert holder.acquire()
+    redis_server.stop()
+    neighbour = instance(host).sync_lock()
+    assert neighbour.acquire() is False  # the host's flock is the holder's
+    other_host = instance(tmp_path / "other").sync_lock()
+    assert other_host.acquire() is True  # fail open: one syncer per host during the outage
+    other_host.release()
+    holder.release()
+    assert neighbour.acquire() is True
+    neighbour.release()
