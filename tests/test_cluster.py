@@ -107,6 +107,7 @@ def test_a_crashed_instance_then_a_rolling_restart_lose_nothing(three_instances)
     assert len(load.outcomes) >= 20
     assert all(new != old for new, old in zip((p.pid for p in cluster.instances), pids))
     assert set(cluster.states().values()) == {"UP"}
-    print(f"crash: {len(crash)} requests, {len([o for o in crash if o.result != 'ok'])} failed "
+    crash_failures = sorted({o.result[:80] for o in crash if o.result != "ok"})
+    print(f"crash: {len(crash)} requests, {len([o for o in crash if o.result != 'ok'])} failed {crash_failures} "
           f"(0 after HAProxy marked it down, {marked_down - killed_at:.2f} s after the kill); "
           f"rolling restart: {len(load.outcomes)} requests, 0 failed")
