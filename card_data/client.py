@@ -35,8 +35,9 @@ DEFAULT_API_URL = "https://api.scryfall.com"
 # the server, and at 550 ms one request in a run of 16 still arrived inside the window on
 # a busy 2-core machine. A slot is claimed at the moment of sending (not reserved ahead), so
 # only the claim-to-arrival delay can shorten a gap: `python -m bench jitter` measured it
-# at 4-9 ms typically and 40-47 ms at worst with both cores busy; 700 ms keeps two requests
-# >= 500 ms apart up to 200 ms of delay (4x that), and any three > 1 s apart up to 400 ms.
+# at 4-9 ms typically and 28-47 ms at worst with both cores busy (sleep overshoot: up to
+# 83 ms); 700 ms keeps two requests >= 500 ms apart up to 200 ms of delay, and any three
+# more than 1 s apart up to 400 ms (docs/several-instances.md).
 RATE_LIMITED_INTERVAL = 0.70
 LOCKOUT_SECONDS = 30
 COLLECTION_BATCH = 75  # identifiers per POST /cards/collection
