@@ -5,7 +5,9 @@
     cards status [--json]     what the store holds
 
 CARD_DB and SCRYFALL_API_URL choose the store and the API (--db / --api-url override);
-they are read as the service reads them (edh_service.config).
+they are read as the service reads them (edh_service.config). With REDIS_URL (several
+instances) `sync` shares Scryfall's budget through Redis and, with CARD_DATA_SHARED_DIR,
+uses or publishes the bulk file there (docs/several-instances.md).
 Exit codes: 0 done, 1 card data error, 75 temporarily unavailable (EX_TEMPFAIL).
 """
 
@@ -65,7 +67,7 @@ def _status(db: str, as_json: bool) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one `cards` command and return its exit code."""
-    from edh_service.config import ConfigError
+    from edh_service.config import ConfigError, setting
 
     try:
         parser = _parser()  # its defaults come from the environment
@@ -75,7 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "sync":
-            _report(sync(args.db, args.api_url, force=args.force), args.db)
+            # REDIS_URL, CARD_DATA_SHARED_DIR: several instances share the budget and the bulk file
+            _report(sync(args.db, args.api_url, force=args.force, redis_url=setting("REDIS_URL"),
+                         shared_dir=setting("CARD_DATA_SHARED_DIR")), args.db)
         elif args.command == "import":
             _report(import_file(args.db, args.path, updated_at=args.updated_at), args.db)
         else:

@@ -131,6 +131,13 @@ SETTINGS: tuple[Setting, ...] = (
             "the SQLite card store; a relative path is relative to the working directory"),
     Setting("SCRYFALL_API_URL", text, DEFAULT_SCRYFALL_API_URL,
             "Scryfall API base (tests point it at a local server)"),
+    Setting("REDIS_URL", text, None,
+            "several instances: Redis shared by every instance for the request budgets, "
+            "Scryfall's lockout and the sync lock (`redis://host:6379/0`); unset, one instance",
+            shown_default="unset"),
+    Setting("CARD_DATA_SHARED_DIR", text, None,
+            "several instances: a folder every instance can read where the syncing instance "
+            "publishes the bulk file (docs/several-instances.md)", shown_default="unset"),
     Setting("CARD_DATA_OFFLINE", flag, False,
             "`1`: no background sync and no `/cards/collection` look-ups"),
     Setting("CARD_DATA_SYNC", flag, True,

@@ -65,3 +65,15 @@ def app(fixture_db, app_config):
 def client(app):
     """A test client of `app`."""
     return app.test_client()
+
+
+@pytest.fixture
+def redis_server(tmp_path):
+    """Debian's redis-server on a free loopback port (see tests/redis_server.py); skips
+    the test when redis-server is not installed (.ci/run installs it)."""
+    from tests.redis_server import RedisServer, available
+
+    if not available():
+        pytest.skip("Debian's redis-server is not installed (.ci/run installs it)")
+    with RedisServer(tmp_path / "redis") as server:
+        yield server
