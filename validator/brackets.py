@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from types import MappingProxyType
-from typing import Iterable, Iterator, Mapping
+from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from validator.deck import Card, Deck
 from validator.violations import Code, Violation
@@ -85,8 +84,10 @@ class BracketData:
 NO_DATA = BracketData()
 
 
-@dataclass(frozen=True, slots=True)
-class Reason:
+# Reason and Bracket are NamedTuples, not frozen dataclasses: one of each is built for every
+# validation, and a frozen dataclass's __init__ (a guarded setattr per field) costs several
+# times more, which showed in `python -m bench engine`.
+class Reason(NamedTuple):
     """One step of the minimum: the bracket it sets (None: a check not made), why, and the cards."""
 
     bracket: int | None
@@ -94,8 +95,7 @@ class Reason:
     cards: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Bracket:
+class Bracket(NamedTuple):
     """The bracket block of a Report (DESIGN.md): lists are None when their data is not loaded."""
 
     minimum: int
@@ -108,10 +108,21 @@ class Bracket:
     fast_combos: tuple[tuple[str, str], ...] = ()  # the combos flagged fast, also in two_card_combos
 
 
-@lru_cache(maxsize=16384)
+# Oracle texts (every face) -> grants an extra turn. A plain dict, not lru_cache: this is
+# asked for every card of every deck, and the wrapper's cost would show in the engine bench.
+_EXTRA_TURN_TEXTS: dict[tuple[str, ...], bool] = {}
+_EXTRA_TURN_CACHE_SIZE = 16384
+
+
 def _grants_extra_turn(face_texts: tuple[str, ...]) -> bool:
-    """Whether any face's Oracle text grants an extra turn."""
-    return any(_EXTRA_TURN.search(text) for text in face_texts)
+    """Whether any face's Oracle text grants an extra turn (cached per text)."""
+    grants = _EXTRA_TURN_TEXTS.get(face_texts)
+    if grants is None:
+        grants = any(_EXTRA_TURN.search(text) for text in face_texts)
+        if len(_EXTRA_TURN_TEXTS) >= _EXTRA_TURN_CACHE_SIZE:
+            _EXTRA_TURN_TEXTS.clear()
+        _EXTRA_TURN_TEXTS[face_texts] = grants
+    return grants
 
 
 def grants_extra_turn(card: Card) -> bool:
@@ -128,18 +139,49 @@ def card_flags(card: Card, data: BracketData = NO_DATA) -> dict[str, bool | None
     }
 
 
-def _deck_cards(deck: Deck) -> dict[str, Card]:
-    """The cards of the deck by canonical name: commanders and main deck (the game's 100)."""
-    return {entry.card.name: entry.card for entry in (*deck.commanders, *deck.main)}
+def _scan(deck: Deck, data: BracketData) -> tuple[list[str], list[str], list[str] | None, dict[str, tuple]]:
+    """One pass over the game's cards (commanders and main deck): Game Changers, extra-turn
+    cards, mass land denial (None: no list), and each card's combo partners from the data.
+
+    Written for speed (it runs on every validation): cached text look-ups inline, and a
+    card listed twice (a singleton error elsewhere) is folded by the caller's sort.
+    """
+    changers: list[str] = []
+    extra_turns: list[str] = []
+    denial = data.mass_land_denial
+    land_denial: list[str] | None = None if denial is None else []
+    partners: dict[str, tuple] = {}
+    by_card = data._by_card
+    known = _EXTRA_TURN_TEXTS
+    for entries in (deck.commanders, deck.main):
+        for entry in entries:
+            card = entry.card
+            if card.game_changer:
+                changers.append(card.name)
+            grants = known.get(card.face_texts)
+            if grants is None:
+                grants = _grants_extra_turn(card.face_texts)
+            if grants:
+                extra_turns.append(card.name)
+            if denial is not None and card.name in denial:
+                land_denial.append(card.name)
+            if by_card and card.name in by_card:
+                partners[card.name] = by_card[card.name]
+    return changers, extra_turns, land_denial, partners
 
 
-def _combos_in(names: Mapping[str, Card], data: BracketData) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+def _distinct(names: list[str]) -> list[str]:
+    """Sorted, each name once."""
+    return sorted(set(names)) if len(names) > 1 else names
+
+
+def _combos_in(partners: Mapping[str, tuple]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(every combo with both cards in the deck, the fast ones), pairs in name order, sorted."""
     found: list[tuple[str, str]] = []
     fast: list[tuple[str, str]] = []
-    for name in names:
-        for other, is_fast in data.partners(name):
-            if name < other and other in names:
+    for name, others in partners.items():
+        for other, is_fast in others:
+            if name < other and other in partners:
                 found.append((name, other))
                 if is_fast:
                     fast.append((name, other))
@@ -196,37 +238,43 @@ def _reasons(
         yield Reason(4, f"{_count(len(mass_land_denial), 'mass land denial card')} ({_and(mass_land_denial)}): "
                         "brackets 1 to 3 allow none.", tuple(mass_land_denial))
     if mass_land_denial is None:
-        yield Reason(None, "Mass land denial was not checked: no mass land denial list is loaded.")
+        yield MASS_LAND_DENIAL_NOT_CHECKED
     if combos is None:
-        yield Reason(None, "Two-card combos were not checked: no combo list is loaded.")
+        yield COMBOS_NOT_CHECKED
+
+
+MASS_LAND_DENIAL_NOT_CHECKED = Reason(None, "Mass land denial was not checked: no mass land denial list is loaded.")
+COMBOS_NOT_CHECKED = Reason(None, "Two-card combos were not checked: no combo list is loaded.")
+# The bracket-1 reason, by (mass land denial checked, combos checked).
+NOTHING_FOUND = {
+    (mld, combos): Reason(1, "No Game Changers, extra-turn cards" + (", mass land denial" if mld else "")
+                          + (", two-card combos" if combos else "") + " in the deck.")
+    for mld in (False, True) for combos in (False, True)
+}
 
 
 def evaluate(deck: Deck, data: BracketData = NO_DATA, declared: int | None = None) -> Bracket:
     """The bracket block for a deck: every signal, the minimum bracket and one reason per step."""
     if declared is not None and declared not in BRACKETS:
         raise ValueError(f"a declared bracket is 1 to 5, not {declared!r}")
-    cards = _deck_cards(deck)
-    game_changers = sorted(name for name, card in cards.items() if card.game_changer)
-    extra_turns = sorted(name for name, card in cards.items() if _grants_extra_turn(card.face_texts))
-    mass_land_denial = None
-    if data.mass_land_denial is not None:
-        mass_land_denial = sorted(name for name in cards if name in data.mass_land_denial)
-    combos, fast = _combos_in(cards, data) if data.combos is not None else (None, [])
+    game_changers, extra_turns, mass_land_denial, partners = _scan(deck, data)
+    game_changers, extra_turns = _distinct(game_changers), _distinct(extra_turns)
+    if mass_land_denial is not None:
+        mass_land_denial = _distinct(mass_land_denial)
+    combos, fast = _combos_in(partners) if data.combos is not None else (None, [])
     reasons = tuple(_reasons(game_changers, extra_turns, mass_land_denial, combos, fast))
     minimum = max((reason.bracket for reason in reasons if reason.bracket is not None), default=1)
     if minimum == 1:
-        checked = "Game Changers, extra-turn cards" + ("" if mass_land_denial is None else ", mass land denial") + (
-            "" if combos is None else ", two-card combos")
-        reasons = (Reason(1, f"No {checked} in the deck."), *reasons)
+        reasons = (NOTHING_FOUND[mass_land_denial is not None, combos is not None], *reasons)
     return Bracket(
-        minimum=minimum,
-        declared=declared,
-        game_changers=tuple(game_changers),
-        mass_land_denial=None if mass_land_denial is None else tuple(mass_land_denial),
-        extra_turns=tuple(extra_turns),
-        two_card_combos=None if combos is None else tuple(combos),
-        reasons=reasons,
-        fast_combos=tuple(fast),
+        minimum,
+        declared,
+        tuple(game_changers),
+        None if mass_land_denial is None else tuple(mass_land_denial),
+        tuple(extra_turns),
+        None if combos is None else tuple(combos),
+        reasons,
+        tuple(fast),
     )
 
 
