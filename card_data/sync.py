@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from card_data import brackets as bracket_data
 from card_data.client import DEFAULT_API_URL, RateLimits, ScryfallClient
 from card_data.errors import CardDataError
 from card_data.store import StoreBuilder, StoreMetadata, read_metadata
@@ -31,10 +32,12 @@ _decoder = json.JSONDecoder()
 
 @dataclass(frozen=True, slots=True)
 class SyncResult:
-    """What a sync or import did: "updated" or "unchanged", and the store's metadata."""
+    """What a sync or import did: "updated" or "unchanged", the store's metadata, and what
+    happened to each bracket list when they were refreshed too (list name -> Refresh)."""
 
     status: str
     metadata: StoreMetadata
+    brackets: dict[str, "bracket_data.Refresh"] | None = None
 
 
 # -- bytes -> text ------------------------------------------------------------------------
@@ -191,6 +194,7 @@ def build_store(db_path: str | os.PathLike, chunks: Iterable[bytes], *, source: 
         for record in records(chunks):
             builder.add(record)
         metadata = builder.finish(source, updated_at)
+        bracket_data.carry_over(db_path, temporary)  # the bracket lists outlive a card-data update
         os.replace(temporary, db_path)  # readers see the old file or the new, never half of one
     except BaseException:
         builder.abort()
@@ -233,13 +237,18 @@ def sync(
     client: ScryfallClient | None = None,
     user_agent: str | None = None,
     force: bool = False,
+    brackets: "bracket_data.BracketSources | None" = None,
 ) -> SyncResult:
-    """Download Scryfall's oracle-cards bulk file into db_path unless the store is current."""
+    """Download Scryfall's oracle-cards bulk file into db_path unless the store is current.
+
+    With `brackets`, the mass land denial and combo lists are refreshed afterwards too
+    (whether the cards changed or not); a list that fails keeps its last good data.
+    """
     client = client or ScryfallClient(api_url, user_agent=user_agent, limits=RateLimits.for_store(db_path))
     bulk = client.bulk_data("oracle-cards")
     current = read_metadata(db_path)
     if not force and not is_newer(bulk["updated_at"], current):
-        return SyncResult("unchanged", current)
+        return _with_brackets(SyncResult("unchanged", current), db_path, brackets, client)
     # JSON Lines is Scryfall's only format since July 2026; the array is a fallback.
     url = bulk.get("jsonl_download_uri") or bulk.get("download_uri")
     if not url:
@@ -247,7 +256,15 @@ def sync(
     with client.download(url) as download:
         bar = _progress(download.length or bulk.get("size"), "cards sync")
         metadata = build_store(db_path, bar(download.chunks()), source="scryfall", updated_at=bulk["updated_at"])
-    return SyncResult("updated", metadata)
+    return _with_brackets(SyncResult("updated", metadata), db_path, brackets, client)
+
+
+def _with_brackets(result: SyncResult, db_path, sources, client: ScryfallClient, *, network: bool = True) -> SyncResult:
+    """The result, after refreshing the bracket lists when sources are given."""
+    if sources is None:
+        return result
+    refreshed = bracket_data.refresh(db_path, sources, client=client if network else None, network=network)
+    return SyncResult(result.status, result.metadata, refreshed)
 
 
 def _file_chunks(path: Path) -> Iterator[bytes]:
@@ -266,8 +283,18 @@ def _import_updated_at(path: Path) -> str:
         return datetime.fromtimestamp(path.stat().st_mtime).astimezone().isoformat()
 
 
-def import_file(db_path: str | os.PathLike, path: str | os.PathLike, *, updated_at: str | None = None) -> SyncResult:
-    """Build the store from a local bulk file (.jsonl.gz, .jsonl, .json, .json.gz): air-gapped CI."""
+def import_file(
+    db_path: str | os.PathLike,
+    path: str | os.PathLike,
+    *,
+    updated_at: str | None = None,
+    brackets: "bracket_data.BracketSources | None" = None,
+) -> SyncResult:
+    """Build the store from a local bulk file (.jsonl.gz, .jsonl, .json, .json.gz): air-gapped CI.
+
+    With `brackets`, the lists that have a file override (MASS_LAND_DENIAL_FILE,
+    COMBOS_FILE) are loaded too; an import never goes to the network.
+    """
     path = Path(path)
     if not path.is_file():
         raise CardDataError(f"no such card data file: {path}")
@@ -275,4 +302,4 @@ def import_file(db_path: str | os.PathLike, path: str | os.PathLike, *, updated_
     _timestamp(updated_at)  # refuse an unreadable timestamp before building anything
     bar = _progress(path.stat().st_size, "cards import")
     metadata = build_store(db_path, bar(_file_chunks(path)), source=f"file:{path.name}", updated_at=updated_at)
-    return SyncResult("updated", metadata)
+    return _with_brackets(SyncResult("updated", metadata), db_path, brackets, None, network=False)
