@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import sqlite3
 import threading
 
@@ -35,9 +36,8 @@ EXPECTED_DENIAL = frozenset({"Armageddon", "Boom // Bust", "Ravages of War", "Ru
 
 @pytest.fixture
 def server(scryfall_server):
-    """The local server with a tag search (2 cards a page) and a Spellbook export."""
+    """The local server with a tag search (one page) and a Spellbook export."""
     scryfall_server.search_results = {QUERY: SEARCH}
-    scryfall_server.search_page_size = 2
     scryfall_server.spellbook_export = EXPORT
     return scryfall_server
 
@@ -100,6 +100,7 @@ def test_export_url(given, url):
 # --- refresh against the local server ------------------------------------------------------
 
 def test_refresh_from_the_sources(fixture_db, server):
+    server.search_page_size = 2
     results = refresh(fixture_db, server)
     assert {kind: r.status for kind, r in results.items()} == {MASS_LAND_DENIAL: "updated", TWO_CARD_COMBOS: "updated"}
     loaded = data(fixture_db)
@@ -146,7 +147,7 @@ def test_a_failure_keeps_the_last_good_list(fixture_db, server, fault, failed, m
         setattr(server, name, value)
     results = refresh(fixture_db, server)
     assert results[failed].status == "failed"
-    assert results[failed].error and __import__("re").search(message, results[failed].error)
+    assert results[failed].error and re.search(message, results[failed].error)
     assert data(fixture_db) == before  # the last good lists, both
     status = brackets.status(fixture_db)[failed]
     assert status.loaded and status.error == results[failed].error and status.failed_at
@@ -353,25 +354,6 @@ def test_cards_import_with_files_and_brackets_command(tmp_path, server, capsys, 
 def test_refresh_without_a_store_is_a_clear_error(tmp_path, server):
     with pytest.raises(CardDataError, match="no card store"):
         refresh(tmp_path / "none.sqlite3", server)
-
-
-# --- real data: ../shared/brackets against ../shared/carddata -------------------------------------
-
-def test_shared_lists_against_real_card_data(shared_dir, tmp_path):
-    db = tmp_path / "cards.sqlite3"
-    lists = shared_dir / "brackets"
-    result = import_file(db, shared_dir / "carddata" / "oracle-cards.jsonl.gz", brackets=BracketSources(
-        mass_land_denial_file=str(lists / "mass-land-denial.txt"), combos_file=str(lists / "two-card-combos.txt")))
-    denial, combos = result.brackets[MASS_LAND_DENIAL].list_status, result.brackets[TWO_CARD_COMBOS].list_status
-    # README: 117 names, 2 unknown to the card data; 1,700 distinct pairs, two with a card
-    # and itself, 3 names unknown
-    assert (denial.entries, denial.unresolved) == (117, 2)
-    assert (combos.entries, combos.unresolved) == (1698, 3)
-    loaded = data(db)
-    assert "Boom // Bust" in loaded.mass_land_denial and "Armageddon" in loaded.mass_land_denial
-    names = {name for combo in loaded.combos for name in combo.cards}
-    assert {"Oath of Lim-Dûl", "Éomer, Marshal of Rohan"} <= names  # accents kept as the card data writes them
-    assert all(" // " in name for name in names if "//" in name)
 
 
 def test_gzipped_export_file(tmp_path):
