@@ -40,8 +40,11 @@ class Combo:
     fast: bool = False
 
 
-def _combo_index(combos: Iterable[Combo]) -> Mapping[str, tuple[tuple[str, bool], ...]]:
-    """card name -> ((other card, fast), ...), each unordered pair once, fast if any source says so."""
+def _index(denial: frozenset[str] | None, combos: Iterable[Combo]) -> dict[str, tuple[bool, tuple]]:
+    """card name -> (mass land denial?, ((other card, fast), ...)): one look-up per deck card.
+
+    Each unordered pair counts once, fast if any source says so.
+    """
     pairs: dict[frozenset[str], bool] = {}
     for combo in combos:
         first, second = combo.cards
@@ -49,12 +52,15 @@ def _combo_index(combos: Iterable[Combo]) -> Mapping[str, tuple[tuple[str, bool]
             continue
         key = frozenset((first, second))
         pairs[key] = pairs.get(key, False) or combo.fast
-    index: dict[str, list[tuple[str, bool]]] = {}
+    partners: dict[str, list[tuple[str, bool]]] = {}
     for key, fast in pairs.items():
         first, second = sorted(key)
-        index.setdefault(first, []).append((second, fast))
-        index.setdefault(second, []).append((first, fast))
-    return MappingProxyType({name: tuple(others) for name, others in index.items()})
+        partners.setdefault(first, []).append((second, fast))
+        partners.setdefault(second, []).append((first, fast))
+    denial = denial or frozenset()
+    # a plain dict, not a MappingProxyType: the proxy doubles the cost of each look-up
+    return {name: (name in denial, tuple(partners.get(name, ())))
+            for name in (*denial, *partners)}
 
 
 @dataclass(frozen=True)
@@ -67,18 +73,18 @@ class BracketData:
 
     mass_land_denial: frozenset[str] | None = None
     combos: tuple[Combo, ...] | None = None
-    _by_card: Mapping[str, tuple[tuple[str, bool], ...]] = field(init=False, repr=False, compare=False)
+    _by_card: Mapping[str, tuple[bool, tuple]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.mass_land_denial is not None:
             object.__setattr__(self, "mass_land_denial", frozenset(self.mass_land_denial))
         if self.combos is not None:
             object.__setattr__(self, "combos", tuple(self.combos))
-        object.__setattr__(self, "_by_card", _combo_index(self.combos or ()))
+        object.__setattr__(self, "_by_card", _index(self.mass_land_denial, self.combos or ()))
 
     def partners(self, name: str) -> tuple[tuple[str, bool], ...]:
         """(other card, fast) for every combo this card is half of."""
-        return self._by_card.get(name, ())
+        return self._by_card.get(name, (False, ()))[1]
 
 
 NO_DATA = BracketData()
@@ -148,8 +154,7 @@ def _scan(deck: Deck, data: BracketData) -> tuple[list[str], list[str], list[str
     """
     changers: list[str] = []
     extra_turns: list[str] = []
-    denial = data.mass_land_denial
-    land_denial: list[str] | None = None if denial is None else []
+    denial: list[str] = []
     partners: dict[str, tuple] = {}
     by_card = data._by_card
     known = _EXTRA_TURN_TEXTS
@@ -163,11 +168,14 @@ def _scan(deck: Deck, data: BracketData) -> tuple[list[str], list[str], list[str
                 grants = _grants_extra_turn(card.face_texts)
             if grants:
                 extra_turns.append(card.name)
-            if denial is not None and card.name in denial:
-                land_denial.append(card.name)
-            if by_card and card.name in by_card:
-                partners[card.name] = by_card[card.name]
-    return changers, extra_turns, land_denial, partners
+            if by_card:
+                found = by_card.get(card.name)
+                if found is not None:
+                    if found[0]:
+                        denial.append(card.name)
+                    if found[1]:
+                        partners[card.name] = found[1]
+    return changers, extra_turns, None if data.mass_land_denial is None else denial, partners
 
 
 def _distinct(names: list[str]) -> list[str]:

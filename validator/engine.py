@@ -60,7 +60,8 @@ def check(
     elif deck.companion is not None:
         problems = tuple(_companion_among_inferred(p, deck.companion) for p in problems)
     evaluated = brackets.evaluate(deck, bracket_data or brackets.NO_DATA, bracket)
-    violations = sorted([*problems, *validate(deck), *brackets.violations(evaluated)], key=Violation.sort_key)
+    declared = brackets.violations(evaluated) if bracket is not None else ()
+    violations = sorted([*problems, *validate(deck), *declared], key=Violation.sort_key)
     return Report(
         valid=not any(v.severity == Severity.ERROR for v in violations),
         format=decklist.format,
