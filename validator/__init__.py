@@ -9,7 +9,7 @@ from validator.brackets import Bracket, BracketData, Combo, Reason
 from validator.rules import RULES, commander_eligibility, pairing_abilities
 
 __all__ = [
-    "Bracket", "BracketData", "Card", "Code", "Combo", "Reason", "Deck", "Decklist", "Entry", "ListEntry", "Section", "Severity",
-    "UnknownName", "Violation",
+    "Bracket", "BracketData", "Card", "Code", "Combo", "Deck", "Decklist", "Entry", "ListEntry", "Reason",
+    "Section", "Severity", "UnknownName", "Violation",
     "RULES", "Report", "assemble", "check", "commander_eligibility", "pairing_abilities", "validate",
 ]
