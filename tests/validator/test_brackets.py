@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import gzip
-import json
-
 import pytest
 
 from tests.factories import SOL_RING, WASTES, card, deck, legend
-from tests.validator.test_real_cards import to_card
+from tests.validator.test_real_cards import load_real_cards
 from validator.brackets import BracketData, Combo, card_flags, evaluate, grants_extra_turn, violations
 from validator.decklist import Decklist, ListEntry, Section
 from validator.engine import Report, check
@@ -211,15 +208,7 @@ REAL_EXTRA_TURNS = {
 @pytest.fixture(scope="module")
 def real_cards(shared_dir):
     """The REAL_EXTRA_TURNS cards (and a few Game Changers) from ../shared/carddata."""
-    wanted = set(REAL_EXTRA_TURNS) | {"Thassa's Oracle", "Sol Ring"}
-    found = {}
-    with gzip.open(shared_dir / "carddata" / "oracle-cards.jsonl.gz", "rt", encoding="utf-8") as lines:
-        for line in lines:
-            obj = json.loads(line)
-            if obj["name"] in wanted:
-                found[obj["name"]] = to_card(obj)
-    assert set(found) == wanted
-    return found
+    return load_real_cards(shared_dir, {*REAL_EXTRA_TURNS, "Thassa's Oracle", "Sol Ring"})
 
 
 @pytest.mark.parametrize(("name", "grants"), REAL_EXTRA_TURNS.items())

@@ -62,10 +62,9 @@ def to_card(obj: dict) -> Card:
     )
 
 
-@pytest.fixture(scope="module")
-def real(shared_dir) -> dict[str, Card]:
-    """The named real cards, keyed by canonical name."""
-    wanted = set(NAMES)
+def load_real_cards(shared_dir, names) -> dict[str, Card]:
+    """Real cards from ../shared/carddata by canonical name; every name must be there."""
+    wanted = set(names)
     cards = {}
     with gzip.open(shared_dir / "carddata" / "oracle-cards.jsonl.gz", "rt", encoding="utf-8") as lines:
         for line in lines:
@@ -75,6 +74,12 @@ def real(shared_dir) -> dict[str, Card]:
     missing = wanted - cards.keys()
     assert not missing, f"not in the sample: {missing}"
     return cards
+
+
+@pytest.fixture(scope="module")
+def real(shared_dir) -> dict[str, Card]:
+    """The named real cards, keyed by canonical name."""
+    return load_real_cards(shared_dir, NAMES)
 
 
 def make(real, commanders, main=(), companion=None, choices=None) -> Deck:
