@@ -1,7 +1,7 @@
 """Commander Spellbook's bulk variants export -> the two-card combos in it, streamed.
 
 The export (https://json.commanderspellbook.com/variants.json, over 500 MB of JSON, about
-100,000 variants) is written by the open-source backend (SpaceCowMedia/commander-spellbook-
+100,000 variants; variants.json.gz beside it, about 25 MB) is written by the open-source backend (SpaceCowMedia/commander-spellbook-
 backend, MIT: `spellbook/management/export_variants` and `serializers/variant_serializer.py`,
 camelCased) as one object:
 
@@ -31,10 +31,12 @@ import ijson
 import requests
 
 from card_data.client import DEFAULT_TIMEOUT, Download, default_user_agent, make_session
-from card_data.errors import CardDataError, CardDataUnavailable
+from card_data.errors import CardDataError, CardDataNotFound, CardDataUnavailable
 
 DEFAULT_SPELLBOOK_URL = "https://json.commanderspellbook.com"
-EXPORT_FILE = "variants.json"
+# The backend writes both; the gzipped one is about 25 MB instead of over 500 MB, so it is
+# asked for first, and the plain file only if there is no .gz beside it (a 404).
+EXPORT_FILES = ("variants.json.gz", "variants.json")
 # Variants in these states are published (the export holds only these, as of 2026-11).
 PUBLIC_STATUSES = frozenset({"OK", "E"})
 FAST_BRACKET_TAG = "R"
@@ -53,12 +55,13 @@ class ComboExport:
     variants: int  # variants read, two-card or not
 
 
-def export_url(base: str) -> str:
-    """The export's URL: SPELLBOOK_URL as given when it names a .json/.json.gz file, else base/variants.json."""
+def export_urls(base: str) -> tuple[str, ...]:
+    """The export's URLs to try: SPELLBOOK_URL itself when it names a .json/.json.gz file,
+    else base/variants.json.gz, then base/variants.json."""
     base = base.strip()
     if base.endswith((".json", ".json.gz")):
-        return base
-    return f"{base.rstrip('/')}/{EXPORT_FILE}"
+        return (base,)
+    return tuple(f"{base.rstrip('/')}/{name}" for name in EXPORT_FILES)
 
 
 class _ChunkReader(io.RawIOBase):
@@ -138,14 +141,25 @@ class SpellbookClient:
 
     def __init__(self, url: str = DEFAULT_SPELLBOOK_URL, *, user_agent: str | None = None,
                  session: requests.Session | None = None, timeout: tuple[float, float] = DEFAULT_TIMEOUT) -> None:
-        self.url = export_url(url)
+        self.urls = export_urls(url)
+        self.url = self.urls[0]  # the one downloaded last (for the list's source)
         self.session = session or make_session(user_agent or default_user_agent())
         self.timeout = timeout
 
     def download(self) -> Download:
-        """Start streaming the export; use as a context manager (its chunks are raw bytes)."""
+        """Start streaming the export (the first URL that is there); use as a context manager."""
+        for url in self.urls[:-1]:
+            try:
+                return self._download(url)
+            except CardDataNotFound:
+                continue
+        return self._download(self.urls[-1])
+
+    def _download(self, url: str) -> Download:
+        """Start streaming one URL; every transport error and 4xx/5xx becomes a CardDataError."""
+        self.url = url
         try:
-            response = self.session.get(self.url, timeout=self.timeout, stream=True)
+            response = self.session.get(url, timeout=self.timeout, stream=True)
         except requests.exceptions.RetryError as error:
             raise CardDataUnavailable(f"Commander Spellbook kept failing ({self.url}): {error}",
                                       UNAVAILABLE_RETRY_AFTER) from error
@@ -156,12 +170,12 @@ class SpellbookClient:
             raise CardDataError(f"request to Commander Spellbook failed ({self.url}): {error}") from error
         if response.status_code >= 400:
             response.close()
-            message = f"Commander Spellbook answered {response.status_code} for {self.url}"
+            message = f"Commander Spellbook answered {response.status_code} for {url}"
             if response.status_code == 429 or response.status_code >= 500:
                 retry_after = response.headers.get("Retry-After", "")
                 raise CardDataUnavailable(message, int(retry_after) if retry_after.isdigit() else UNAVAILABLE_RETRY_AFTER)
-            raise CardDataError(message)
-        return Download(response, self.url)
+            raise (CardDataNotFound if response.status_code == 404 else CardDataError)(message)
+        return Download(response, url)
 
 
 def iter_lines(text: str) -> Iterator[tuple[int, str]]:

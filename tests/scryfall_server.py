@@ -7,8 +7,10 @@ Serves:
   POST /cards/collection                {"data": [...], "not_found": [...]} by name or face name
   GET  /cards/search?q=...[&page=N]     `search_results[q]` in pages of `search_page_size`,
                                         next_page an absolute URL; no match: 404 (as Scryfall)
-  GET  /spellbook/variants.json         a Commander Spellbook-shaped export: `spellbook_export`
-                                        (bytes, gzipped when `spellbook_gzip`) or `spellbook_file`
+  GET  /spellbook/variants.json[.gz]    a Commander Spellbook-shaped export: `spellbook_export`
+                                        (bytes; .gz: gzipped, 404 unless `spellbook_offer_gz`;
+                                        .json: gzipped too when `spellbook_gzip`), or
+                                        `spellbook_file` at the path its name ends like
 Anything else answers a Scryfall error object (404 not_found).
 
 Faults (attributes, switch them in a test): `fail_next` (queue of statuses to answer
@@ -79,6 +81,7 @@ class ScryfallServer:
     search_page_size: int = 175  # Scryfall's page size
     spellbook_export: bytes | None = None
     spellbook_gzip: bool = False
+    spellbook_offer_gz: bool = True
     spellbook_file: Path | None = None  # served as is, streamed from disk (benchmarks)
 
     def __post_init__(self) -> None:
@@ -242,8 +245,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._error(404, "not_found", "Your query didn't match any cards. Adjust your search terms.")
             else:
                 self._send(200, json.dumps(page).encode())
-        elif self.path == "/spellbook/variants.json":
-            self._send_export()
+        elif url.path in ("/spellbook/variants.json", "/spellbook/variants.json.gz"):
+            self._send_export(url.path.endswith(".gz"))
         elif self.path == "/bulk-data/oracle-cards":
             self._send(200, json.dumps(state.bulk_object()).encode())
         elif self.path == "/files/oracle-cards.jsonl.gz":
@@ -265,20 +268,23 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
         self._send(200, body, content_type, **headers)
 
-    def _send_export(self) -> None:
+    def _send_export(self, gz: bool) -> None:
         """The Spellbook export: bytes from memory (with the file faults) or a file streamed from disk."""
         state = self.server_state
-        if state.spellbook_file is not None:
+        if state.spellbook_file is not None and state.spellbook_file.name.endswith(".gz") != gz:
+            self._error(404, "not_found", "No such export file")
+        elif state.spellbook_file is not None:
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(state.spellbook_file.stat().st_size))
             self.end_headers()
             with state.spellbook_file.open("rb") as handle:
                 shutil.copyfileobj(handle, self.wfile, 1024 * 1024)
-        elif state.spellbook_export is None:
+        elif state.spellbook_export is None or (gz and not state.spellbook_offer_gz):
             self._error(404, "not_found", "No export here")
         else:
-            body = gzip.compress(state.spellbook_export) if state.spellbook_gzip else state.spellbook_export
+            body = state.spellbook_export
+            body = gzip.compress(body) if gz or state.spellbook_gzip else body
             self._send_file(body, "application/json")
 
     def do_POST(self) -> None:  # noqa: N802

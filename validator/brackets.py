@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from validator.deck import Card, Deck
@@ -58,7 +57,8 @@ def _index(denial: frozenset[str] | None, combos: Iterable[Combo]) -> dict[str, 
         partners.setdefault(first, []).append((second, fast))
         partners.setdefault(second, []).append((first, fast))
     denial = denial or frozenset()
-    # a plain dict, not a MappingProxyType: the proxy doubles the cost of each look-up
+    # a plain dict, not a MappingProxyType: the proxy doubles the cost of each look-up (the
+    # engine benchmark); BracketData keeps it private, so it stays as built
     return {name: (name in denial, tuple(partners.get(name, ())))
             for name in (*denial, *partners)}
 

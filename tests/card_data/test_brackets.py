@@ -16,7 +16,7 @@ from card_data.brackets import MASS_LAND_DENIAL, TWO_CARD_COMBOS, BracketSources
 from card_data.client import ScryfallClient
 from card_data.errors import CardDataError
 from card_data.repository import open_repository
-from card_data.spellbook import SpellbookClient, export_url, read_export
+from card_data.spellbook import SpellbookClient, export_urls, read_export
 from card_data.sync import import_file, sync
 from tests.scryfall_server import FIXTURES
 from validator.brackets import BracketData, Combo
@@ -88,13 +88,15 @@ def test_a_bad_export_raises(body, message):
         read_export([body])
 
 
-@pytest.mark.parametrize(("given", "url"), [
-    ("https://json.commanderspellbook.com", "https://json.commanderspellbook.com/variants.json"),
-    ("https://json.commanderspellbook.com/", "https://json.commanderspellbook.com/variants.json"),
-    ("http://127.0.0.1:8/x/variants.json.gz", "http://127.0.0.1:8/x/variants.json.gz"),
+@pytest.mark.parametrize(("given", "urls"), [
+    ("https://json.commanderspellbook.com", ("https://json.commanderspellbook.com/variants.json.gz",
+                                             "https://json.commanderspellbook.com/variants.json")),
+    ("http://127.0.0.1:8/x/", ("http://127.0.0.1:8/x/variants.json.gz", "http://127.0.0.1:8/x/variants.json")),
+    ("http://127.0.0.1:8/x/variants.json.gz", ("http://127.0.0.1:8/x/variants.json.gz",)),
+    ("http://127.0.0.1:8/x/mine.json", ("http://127.0.0.1:8/x/mine.json",)),
 ])
-def test_export_url(given, url):
-    assert export_url(given) == url
+def test_export_urls(given, urls):
+    assert export_urls(given) == urls
 
 
 # --- refresh against the local server ------------------------------------------------------
@@ -106,7 +108,7 @@ def test_refresh_from_the_sources(fixture_db, server):
     loaded = data(fixture_db)
     assert loaded.mass_land_denial == EXPECTED_DENIAL  # every page (2 cards a page: 3 pages)
     assert {combo.cards: combo.fast for combo in loaded.combos} == EXPECTED_COMBOS
-    assert server.paths("GET").count("/spellbook/variants.json") == 1
+    assert [p for p in server.paths("GET") if p.startswith("/spellbook")] == ["/spellbook/variants.json.gz"]
     searches = [r for r in server.requests if r.path.startswith("/cards/search")]
     assert [r.path.rsplit("&page=", 1)[-1] if "&page=" in r.path else "1" for r in searches] == ["1", "2", "3"]
     # the search endpoint's rate limit: at least 500 ms between pages
@@ -120,10 +122,16 @@ def test_refresh_from_the_sources(fixture_db, server):
     assert results[MASS_LAND_DENIAL].list_status.unresolved == 5  # not in the fixture card data
 
 
-def test_a_gzipped_export_is_read_by_its_magic_bytes(fixture_db, server):
-    server.spellbook_gzip = True
-    server.content_encoding = True  # and sent with Content-Encoding: gzip on top
-    assert refresh(fixture_db, server)[TWO_CARD_COMBOS].status == "updated"
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_without_a_gz_file_the_plain_export_is_read(fixture_db, server, gzipped):
+    server.spellbook_offer_gz = False
+    server.spellbook_gzip = gzipped  # gzip read by its magic bytes, whatever the name says,
+    server.content_encoding = gzipped  # and with Content-Encoding: gzip on top
+    results = refresh(fixture_db, server)
+    assert results[TWO_CARD_COMBOS].status == "updated"
+    assert results[TWO_CARD_COMBOS].list_status.source.endswith("/spellbook/variants.json")
+    assert [p for p in server.paths("GET") if p.startswith("/spellbook")] == [
+        "/spellbook/variants.json.gz", "/spellbook/variants.json"]
     assert len(data(fixture_db).combos) == 4
 
 
