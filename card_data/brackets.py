@@ -273,13 +273,20 @@ def _record_failure(conn: sqlite3.Connection, kind: str, error: str) -> None:
         raise
 
 
+def _missing_table(error: sqlite3.Error) -> bool:
+    """The error says a bracket table does not exist: a store built before bracket data."""
+    return isinstance(error, sqlite3.OperationalError) and "no such table" in str(error)
+
+
 def _statuses(conn: sqlite3.Connection) -> dict[str, ListStatus]:
     """Every list's status (an old store without the tables: nothing loaded)."""
     try:
         lists = {row[0]: row[1:] for row in conn.execute(
             "SELECT list, source, updated_at, refreshed_at, entries, unresolved FROM bracket_lists")}
         failures = {row[0]: row[1:] for row in conn.execute("SELECT list, failed_at, error FROM bracket_failures")}
-    except sqlite3.OperationalError:  # no such table: a store built before bracket data
+    except sqlite3.Error as error:
+        if not _missing_table(error):
+            raise
         return {kind: ListStatus(kind) for kind in LISTS}
     return {kind: ListStatus(kind, *lists.get(kind, (None,) * 5), *failures.get(kind, (None, None))) for kind in LISTS}
 
@@ -303,8 +310,10 @@ def versions(conn: sqlite3.Connection) -> tuple:
     """A key that changes whenever any list is rewritten (cheap: one tiny table)."""
     try:
         return tuple(conn.execute("SELECT list, version FROM bracket_lists ORDER BY list"))
-    except sqlite3.OperationalError:  # no such table
-        return ()
+    except sqlite3.Error as error:
+        if _missing_table(error):
+            return ()
+        raise CardDataError(f"cannot read bracket data: {error}") from error
 
 
 def read(conn: sqlite3.Connection) -> BracketData:
@@ -317,9 +326,9 @@ def read(conn: sqlite3.Connection) -> BracketData:
         if TWO_CARD_COMBOS in loaded:
             combos = tuple(Combo((first, second), bool(fast)) for first, second, fast in
                            conn.execute("SELECT card_a, card_b, fast FROM two_card_combos"))
-    except sqlite3.OperationalError:  # no such table: a store built before bracket data
-        return BracketData()
     except sqlite3.Error as error:
+        if _missing_table(error):
+            return BracketData()
         raise CardDataError(f"cannot read bracket data: {error}") from error
     return BracketData(mass_land_denial=denial, combos=combos)
 
