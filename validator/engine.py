@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Mapping, Sequence
 
 from validator import brackets
-from validator.assemble import assemble
+from validator.assemble import assemble, infer_commanders
 from validator.brackets import Bracket, BracketData
 from validator.deck import Card, Deck, Entry, wubrg
 from validator.decklist import Decklist
@@ -48,9 +48,13 @@ def check(
 ) -> Report:
     """Assemble the deck, validate it, and add the decklist's own problems into one Report.
 
-    `bracket_data` holds the mass land denial and combo lists (None: neither is loaded);
-    `bracket` is the declared bracket (1-5), whose bracket_* errors join the violations.
+    Without `commanders`, a list that marks none gets one inferred from its layout where
+    the cards allow it (assemble.infer_commanders). `bracket_data` holds the mass land
+    denial and combo lists (None: neither is loaded); `bracket` is the declared bracket
+    (1-5), whose bracket_* errors join the violations.
     """
+    if not commanders:
+        decklist = infer_commanders(decklist, cards)
     deck = assemble(
         decklist, cards, suggestions, commanders=commanders, companion=companion, color_choices=color_choices
     )

@@ -37,6 +37,7 @@ class Code(StrEnum):
     # Added codes (DESIGN.md: "Add codes when a new rule needs one").
     INVALID_QUANTITY = "invalid_quantity"
     COLOR_CHOICE = "color_choice"
+    NOT_IN_DECK = "not_in_deck"
     # Commander Brackets (DESIGN.md): only when the request declares a bracket.
     BRACKET_GAME_CHANGERS = "bracket_game_changers"
     BRACKET_MASS_LAND_DENIAL = "bracket_mass_land_denial"

@@ -1,8 +1,10 @@
 """702.139: the companion's own eligibility and the ten conditions, commanders included."""
 
+from dataclasses import replace
+
 import pytest
 
-from tests.factories import ATRAXA, FOREST, SOL_RING, WASTES, card, deck, legend
+from tests.factories import ATRAXA, FOREST, SOL_RING, WASTES, card, deck, entry, legend
 from validator.engine import validate
 from validator.rules import companion_condition, companion_ineligible, has_activated_ability
 
@@ -78,7 +80,12 @@ PLANESWALKER = card("Chandra", "Legendary Planeswalker — Chandra", cost="{2}{R
         (OBOSH, FIVE, {TWO_DROP: 1}, ("Two Drop",)),
         (UMORI, FOUR, {TWO_DROP: 1, ARTIFACT_CREATURE: 1, FOREST: 3}, None),
         (UMORI, FOUR, {TWO_DROP: 2, THREE_SPELL: 1}, ("Three Spell",)),
-        (YORION, FOUR, {FOREST: 99}, ()),  # never met in Commander
+        # companion conditions read types as outside the battlefield: Grist is a creature card (604.3)
+        (UMORI, FOUR, {TWO_DROP: 1, GRIST: 1, ARTIFACT_CREATURE: 1, FOREST: 3}, None),
+        (UMORI, FOUR, {GRIST: 1, THREE_SPELL: 1}, ("Three Spell",)),
+        (KERUGA, FOUR, {GRIST: 1}, None),
+        (YORION, FOUR, {FOREST: 99}, ()),  # never met in a 100-card Commander deck
+        (YORION, FOUR, {FOREST: 119}, None),  # met by 120 cards: deck_size alone is wrong then
         (ZIRDA, legend("Activator", "RW", text="{1}: This gets +1/+0."), {TAPPER: 1, EQUIPMENT: 1, FOREST: 1, THREE_SPELL: 1}, None),
         (ZIRDA, FOUR, {VANILLA: 1, GRANTER: 1, WASTES: 1}, ("Cryptolith Rite", "Four Drop Legend", "Grizzly Bears")),
     ),
@@ -136,3 +143,17 @@ def test_without_a_companion_ability_no_condition_is_read():
 )
 def test_has_activated_ability(permanent, activated):
     assert has_activated_ability(permanent) is activated
+
+
+def test_a_second_declared_companion_is_reported():
+    d = replace(deck(ATRAXA, companion=GYRUDA), extra_companions=(entry(LURRUS),))
+    (found,) = validate(d, (companion_ineligible,))
+    assert (found.code, found.cards, found.rule) == ("companion_ineligible", ("Lurrus of the Dream-Den",), "702.139a")
+    assert found.message == ("Lurrus of the Dream-Den is also declared as companion, but only one card can be your "
+                             "companion; Gyruda, Doom of Depths was taken.")
+
+
+def test_yorion_message_never_claims_the_deck_is_short_of_120():
+    (found,) = validate(deck(FOUR, main={FOREST: 99}, companion=YORION), (companion_condition,))
+    assert "at least 120 cards" in found.message and "exactly 100" in found.message
+    assert list(companion_condition(deck(FOUR, main={FOREST: 119}, companion=YORION))) == []

@@ -225,3 +225,25 @@ def test_commander_and_companion_get_legality_checks_too():
 def test_a_legal_100_card_deck_has_no_violations():
     d = full_deck(ATRAXA, main={SOL_RING: 1, FOREST: 30, **filler(30, identity="W")})
     assert validate(d) == []
+
+
+# --- a non_deck_card is judged by nothing else (DESIGN.md, how the codes combine) ------
+
+RED_TOKEN = card("Goblin Token", "Token Creature — Goblin", identity="R", cost="{R}", layout="token",
+                 legality="not_legal")
+RED_PLANE = card("Naar Isle", "Plane — Wildfire", identity="R", layout="planar", legality="not_legal")
+
+
+def test_a_non_deck_card_is_named_by_non_deck_card_alone():
+    # off-color, two copies, mana value 1 beside Gyruda (even only): still only non_deck_card
+    green = legend("Green Legend", "G", cost="{2}{G}{G}")
+    d = deck(green, main={RED_TOKEN: 2, RED_PLANE: 1, FOREST: 96}, companion=GYRUDA)
+    named = [(v.code, v.cards) for v in validate(d) if {"Goblin Token", "Naar Isle"} & set(v.cards)]
+    assert sorted(named) == [("non_deck_card", ("Goblin Token",)), ("non_deck_card", ("Naar Isle",))]
+
+
+def test_a_non_deck_commander_is_non_deck_card_not_also_ineligible():
+    token_legend = card("Ragavan", "Legendary Creature — Monkey", identity="R", pt=True, layout="token",
+                        legality="not_legal")
+    d = full_deck(token_legend, main={LIGHTNING_BOLT: 1})
+    assert [(v.code, v.cards) for v in validate(d)] == [("non_deck_card", ("Ragavan",))]

@@ -30,7 +30,7 @@ NAMES = (
     "Mana Crypt", "Backup Plan", "Blacker Lotus", "Tazeem", "Chaotic Aether", "Temple Garden", "Forest",
     "Wastes", "Sol Ring", "Lightning Bolt", "Kaheera, the Orphanguard", "Zirda, the Dawnwaker",
     "Arahbo, Roar of the World", "Mistform Ultimus", "Topiary Panther", "Arcanum Wings", "Grizzly Bears",
-    "Captain America, First Avenger",
+    "Captain America, First Avenger", "Umori, the Collector", "Yorion, Sky Nomad",
 )
 
 
@@ -213,6 +213,9 @@ def test_real_companions(real, companion, expected):
         ("Kaheera, the Orphanguard", ["Mistform Ultimus"], None),  # every creature type by its own text
         ("Kaheera, the Orphanguard", ["Grist, the Hunger Tide"], ("Grist, the Hunger Tide",)),  # an Insect
         ("Kaheera, the Orphanguard", ["Grizzly Bears"], ("Grizzly Bears",)),
+        # Grist is a creature card outside the battlefield (604.3): it shares Creature
+        ("Umori, the Collector", ["Grist, the Hunger Tide", "Grizzly Bears"], None),
+        ("Umori, the Collector", ["Grist, the Hunger Tide", "Sol Ring"], ("Sol Ring",)),
         # basic landcycling, aura swap and an ability word with periods are activated abilities
         ("Zirda, the Dawnwaker", ["Topiary Panther", "Arcanum Wings", "Captain America, First Avenger"],
          ("Arahbo, Roar of the World",)),
