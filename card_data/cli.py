@@ -1,14 +1,20 @@
 """The `cards` command: sync, import and status of the card store.
 
-    cards sync [--force]      download Scryfall's oracle-cards bulk file if it is newer
-    cards import PATH         build the store from a local bulk file (air-gapped CI)
+    cards sync [--force]      download Scryfall's oracle-cards bulk file if it is newer, then
+                              refresh the bracket lists (mass land denial, two-card combos)
+    cards import PATH         build the store from a local bulk file (air-gapped CI); the
+                              bracket lists from MASS_LAND_DENIAL_FILE / COMBOS_FILE if set
+    cards brackets            refresh only the bracket lists
     cards status [--json]     what the store holds
 
 CARD_DB and SCRYFALL_API_URL choose the store and the API (--db / --api-url override);
 they are read as the service reads them (edh_service.config). With REDIS_URL (several
 instances) `sync` shares Scryfall's budget through Redis and, with CARD_DATA_SHARED_DIR,
 uses or publishes the bulk file there (docs/several-instances.md).
-Exit codes: 0 done, 1 card data error, 75 temporarily unavailable (EX_TEMPFAIL).
+SPELLBOOK_URL, MASS_LAND_DENIAL_FILE and COMBOS_FILE the bracket lists' sources.
+Exit codes: 0 done, 1 card data error, 75 temporarily unavailable (EX_TEMPFAIL). A bracket
+list that fails to refresh keeps its last data and is a warning on stderr, not an error:
+the card data, which validation needs, is fine.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import json
 import sys
 from dataclasses import asdict
 
+from card_data import brackets
 from card_data.errors import CardDataError, CardDataUnavailable
 from card_data.store import read_metadata
 from card_data.sync import import_file, sync
@@ -41,6 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     import_parser = commands.add_parser("import", parents=[common], help="build the store from a local bulk file")
     import_parser.add_argument("path", help=".jsonl.gz, .jsonl, .json or .json.gz bulk file")
     import_parser.add_argument("--updated-at", help="the file's updated_at (default: bulk-data.json beside it, or mtime)")
+    brackets_parser = commands.add_parser("brackets", parents=[common], help="refresh only the bracket lists")
+    brackets_parser.add_argument("--api-url", default=setting("SCRYFALL_API_URL"), help="Scryfall API base (default: %(default)s)")
     status_parser = commands.add_parser("status", parents=[common], help="show what the store holds")
     status_parser.add_argument("--json", action="store_true", help="print JSON")
     return parser
@@ -51,17 +60,50 @@ def _report(result, db: str) -> None:
     meta = result.metadata
     verb = "is up to date" if result.status == "unchanged" else "updated"
     print(f"{db} {verb}: {meta.cards} cards from {meta.source}, updated_at {meta.updated_at}")
+    _report_brackets(result.brackets or {})
+
+
+def _report_brackets(refreshed: dict) -> None:
+    """One line per refreshed bracket list; a failure is a warning on stderr."""
+    for kind, outcome in refreshed.items():
+        if outcome.status == "failed":
+            kept = "keeping the last list" if outcome.list_status.loaded else "no list loaded"
+            print(f"warning: {LABELS[kind]} not refreshed ({kept}): {outcome.error}", file=sys.stderr)
+        else:
+            print(f"{LABELS[kind]}: {_describe(outcome.list_status)}")
+
+
+LABELS = {brackets.MASS_LAND_DENIAL: "mass land denial", brackets.TWO_CARD_COMBOS: "two-card combos"}
+
+
+def _describe(list_status: brackets.ListStatus) -> str:
+    """One list's status in words."""
+    if not list_status.loaded:
+        text = "not loaded (brackets report it as not checked)"
+    else:
+        unresolved = f" ({list_status.unresolved} names unknown to the card data)" if list_status.unresolved else ""
+        text = (f"{list_status.entries} entries{unresolved} from {list_status.source}, updated_at "
+                f"{list_status.updated_at}, refreshed {list_status.refreshed_at}")
+    if list_status.error:
+        text += f"; last refresh failed at {list_status.failed_at}: {list_status.error}"
+    return text
 
 
 def _status(db: str, as_json: bool) -> int:
-    """Print the store's metadata; exit 1 when there is no store."""
+    """Print the store's metadata and bracket lists; exit 1 when there is no store."""
     meta = read_metadata(db)
+    lists = brackets.status(db) if meta else None
     if as_json:
-        print(json.dumps({"db": db, "card_data": asdict(meta) if meta else None}))
+        print(json.dumps({
+            "db": db, "card_data": asdict(meta) if meta else None,
+            "brackets": {kind: value.as_dict() for kind, value in lists.items()} if lists else None,
+        }))
     elif meta is None:
         print(f"{db}: no card store (run `cards sync` or `cards import PATH`)")
     else:
         print(f"{db}: {meta.cards} cards from {meta.source}, updated_at {meta.updated_at}")
+        for kind, list_status in (lists or {}).items():
+            print(f"  {LABELS[kind]}: {_describe(list_status)}")
     return 0 if meta else EXIT_ERROR
 
 
@@ -78,10 +120,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "sync":
             # REDIS_URL, CARD_DATA_SHARED_DIR: several instances share the budget and the bulk file
+            sources = brackets.BracketSources.from_env(api_url=args.api_url)
             _report(sync(args.db, args.api_url, force=args.force, redis_url=setting("REDIS_URL"),
-                         shared_dir=setting("CARD_DATA_SHARED_DIR")), args.db)
+                         shared_dir=setting("CARD_DATA_SHARED_DIR"), brackets=sources), args.db)
         elif args.command == "import":
-            _report(import_file(args.db, args.path, updated_at=args.updated_at), args.db)
+            sources = brackets.BracketSources.from_env()
+            _report(import_file(args.db, args.path, updated_at=args.updated_at, brackets=sources), args.db)
+        elif args.command == "brackets":
+            _report_brackets(brackets.refresh(args.db, brackets.BracketSources.from_env(api_url=args.api_url)))
         else:
             return _status(args.db, args.json)
     except CardDataUnavailable as error:

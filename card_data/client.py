@@ -22,7 +22,7 @@ import urllib3.exceptions
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
-from card_data.errors import CardDataError, CardDataUnavailable
+from card_data.errors import CardDataError, CardDataNotFound, CardDataUnavailable
 
 if TYPE_CHECKING:
     from card_data.coordination import Limits
@@ -41,6 +41,7 @@ DEFAULT_API_URL = "https://api.scryfall.com"
 RATE_LIMITED_INTERVAL = 0.70
 LOCKOUT_SECONDS = 30
 COLLECTION_BATCH = 75  # identifiers per POST /cards/collection
+MAX_SEARCH_PAGES = 100  # 175 cards a page: a search we make never needs more; a loop stops here
 # What callers should wait after a timeout, connection error or 5xx that survived retries.
 UNAVAILABLE_RETRY_AFTER = 30
 
@@ -254,6 +255,8 @@ class ScryfallClient:
         message = f"Scryfall answered {response.status_code} for {url}: {details}"
         if response.status_code >= 500:
             return CardDataUnavailable(message, UNAVAILABLE_RETRY_AFTER)
+        if response.status_code == 404:
+            return CardDataNotFound(message)
         return CardDataError(message)
 
     def _json(self, method: str, url: str, **kwargs: Any) -> dict[str, Any]:
@@ -296,6 +299,24 @@ class ScryfallClient:
             found += batch_found
             not_found += batch_missing
         return found, not_found
+
+    def search(self, query: str) -> Iterator[dict[str, Any]]:
+        """Every card a search matches (GET /cards/search, following next_page, 2 requests a second).
+
+        Scryfall answers 404 when no card matches: that raises CardDataNotFound.
+        """
+        url, params = f"{self.api_url}/cards/search", {"q": query}
+        for _ in range(MAX_SEARCH_PAGES):
+            body = self._json("GET", url, limited=True, params=params)
+            if body.get("object") != "list" or not isinstance(body.get("data"), list):
+                raise CardDataError(f"Scryfall's answer to the search {query!r} is not a list")
+            yield from (card for card in body["data"] if isinstance(card, dict))
+            if not body.get("has_more"):
+                return
+            url, params = body.get("next_page"), None  # next_page carries the query
+            if not isinstance(url, str) or not url:
+                raise CardDataError(f"Scryfall's search {query!r} says has_more but gives no next_page")
+        raise CardDataError(f"Scryfall's search {query!r} has more than {MAX_SEARCH_PAGES} pages")
 
 
 def _match_collection(batch: list[str], body: dict[str, Any]) -> tuple[list[tuple[str, dict]], list[str]]:

@@ -16,3 +16,7 @@ class CardDataUnavailable(CardDataError):
     def __init__(self, message: str, retry_after: int = 30) -> None:
         super().__init__(message)
         self.retry_after = int(retry_after)
+
+
+class CardDataNotFound(CardDataError):
+    """The upstream answered 404: no such object (for a search: no card matched)."""

@@ -15,11 +15,13 @@ from typing import Any, Iterable, Mapping
 
 from rapidfuzz import fuzz, process
 
+from card_data import brackets
 from card_data.client import DEFAULT_API_URL, ScryfallClient
 from card_data.coordination import coordination_for
 from card_data.convert import clean_name, faces, normalize_name, to_card
 from card_data.errors import CardDataError, CardDataUnavailable
 from card_data.store import CardStore, Snapshot, StoreMetadata
+from validator.brackets import BracketData
 from validator.deck import Card, wubrg
 
 log = logging.getLogger(__name__)
@@ -52,6 +54,8 @@ class CardRepository:
     def __init__(self, store: CardStore, client: ScryfallClient | None = None, *, offline: bool = False) -> None:
         self.store = store
         self.client = None if offline else client
+        # (store build, list versions) -> BracketData: rebuilt only when a list or the file changes
+        self._brackets: tuple[tuple, BracketData] | None = None
 
     def resolve(self, names: Iterable[str], *, suggest_limit: int = MAX_SUGGESTED_NAMES) -> Resolution:
         """Resolve a batch of names (as typed) to Cards; raises CardDataUnavailable without data.
@@ -77,6 +81,25 @@ class CardRepository:
     def metadata(self) -> StoreMetadata | None:
         """Source, updated_at and card count of the current store (None before the first sync)."""
         return self.store.metadata()
+
+    def bracket_data(self) -> BracketData:
+        """The mass land denial and combo lists of the current store, for check(bracket_data=...).
+
+        A list never loaded (or a store from before bracket data) is None in the result, so
+        the engine reports it as not checked. Cached until a sync or refresh changes a list.
+        """
+        snapshot = self.store.snapshot()
+        key = (snapshot.generation.build_id, brackets.versions(snapshot.conn))
+        cached = self._brackets
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        data = brackets.read(snapshot.conn)
+        self._brackets = (key, data)
+        return data
+
+    def bracket_status(self) -> dict[str, brackets.ListStatus] | None:
+        """Source, updated_at, size and last failure of each bracket list (None: no store)."""
+        return brackets.status(self.store.path)
 
     def describe(self, name: str) -> dict[str, Any] | None:
         """What /api/v1/cards/<name> shows of the stored card, or None when the name is unknown."""

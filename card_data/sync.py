@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from card_data import brackets as bracket_data
 from card_data.client import DEFAULT_API_URL, ScryfallClient
 from card_data.coordination import coordination_for
 from card_data.errors import CardDataError
@@ -34,10 +35,12 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class SyncResult:
-    """What a sync or import did: "updated" or "unchanged", and the store's metadata."""
+    """What a sync or import did: "updated" or "unchanged", the store's metadata, and what
+    happened to each bracket list when they were refreshed too (list name -> Refresh)."""
 
     status: str
     metadata: StoreMetadata
+    brackets: dict[str, "bracket_data.Refresh"] | None = None
 
 
 # -- bytes -> text ------------------------------------------------------------------------
@@ -194,6 +197,7 @@ def build_store(db_path: str | os.PathLike, chunks: Iterable[bytes], *, source: 
         for record in records(chunks):
             builder.add(record)
         metadata = builder.finish(source, updated_at)
+        bracket_data.carry_over(db_path, temporary)  # the bracket lists outlive a card-data update
         os.replace(temporary, db_path)  # readers see the old file or the new, never half of one
     except BaseException:
         builder.abort()
@@ -238,24 +242,27 @@ def sync(
     force: bool = False,
     redis_url: str | None = None,
     shared_dir: str | os.PathLike | None = None,
+    brackets: "bracket_data.BracketSources | None" = None,
 ) -> SyncResult:
     """Download Scryfall's oracle-cards bulk file into db_path unless the store is current.
 
     With redis_url and shared_dir (several instances, docs/several-instances.md): a file
     another instance already published for this updated_at is used instead of downloading
     it again, and a downloaded file is left in shared_dir and published for the others.
+    With `brackets`, the mass land denial and combo lists are refreshed afterwards too
+    (whether the cards changed or not); a list that fails keeps its last good data.
     """
     coordination = coordination_for(db_path, redis_url, shared_dir=shared_dir)
     client = client or ScryfallClient(api_url, user_agent=user_agent, limits=coordination.limits)
     bulk = client.bulk_data("oracle-cards")
     current = read_metadata(db_path)
     if not force and not is_newer(bulk["updated_at"], current):
-        return SyncResult("unchanged", current)
+        return _with_brackets(SyncResult("unchanged", current), db_path, brackets, client)
     published = None if force else _published_file(coordination)
     if published is not None and not is_newer(bulk["updated_at"], StoreMetadata("", published[1], 0)):
         adopted = _build_from_shared(db_path, *published)
         if adopted is not None:
-            return adopted
+            return _with_brackets(adopted, db_path, brackets, client)
     # JSON Lines is Scryfall's only format since July 2026; the array is a fallback.
     url = bulk.get("jsonl_download_uri") or bulk.get("download_uri")
     if not url:
@@ -265,7 +272,16 @@ def sync(
         metadata = build_store(db_path, shared.tee(bar(download.chunks())), source="scryfall",
                                updated_at=bulk["updated_at"])
         shared.publish()
-    return SyncResult("updated", metadata)
+    return _with_brackets(SyncResult("updated", metadata), db_path, brackets, client)
+
+
+def _with_brackets(result: SyncResult, db_path, sources, client: ScryfallClient, *, network: bool = True) -> SyncResult:
+    """The result, after refreshing the bracket lists when sources are given."""
+    if sources is None:
+        return result
+    refreshed = bracket_data.refresh(db_path, sources, client=client if network else None, network=network)
+    return SyncResult(result.status, result.metadata, refreshed)
+
 
 
 def adopt(db_path: str | os.PathLike, *, redis_url: str | None = None,
@@ -379,8 +395,18 @@ def _import_updated_at(path: Path) -> str:
         return datetime.fromtimestamp(path.stat().st_mtime).astimezone().isoformat()
 
 
-def import_file(db_path: str | os.PathLike, path: str | os.PathLike, *, updated_at: str | None = None) -> SyncResult:
-    """Build the store from a local bulk file (.jsonl.gz, .jsonl, .json, .json.gz): air-gapped CI."""
+def import_file(
+    db_path: str | os.PathLike,
+    path: str | os.PathLike,
+    *,
+    updated_at: str | None = None,
+    brackets: "bracket_data.BracketSources | None" = None,
+) -> SyncResult:
+    """Build the store from a local bulk file (.jsonl.gz, .jsonl, .json, .json.gz): air-gapped CI.
+
+    With `brackets`, the lists that have a file override (MASS_LAND_DENIAL_FILE,
+    COMBOS_FILE) are loaded too; an import never goes to the network.
+    """
     path = Path(path)
     if not path.is_file():
         raise CardDataError(f"no such card data file: {path}")
@@ -388,4 +414,4 @@ def import_file(db_path: str | os.PathLike, path: str | os.PathLike, *, updated_
     _timestamp(updated_at)  # refuse an unreadable timestamp before building anything
     bar = _progress(path.stat().st_size, "cards import")
     metadata = build_store(db_path, bar(_file_chunks(path)), source=f"file:{path.name}", updated_at=updated_at)
-    return SyncResult("updated", metadata)
+    return _with_brackets(SyncResult("updated", metadata), db_path, brackets, None, network=False)

@@ -131,6 +131,15 @@ SETTINGS: tuple[Setting, ...] = (
             "the SQLite card store; a relative path is relative to the working directory"),
     Setting("SCRYFALL_API_URL", text, DEFAULT_SCRYFALL_API_URL,
             "Scryfall API base (tests point it at a local server)"),
+    Setting("SPELLBOOK_URL", text, "https://json.commanderspellbook.com",
+            "Commander Spellbook's bulk export base (or a full `.json`/`.json.gz` URL) for the "
+            "two-card combo list"),
+    Setting("MASS_LAND_DENIAL_FILE", text, None,
+            "mass land denial list from a file (one name a line, `#` comments) instead of "
+            "Scryfall's tag search", shown_default="unset"),
+    Setting("COMBOS_FILE", text, None,
+            "two-card combo list from a file (one `Card A@Card B` a line, `#` comments) instead "
+            "of Commander Spellbook", shown_default="unset"),
     Setting("REDIS_URL", text, None,
             "several instances: Redis shared by every instance for the request budgets, "
             "Scryfall's lockout and the sync lock (`redis://host:6379/0`); unset, one instance",

@@ -11,6 +11,18 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 
 
+@pytest.fixture(autouse=True)
+def _no_internet_sources(monkeypatch):
+    """No test reaches the internet: the bracket lists' default sources point nowhere.
+
+    A test that refreshes them names its own local source (SPELLBOOK_URL, the files);
+    one that forgets gets a refused connection on 127.0.0.1, never a request out.
+    """
+    monkeypatch.setenv("SPELLBOOK_URL", "http://127.0.0.1:9/no-spellbook-in-tests")
+    for name in ("MASS_LAND_DENIAL_FILE", "COMBOS_FILE"):
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
     """../shared (real card data and decklists); skips the test when it is absent."""

@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
+import gzip
 import itertools
+import json
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
@@ -231,6 +233,20 @@ def to_card(obj: dict) -> Card:
         type_line=front.get("type_line", ""),
         is_meld_result=meld_result,
     )
+
+
+def load_real_cards(shared_dir, names) -> dict[str, Card]:
+    """Real cards from ../shared/carddata by canonical name; every name must be there."""
+    wanted = set(names)
+    cards = {}
+    with gzip.open(shared_dir / "carddata" / "oracle-cards.jsonl.gz", "rt", encoding="utf-8") as lines:
+        for line in lines:
+            obj = json.loads(line)
+            if obj["name"] in wanted:
+                cards[obj["name"]] = to_card(obj)
+    missing = wanted - cards.keys()
+    assert not missing, f"not in the sample: {missing}"
+    return cards
 
 
 # --- decklist texts ----------------------------------------------------------------

@@ -5,6 +5,12 @@ Serves:
   GET  /files/oracle-cards.jsonl.gz     the gzipped JSON Lines bulk file
   GET  /files/oracle-cards.json[.gz]    the same cards as one JSON array (the old format)
   POST /cards/collection                {"data": [...], "not_found": [...]} by name or face name
+  GET  /cards/search?q=...[&page=N]     `search_results[q]` in pages of `search_page_size`,
+                                        next_page an absolute URL; no match: 404 (as Scryfall)
+  GET  /spellbook/variants.json[.gz]    a Commander Spellbook-shaped export: `spellbook_export`
+                                        (bytes; .gz: gzipped, 404 unless `spellbook_offer_gz`;
+                                        .json: gzipped too when `spellbook_gzip`), or
+                                        `spellbook_file` at the path its name ends like
 Anything else answers a Scryfall error object (404 not_found).
 
 Faults (attributes, switch them in a test): `fail_next` (queue of statuses to answer
@@ -20,12 +26,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import shutil
 import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Iterable
+from urllib.parse import parse_qs, quote, urlsplit
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -69,6 +77,12 @@ class ScryfallServer:
     delay: float = 0.0
     fail_next: list[int] = field(default_factory=list)
     requests: list[Recorded] = field(default_factory=list)
+    search_results: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # query -> cards
+    search_page_size: int = 175  # Scryfall's page size
+    spellbook_export: bytes | None = None
+    spellbook_gzip: bool = False
+    spellbook_offer_gz: bool = True
+    spellbook_file: Path | None = None  # served as is, streamed from disk (benchmarks)
 
     def __post_init__(self) -> None:
         self._httpd: ThreadingHTTPServer | None = None
@@ -153,6 +167,21 @@ class ScryfallServer:
             (data if card else not_found).append(card or identifier)
         return {"object": "list", "not_found": not_found, "data": data}
 
+    def search_page(self, query: str, page: int) -> dict[str, Any] | None:
+        """One page of a search's List object; None when nothing matches (Scryfall's 404)."""
+        cards = self.search_results.get(query) or []
+        start = (page - 1) * self.search_page_size
+        if not cards or start >= len(cards) or page < 1:
+            return None
+        body: dict[str, Any] = {
+            "object": "list", "total_cards": len(cards),
+            "data": cards[start:start + self.search_page_size],
+            "has_more": start + self.search_page_size < len(cards),
+        }
+        if body["has_more"]:
+            body["next_page"] = f"{self.base_url}/cards/search?q={quote(query)}&page={page + 1}"
+        return body
+
     def next_fault(self) -> int | None:
         """Pop the next queued failure status, if any."""
         with self._lock:
@@ -213,7 +242,17 @@ class _Handler(BaseHTTPRequestHandler):
         if self._faulted():
             return
         state = self.server_state
-        if self.path == "/bulk-data/oracle-cards":
+        url = urlsplit(self.path)
+        if url.path == "/cards/search":
+            query = parse_qs(url.query)
+            page = state.search_page(query.get("q", [""])[0], int((query.get("page") or ["1"])[0]))
+            if page is None:
+                self._error(404, "not_found", "Your query didn't match any cards. Adjust your search terms.")
+            else:
+                self._send(200, json.dumps(page).encode())
+        elif url.path in ("/spellbook/variants.json", "/spellbook/variants.json.gz"):
+            self._send_export(url.path.endswith(".gz"))
+        elif self.path == "/bulk-data/oracle-cards":
             self._send(200, json.dumps(state.bulk_object()).encode())
         elif self.path == "/files/oracle-cards.jsonl.gz":
             self._send_file(state.jsonl_bytes(), "application/gzip")
@@ -233,6 +272,25 @@ class _Handler(BaseHTTPRequestHandler):
             body = body[: len(body) // 2]
             self.close_connection = True
         self._send(200, body, content_type, **headers)
+
+    def _send_export(self, gz: bool) -> None:
+        """The Spellbook export: bytes from memory (with the file faults) or a file streamed from disk."""
+        state = self.server_state
+        if state.spellbook_file is not None and state.spellbook_file.name.endswith(".gz") != gz:
+            self._error(404, "not_found", "No such export file")
+        elif state.spellbook_file is not None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(state.spellbook_file.stat().st_size))
+            self.end_headers()
+            with state.spellbook_file.open("rb") as handle:
+                shutil.copyfileobj(handle, self.wfile, 1024 * 1024)
+        elif state.spellbook_export is None or (gz and not state.spellbook_offer_gz):
+            self._error(404, "not_found", "No export here")
+        else:
+            body = state.spellbook_export
+            body = gzip.compress(body) if gz or state.spellbook_gzip else body
+            self._send_file(body, "application/json")
 
     def do_POST(self) -> None:  # noqa: N802
         """POST /cards/collection."""

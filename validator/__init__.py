@@ -5,10 +5,11 @@ from validator.decklist import Decklist, ListEntry, Section
 from validator.violations import Code, Severity, Violation
 from validator.assemble import assemble
 from validator.engine import Report, check, validate
+from validator.brackets import Bracket, BracketData, Combo, Reason
 from validator.rules import RULES, commander_eligibility, pairing_abilities
 
 __all__ = [
-    "Card", "Code", "Deck", "Decklist", "Entry", "ListEntry", "Section", "Severity",
-    "UnknownName", "Violation",
+    "Bracket", "BracketData", "Card", "Code", "Combo", "Deck", "Decklist", "Entry", "ListEntry", "Reason",
+    "Section", "Severity", "UnknownName", "Violation",
     "RULES", "Report", "assemble", "check", "commander_eligibility", "pairing_abilities", "validate",
 ]

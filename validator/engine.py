@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Mapping, Sequence
 
+from validator import brackets
 from validator.assemble import assemble, infer_commanders
+from validator.brackets import Bracket, BracketData
 from validator.deck import Card, Deck, Entry, wubrg
 from validator.decklist import Decklist
 from validator.rules import RULES, Rule, card_count, commander_identity
@@ -23,6 +25,7 @@ class Report:
     color_identity: tuple[str, ...]  # WUBRG order, chosen colors (903.4b) included
     card_count: int  # commanders + main deck + unknown names there; companion excluded
     violations: tuple[Violation, ...]
+    bracket: Bracket | None = None  # the Commander Brackets block (check() always fills it)
 
 
 def validate(deck: Deck, rules: Iterable[Rule] = RULES) -> list[Violation]:
@@ -40,11 +43,16 @@ def check(
     commanders: Sequence[str] | None = None,
     companion: str | None = None,
     color_choices: Mapping[str, str] | None = None,
+    bracket_data: BracketData | None = None,
+    bracket: int | None = None,
 ) -> Report:
     """Assemble the deck, validate it, and add the decklist's own problems into one Report.
 
     Without `commanders`, a list that marks none gets one inferred from its layout where
-    the cards allow it (assemble.infer_commanders)."""
+    the cards allow it (assemble.infer_commanders). `bracket_data` holds the mass land
+    denial and combo lists (None: neither is loaded); `bracket` is the declared bracket
+    (1-5), whose bracket_* errors join the violations.
+    """
     if not commanders:
         decklist = infer_commanders(decklist, cards)
     deck = assemble(
@@ -55,7 +63,9 @@ def check(
         problems = tuple(p for p in problems if p.code != Code.COMMANDER_INFERRED)
     elif deck.companion is not None:
         problems = tuple(_companion_among_inferred(p, deck.companion) for p in problems)
-    violations = sorted([*problems, *validate(deck)], key=Violation.sort_key)
+    evaluated = brackets.evaluate(deck, bracket_data or brackets.NO_DATA, bracket)
+    declared = brackets.violations(evaluated) if bracket is not None else ()
+    violations = sorted([*problems, *validate(deck), *declared], key=Violation.sort_key)
     return Report(
         valid=not any(v.severity == Severity.ERROR for v in violations),
         format=decklist.format,
@@ -64,6 +74,7 @@ def check(
         color_identity=wubrg(commander_identity(deck)),
         card_count=card_count(deck),
         violations=tuple(violations),
+        bracket=evaluated,
     )
 
 

@@ -38,6 +38,11 @@ class Code(StrEnum):
     INVALID_QUANTITY = "invalid_quantity"
     COLOR_CHOICE = "color_choice"
     NOT_IN_DECK = "not_in_deck"
+    # Commander Brackets (DESIGN.md): only when the request declares a bracket.
+    BRACKET_GAME_CHANGERS = "bracket_game_changers"
+    BRACKET_MASS_LAND_DENIAL = "bracket_mass_land_denial"
+    BRACKET_EXTRA_TURNS = "bracket_extra_turns"
+    BRACKET_TWO_CARD_COMBO = "bracket_two_card_combo"
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,13 +5,15 @@ Skipped when ../shared is absent (a fresh clone).
 
 from __future__ import annotations
 
+import collections
 import csv
 import gzip
 import json
+import shutil
 
 import pytest
 
-from card_data import open_repository
+from card_data import brackets, open_repository
 from card_data.client import ScryfallClient
 from card_data.sync import sync
 from tests.scryfall_server import ScryfallServer
@@ -79,3 +81,66 @@ def test_every_deck_line_resolves(shared_dir, real_store):
 def test_real_name_shapes(real_store, name, canonical, legality):
     card = open_repository(real_store, offline=True).resolve([name]).cards[name]
     assert (card.name, card.legality) == (canonical, legality)
+
+
+# --- Commander Brackets with ../shared/brackets loaded ------------------------------------------
+
+@pytest.fixture(scope="module")
+def bracket_store(shared_dir, real_store, tmp_path_factory):
+    """A copy of the real store with ../shared/brackets loaded through the file overrides."""
+    db = tmp_path_factory.mktemp("brackets") / "cards.sqlite3"
+    shutil.copyfile(real_store, db)
+    lists = shared_dir / "brackets"
+    refreshed = brackets.refresh(db, brackets.BracketSources(
+        mass_land_denial_file=str(lists / "mass-land-denial.txt"),
+        combos_file=str(lists / "two-card-combos.txt")), network=False)
+    assert {r.status for r in refreshed.values()} == {"updated"}
+    return db
+
+
+def test_shared_lists_against_real_card_data(bracket_store):
+    status = brackets.status(bracket_store)
+    denial, combos = status[brackets.MASS_LAND_DENIAL], status[brackets.TWO_CARD_COMBOS]
+    # ../shared/brackets/README.md: 117 names, 2 unknown to the card data; 1,700 distinct
+    # pairs, two of them a card with itself (dropped), 3 names unknown
+    assert (denial.entries, denial.unresolved) == (117, 2)
+    assert (combos.entries, combos.unresolved) == (1698, 3)
+    data = open_repository(bracket_store, offline=True).bracket_data()
+    assert {"Boom // Bust", "Armageddon", "Ruination"} <= data.mass_land_denial
+    names = {name for combo in data.combos for name in combo.cards}
+    assert {"Oath of Lim-Dûl", "Éomer, Marshal of Rohan"} <= names  # accents as the card data writes them
+    assert not any(combo.fast for combo in data.combos)  # a plain pair list has no speed
+
+
+PRECONS = ("taw-precons/", "forge-precons/")
+# The precons whose minimum is 4, and why: each holds a card of the (Forge) mass land
+# denial list. Findings to check against the data, not bugs: Numot destroys up to two lands
+# per hit, Whims of the Fates can wipe a pile of lands, Vorinclex keeps lands tapped.
+AT_FOUR = {
+    "taw-precons/cmd/c16/Entropic Uprising.txt": ("Whims of the Fates",),
+    "taw-precons/cmd/cmd/Mirror Mastery.txt": ("Ruination",),
+    "taw-precons/cmd/cmd/Political Puppets.txt": ("Numot, the Devastator",),
+    "forge-precons/Hatsune Miku [SLD] [2026].dck": ("Vorinclex, Voice of Hunger",),
+}
+
+
+def test_precon_minimum_brackets(shared_dir, bracket_store):
+    from validator.engine import check
+    from validator.parse import parse
+
+    repository = open_repository(bracket_store, offline=True)
+    data = repository.bracket_data()
+    minimums, at_four = collections.Counter(), {}
+    for path, row in deck_files(shared_dir):
+        if not row["file"].startswith(PRECONS) or not row["commanders"]:
+            continue
+        decklist = parse(path.read_text(encoding="utf-8"))
+        resolution = repository.resolve(entry.name for entry in decklist.entries)
+        bracket = check(decklist, resolution.cards, resolution.suggestions, bracket_data=data).bracket
+        assert bracket.mass_land_denial is not None and bracket.two_card_combos is not None
+        minimums[bracket.minimum] += 1
+        if bracket.minimum == 4:
+            at_four[row["file"]] = bracket.mass_land_denial
+            assert [r.bracket for r in bracket.reasons if r.bracket == 4] == [4]
+    assert sorted(minimums.items()) == [(1, 26), (2, 1), (3, 4), (4, 4)]
+    assert at_four == AT_FOUR

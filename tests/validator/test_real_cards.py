@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.factories import to_card
+from tests.factories import load_real_cards
 from validator.deck import Card, Deck, Entry
 from validator.engine import validate
 from validator.rules import commander_eligibility, pairing_abilities
@@ -37,16 +37,7 @@ NAMES = (
 @pytest.fixture(scope="module")
 def real(shared_dir) -> dict[str, Card]:
     """The named real cards, keyed by canonical name."""
-    wanted = set(NAMES)
-    cards = {}
-    with gzip.open(shared_dir / "carddata" / "oracle-cards.jsonl.gz", "rt", encoding="utf-8") as lines:
-        for line in lines:
-            obj = json.loads(line)
-            if obj["name"] in wanted:
-                cards[obj["name"]] = to_card(obj)
-    missing = wanted - cards.keys()
-    assert not missing, f"not in the sample: {missing}"
-    return cards
+    return load_real_cards(shared_dir, NAMES)
 
 
 def make(real, commanders, main=(), companion=None, choices=None) -> Deck:

@@ -1,0 +1,186 @@
+"""Commander Spellbook's bulk variants export -> the two-card combos in it, streamed.
+
+The export (https://json.commanderspellbook.com/variants.json, over 500 MB of JSON, about
+100,000 variants; variants.json.gz beside it, about 25 MB) is written by the open-source backend (SpaceCowMedia/commander-spellbook-
+backend, MIT: `spellbook/management/export_variants` and `serializers/variant_serializer.py`,
+camelCased) as one object:
+
+    {"timestamp": "2026-11-30T10:00:00+00:00", "version": "...",
+     "variants": [{"id": "1234-5678", "status": "OK",
+                   "uses": [{"card": {"name": "Thassa's Oracle", ...}, "quantity": 1,
+                             "zoneLocations": ["H"], "mustBeCommander": false, ...}, ...],
+                   "requires": [{"template": {"name": "..."}, "quantity": 1, ...}],
+                   "produces": [...], "manaValueNeeded": 2, "bracketTag": "R", ...}, ...],
+     "aliases": [...]}
+
+Only the variants array is read, one variant at a time (ijson's C backend builds each item;
+nothing else is kept), so memory stays flat whatever the file's size. A two-card combo is a
+variant using exactly two cards, one copy each, and no template (a template is a third
+piece: "any creature"). `bracketTag` "R" (Ruthless) marks what Spellbook rates bracket 4,
+for a two-card combo: a fast one; it is kept as the combo's `fast` flag.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+import ijson
+import requests
+
+from card_data.client import DEFAULT_TIMEOUT, Download, default_user_agent, make_session
+from card_data.errors import CardDataError, CardDataNotFound, CardDataUnavailable
+
+DEFAULT_SPELLBOOK_URL = "https://json.commanderspellbook.com"
+# The backend writes both; the gzipped one is about 25 MB instead of over 500 MB, so it is
+# asked for first, and the plain file only if there is no .gz beside it (a 404).
+EXPORT_FILES = ("variants.json.gz", "variants.json")
+# Variants in these states are published (the export holds only these, as of 2026-11).
+PUBLIC_STATUSES = frozenset({"OK", "E"})
+FAST_BRACKET_TAG = "R"
+UNAVAILABLE_RETRY_AFTER = 60
+READ_SIZE = 256 * 1024
+HEAD_BYTES = 4096  # the timestamp is the export's first key
+_TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([^"]{1,64})"')
+
+
+@dataclass(frozen=True, slots=True)
+class ComboExport:
+    """The two-card combos of one export: {(card, card) in name order: fast}, and its timestamp."""
+
+    pairs: dict[tuple[str, str], bool]
+    timestamp: str | None
+    variants: int  # variants read, two-card or not
+
+
+def export_urls(base: str) -> tuple[str, ...]:
+    """The export's URLs to try: SPELLBOOK_URL itself when it names a .json/.json.gz file,
+    else base/variants.json.gz, then base/variants.json."""
+    base = base.strip()
+    if base.endswith((".json", ".json.gz")):
+        return (base,)
+    return tuple(f"{base.rstrip('/')}/{name}" for name in EXPORT_FILES)
+
+
+class _ChunkReader(io.RawIOBase):
+    """A file-like over byte chunks, for ijson; remembers the first HEAD_BYTES bytes."""
+
+    def __init__(self, chunks: Iterable[bytes]) -> None:
+        self._chunks = iter(chunks)
+        self._pending = b""
+        self.head = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while not self._pending:
+            chunk = next(self._chunks, None)
+            if chunk is None:
+                return 0
+            self._pending = chunk
+        size = min(len(buffer), len(self._pending))
+        buffer[:size] = self._pending[:size]
+        if len(self.head) < HEAD_BYTES:
+            self.head += self._pending[:size][: HEAD_BYTES - len(self.head)]
+        self._pending = self._pending[size:]
+        return size
+
+
+def _two_cards(variant: Any) -> tuple[tuple[str, str], bool] | None:
+    """((card, card) in name order, fast) for a variant of exactly two cards, else None."""
+    if not isinstance(variant, dict) or not isinstance(variant.get("uses"), list):
+        raise CardDataError("a Commander Spellbook variant has no `uses` list: the export's shape changed")
+    if variant.get("status", "OK") not in PUBLIC_STATUSES or variant.get("requires"):
+        return None
+    names: list[str] = []
+    for use in variant["uses"]:
+        card = use.get("card") if isinstance(use, dict) else None
+        name = card.get("name") if isinstance(card, dict) else None
+        if not isinstance(name, str) or not name:
+            raise CardDataError(f"a card of Commander Spellbook variant {variant.get('id')!r} has no name")
+        quantity = use.get("quantity", 1)
+        names += [name] * (quantity if isinstance(quantity, int) and quantity > 0 else 1)
+        if len(names) > 2:
+            return None
+    if len(names) != 2 or names[0] == names[1]:  # one card twice never fits a singleton deck
+        return None
+    first, second = sorted(names)
+    return (first, second), variant.get("bracketTag") == FAST_BRACKET_TAG
+
+
+def read_export(chunks: Iterable[bytes]) -> ComboExport:
+    """The two-card combos of an export's bytes (gunzipped: see sync.decompressed), streamed.
+
+    A truncated or malformed file, a changed shape or an export without variants raises
+    CardDataError, so the caller keeps its last good list.
+    """
+    reader = _ChunkReader(chunks)
+    pairs: dict[tuple[str, str], bool] = {}
+    variants = 0
+    try:
+        for variant in ijson.items(reader, "variants.item", use_float=True, buf_size=READ_SIZE):
+            variants += 1
+            found = _two_cards(variant)
+            if found is not None:
+                pair, fast = found
+                pairs[pair] = pairs.get(pair, False) or fast
+    except ijson.JSONError as error:  # IncompleteJSONError too: a truncated download
+        raise CardDataError(f"the Commander Spellbook export is not valid JSON: {error}") from error
+    if variants == 0:
+        raise CardDataError("the Commander Spellbook export holds no variants")
+    match = _TIMESTAMP.search(reader.head)
+    timestamp = match.group(1).decode("utf-8", "replace") if match else None
+    return ComboExport(pairs, timestamp, variants)
+
+
+class SpellbookClient:
+    """Downloads the export: our User-Agent and Accept, timeouts, retries on 5xx and connection errors."""
+
+    def __init__(self, url: str = DEFAULT_SPELLBOOK_URL, *, user_agent: str | None = None,
+                 session: requests.Session | None = None, timeout: tuple[float, float] = DEFAULT_TIMEOUT) -> None:
+        self.urls = export_urls(url)
+        self.url = self.urls[0]  # the one downloaded last (for the list's source)
+        self.session = session or make_session(user_agent or default_user_agent())
+        self.timeout = timeout
+
+    def download(self) -> Download:
+        """Start streaming the export (the first URL that is there); use as a context manager."""
+        for url in self.urls[:-1]:
+            try:
+                return self._download(url)
+            except CardDataNotFound:
+                continue
+        return self._download(self.urls[-1])
+
+    def _download(self, url: str) -> Download:
+        """Start streaming one URL; every transport error and 4xx/5xx becomes a CardDataError."""
+        self.url = url
+        try:
+            response = self.session.get(url, timeout=self.timeout, stream=True)
+        except requests.exceptions.RetryError as error:
+            raise CardDataUnavailable(f"Commander Spellbook kept failing ({self.url}): {error}",
+                                      UNAVAILABLE_RETRY_AFTER) from error
+        except (requests.exceptions.Timeout, requests.exceptions.ConnectionError) as error:
+            raise CardDataUnavailable(f"Commander Spellbook unreachable ({self.url}): {error}",
+                                      UNAVAILABLE_RETRY_AFTER) from error
+        except requests.exceptions.RequestException as error:
+            raise CardDataError(f"request to Commander Spellbook failed ({self.url}): {error}") from error
+        if response.status_code >= 400:
+            response.close()
+            message = f"Commander Spellbook answered {response.status_code} for {url}"
+            if response.status_code == 429 or response.status_code >= 500:
+                retry_after = response.headers.get("Retry-After", "")
+                raise CardDataUnavailable(message, int(retry_after) if retry_after.isdigit() else UNAVAILABLE_RETRY_AFTER)
+            raise (CardDataNotFound if response.status_code == 404 else CardDataError)(message)
+        return Download(response, url)
+
+
+def iter_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, stripped line) of a list file, without blank lines and `#` comments."""
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            yield number, line

@@ -1,0 +1,375 @@
+"""Bracket lists: Scryfall's tag search and Commander Spellbook's export against the local
+server, the file overrides, the store tables, and the failures that must keep the last list."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import sqlite3
+import threading
+
+import pytest
+
+from card_data import brackets, cli
+from card_data.brackets import MASS_LAND_DENIAL, TWO_CARD_COMBOS, BracketSources
+from card_data.client import ScryfallClient
+from card_data.errors import CardDataError
+from card_data.repository import open_repository
+from card_data.spellbook import SpellbookClient, export_urls, read_export
+from card_data.sync import import_file, sync
+from tests.scryfall_server import FIXTURES
+from validator.brackets import BracketData, Combo
+
+BRACKETS = FIXTURES / "brackets"
+EXPORT = (BRACKETS / "variants.json").read_bytes()
+SEARCH = json.loads((BRACKETS / "mass-land-denial-search.json").read_text())
+QUERY = "otag:mass-land-denial"
+EXPECTED_COMBOS = {
+    ("Birds of Paradise", "Llanowar Elves"): False,
+    ("Counterspell", "Fire // Ice"): False,
+    ("Dark Ritual", "Lim-Dûl's Vault"): True,
+    ("Rhystic Study", "Sol Ring"): False,
+}
+EXPECTED_DENIAL = frozenset({"Armageddon", "Boom // Bust", "Ravages of War", "Ruination", "Winter Orb"})
+
+
+@pytest.fixture
+def server(scryfall_server):
+    """The local server with a tag search (one page) and a Spellbook export."""
+    scryfall_server.search_results = {QUERY: SEARCH}
+    scryfall_server.spellbook_export = EXPORT
+    return scryfall_server
+
+
+def sources(server, **overrides) -> BracketSources:
+    """Both lists from the local server."""
+    return BracketSources(api_url=server.base_url, spellbook_url=f"{server.base_url}/spellbook", **overrides)
+
+
+def refresh(db, server, **overrides):
+    """Refresh both lists from the local server; the client has no retry back-off (fast tests)."""
+    client = ScryfallClient(server.base_url, backoff=0)
+    spellbook = SpellbookClient(f"{server.base_url}/spellbook")
+    return brackets.refresh(db, sources(server, **overrides), client=client, spellbook=spellbook)
+
+
+def data(db) -> BracketData:
+    """What a fresh repository hands the engine."""
+    return open_repository(db, offline=True).bracket_data()
+
+
+# --- the export's shape -------------------------------------------------------------------
+
+def test_two_card_variants_only_fast_kept():
+    export = read_export([EXPORT])
+    assert export.pairs == EXPECTED_COMBOS
+    assert export.timestamp == "2026-11-30T08:15:00.123456+00:00"
+    assert export.variants == 10
+
+
+def test_the_export_streams_in_small_chunks():
+    chunks = [EXPORT[i:i + 7] for i in range(0, len(EXPORT), 7)]
+    assert read_export(chunks).pairs == EXPECTED_COMBOS
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    (EXPORT[: len(EXPORT) // 2], "not valid JSON"),  # truncated
+    (EXPORT.replace(b'"uses"', b'"uses" "', 1), "not valid JSON"),  # malformed
+    (b'{"timestamp": "x", "variants": []}', "no variants"),
+    (b'{"timestamp": "x", "combos": [{"uses": []}]}', "no variants"),  # another shape
+    (b'[1, 2, 3]', "no variants"),
+    (b'{"variants": [{"id": 1, "cards": ["A", "B"]}]}', "no `uses` list"),
+    (b'{"variants": [{"id": 1, "uses": [{"card": {}}, {"card": {"name": "B"}}]}]}', "has no name"),
+    (b"", "not valid JSON"),
+])
+def test_a_bad_export_raises(body, message):
+    with pytest.raises(CardDataError, match=message):
+        read_export([body])
+
+
+@pytest.mark.parametrize(("given", "urls"), [
+    ("https://json.commanderspellbook.com", ("https://json.commanderspellbook.com/variants.json.gz",
+                                             "https://json.commanderspellbook.com/variants.json")),
+    ("http://127.0.0.1:8/x/", ("http://127.0.0.1:8/x/variants.json.gz", "http://127.0.0.1:8/x/variants.json")),
+    ("http://127.0.0.1:8/x/variants.json.gz", ("http://127.0.0.1:8/x/variants.json.gz",)),
+    ("http://127.0.0.1:8/x/mine.json", ("http://127.0.0.1:8/x/mine.json",)),
+])
+def test_export_urls(given, urls):
+    assert export_urls(given) == urls
+
+
+# --- refresh against the local server ------------------------------------------------------
+
+def test_refresh_from_the_sources(fixture_db, server):
+    server.search_page_size = 2
+    results = refresh(fixture_db, server)
+    assert {kind: r.status for kind, r in results.items()} == {MASS_LAND_DENIAL: "updated", TWO_CARD_COMBOS: "updated"}
+    loaded = data(fixture_db)
+    assert loaded.mass_land_denial == EXPECTED_DENIAL  # every page (2 cards a page: 3 pages)
+    assert {combo.cards: combo.fast for combo in loaded.combos} == EXPECTED_COMBOS
+    assert [p for p in server.paths("GET") if p.startswith("/spellbook")] == ["/spellbook/variants.json.gz"]
+    searches = [r for r in server.requests if r.path.startswith("/cards/search")]
+    assert [r.path.rsplit("&page=", 1)[-1] if "&page=" in r.path else "1" for r in searches] == ["1", "2", "3"]
+    # the search endpoint's rate limit (2 a second): the client spaces pages 550 ms apart, so
+    # they arrive about that far apart (arrival jitter allowed, as in test_client.py), and
+    # three never within one second
+    assert all(b.at - a.at >= 0.45 for a, b in zip(searches, searches[1:]))
+    assert searches[2].at - searches[0].at >= 1.0
+    for request in [*searches, server.requests[-1]]:
+        assert request.headers["User-Agent"].startswith("edh-deck-validator/")
+        assert "application/json" in request.headers["Accept"]
+    status = results[TWO_CARD_COMBOS].list_status
+    assert status.source.startswith("spellbook:") and status.updated_at == "2026-11-30T08:15:00.123456+00:00"
+    assert (status.entries, status.unresolved) == (4, 0)
+    assert results[MASS_LAND_DENIAL].list_status.unresolved == 5  # not in the fixture card data
+
+
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_without_a_gz_file_the_plain_export_is_read(fixture_db, server, gzipped):
+    server.spellbook_offer_gz = False
+    server.spellbook_gzip = gzipped  # gzip read by its magic bytes, whatever the name says,
+    server.content_encoding = gzipped  # and with Content-Encoding: gzip on top
+    results = refresh(fixture_db, server)
+    assert results[TWO_CARD_COMBOS].status == "updated"
+    assert results[TWO_CARD_COMBOS].list_status.source.endswith("/spellbook/variants.json")
+    assert [p for p in server.paths("GET") if p.startswith("/spellbook")] == [
+        "/spellbook/variants.json.gz", "/spellbook/variants.json"]
+    assert len(data(fixture_db).combos) == 4
+
+
+def test_no_data_loaded_means_null_lists(fixture_db):
+    assert data(fixture_db) == BracketData()
+    assert data(fixture_db).mass_land_denial is None and data(fixture_db).combos is None
+    assert all(not status.loaded for status in brackets.status(fixture_db).values())
+
+
+@pytest.mark.parametrize(("fault", "failed", "message"), [
+    ({"search_results": {}}, MASS_LAND_DENIAL, "matched no cards"),  # a 404: the tag is gone
+    ({"truncate": "short"}, TWO_CARD_COMBOS, "broke off|not valid JSON"),
+    ({"spellbook_export": EXPORT[:-40]}, TWO_CARD_COMBOS, "not valid JSON"),
+    ({"spellbook_export": None}, TWO_CARD_COMBOS, "answered 404"),
+    ({"fail_next": [503, 503, 503, 503]}, MASS_LAND_DENIAL, "kept failing|answered 503"),
+])
+def test_a_failure_keeps_the_last_good_list(fixture_db, server, fault, failed, message):
+    refresh(fixture_db, server)
+    before = data(fixture_db)
+    for name, value in fault.items():
+        setattr(server, name, value)
+    results = refresh(fixture_db, server)
+    assert results[failed].status == "failed"
+    assert results[failed].error and re.search(message, results[failed].error)
+    assert data(fixture_db) == before  # the last good lists, both
+    status = brackets.status(fixture_db)[failed]
+    assert status.loaded and status.error == results[failed].error and status.failed_at
+
+
+def test_a_failure_without_earlier_data_leaves_the_list_null(fixture_db, server):
+    server.spellbook_export = b'{"variants": '
+    results = refresh(fixture_db, server)
+    assert results[TWO_CARD_COMBOS].status == "failed"
+    loaded = data(fixture_db)
+    assert loaded.combos is None and loaded.mass_land_denial == EXPECTED_DENIAL
+
+
+def test_a_429_on_the_search_locks_out_and_keeps_the_list(fixture_db, server):
+    refresh(fixture_db, server)
+    server.fail_next = [429]
+    client = ScryfallClient(server.base_url, backoff=0)
+    results = brackets.refresh(fixture_db, sources(server), client=client,
+                               spellbook=SpellbookClient(f"{server.base_url}/spellbook"))
+    assert results[MASS_LAND_DENIAL].status == "failed" and "429" in results[MASS_LAND_DENIAL].error
+    asked = len(server.requests)
+    # the lockout holds: a second refresh sends no search at all
+    again = brackets.refresh(fixture_db, sources(server), client=client,
+                             spellbook=SpellbookClient(f"{server.base_url}/spellbook"))
+    assert "retry after" in again[MASS_LAND_DENIAL].error
+    assert not any(r.path.startswith("/cards/search") for r in server.requests[asked:])
+    assert data(fixture_db).mass_land_denial == EXPECTED_DENIAL
+
+
+def test_a_success_clears_the_last_failure(fixture_db, server):
+    server.spellbook_export = b"{"
+    refresh(fixture_db, server)
+    assert brackets.status(fixture_db)[TWO_CARD_COMBOS].error
+    server.spellbook_export = EXPORT
+    refresh(fixture_db, server)
+    assert brackets.status(fixture_db)[TWO_CARD_COMBOS].error is None
+
+
+def test_readers_see_the_old_list_or_the_new_never_half(fixture_db, server):
+    refresh(fixture_db, server)
+    repository = open_repository(fixture_db, offline=True)
+    seen, stop = set(), threading.Event()
+
+    def read():
+        while not stop.is_set():
+            seen.add(len(repository.bracket_data().combos))
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        for export in (b'{"variants": [' + b",".join([_variant("A", "B")] * 1) + b"]}", EXPORT) * 3:
+            server.spellbook_export = export
+            refresh(fixture_db, server)
+    finally:
+        stop.set()
+        reader.join()
+    assert seen <= {1, 4}  # a combo list is whole or not there
+
+
+def _variant(first: str, second: str) -> bytes:
+    return json.dumps({"id": "x", "status": "OK", "uses": [{"card": {"name": first}}, {"card": {"name": second}}],
+                       "requires": [], "bracketTag": "P"}).encode()
+
+
+def test_the_repository_cache_follows_the_store(fixture_db, server):
+    repository = open_repository(fixture_db, offline=True)
+    assert repository.bracket_data().combos is None
+    refresh(fixture_db, server)
+    first = repository.bracket_data()
+    assert len(first.combos) == 4
+    assert repository.bracket_data() is first  # cached: nothing changed
+    server.spellbook_export = b'{"variants": [' + _variant("Sol Ring", "Mana Crypt") + b"]}"
+    refresh(fixture_db, server)
+    assert repository.bracket_data().combos == (Combo(("Mana Crypt", "Sol Ring")),)
+
+
+# --- file overrides --------------------------------------------------------------------------
+
+def test_files_override_the_sources_and_resolve_names(fixture_db, server):
+    results = refresh(fixture_db, server, mass_land_denial_file=str(BRACKETS / "mass-land-denial.txt"),
+                      combos_file=str(BRACKETS / "combos.txt"))
+    assert server.requests == []  # no network when both files are given
+    loaded = data(fixture_db)
+    # "vindicate" resolves to the card's name; unknown names are kept as written
+    assert loaded.mass_land_denial == {"Armageddon", "Vindicate", "Ravages of War", "Not A Real Card"}
+    # accents folded, "Fire/Ice" -> "Fire // Ice", repeats merged, a card with itself dropped
+    assert {combo.cards for combo in loaded.combos} == {
+        ("Dark Ritual", "Lim-Dûl's Vault"), ("Counterspell", "Fire // Ice"), ("Rhystic Study", "Unknown Combo Piece")}
+    assert not any(combo.fast for combo in loaded.combos)  # a plain pair list has no speed
+    assert results[MASS_LAND_DENIAL].list_status.source == "file:mass-land-denial.txt"
+    assert results[TWO_CARD_COMBOS].list_status.unresolved == 1
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("Sol Ring Rhystic Study\n", "line 1 is not `Card A@Card B`"),
+    ("# ok\nA@\n", "line 2"),
+    ("A@B@C\n", "line 1"),
+])
+def test_a_bad_combos_file_keeps_the_last_list(fixture_db, server, tmp_path, text, message):
+    refresh(fixture_db, server)
+    bad = tmp_path / "combos.txt"
+    bad.write_text(text)
+    results = refresh(fixture_db, server, combos_file=str(bad))
+    assert results[TWO_CARD_COMBOS].status == "failed" and message in results[TWO_CARD_COMBOS].error
+    assert len(data(fixture_db).combos) == 4
+
+
+def test_a_missing_file_is_a_failure_not_a_crash(fixture_db, server, tmp_path):
+    results = refresh(fixture_db, server, mass_land_denial_file=str(tmp_path / "nope.txt"))
+    assert results[MASS_LAND_DENIAL].status == "failed" and "cannot read" in results[MASS_LAND_DENIAL].error
+
+
+def test_environment_names_the_sources():
+    env = {"SCRYFALL_API_URL": "http://127.0.0.1:1", "SPELLBOOK_URL": "http://127.0.0.1:2",
+           "MASS_LAND_DENIAL_FILE": "/m.txt", "COMBOS_FILE": "/c.txt"}
+    assert BracketSources.from_env(env) == BracketSources("http://127.0.0.1:1", "http://127.0.0.1:2", "/m.txt", "/c.txt")
+    assert BracketSources.from_env({}, api_url="http://x").spellbook_url == "https://json.commanderspellbook.com"
+
+
+# --- sync, import and the store file ------------------------------------------------------------
+
+def test_sync_refreshes_both_and_a_new_store_keeps_them(tmp_path, server):
+    db = tmp_path / "cards.sqlite3"
+    client = ScryfallClient(server.base_url, backoff=0)
+    first = sync(db, server.base_url, client=client, brackets=sources(server))
+    assert {kind: r.status for kind, r in first.brackets.items()} == {MASS_LAND_DENIAL: "updated",
+                                                                       TWO_CARD_COMBOS: "updated"}
+    # newer card data: a whole new store file is built; the lists come along even when
+    # their sources fail this time
+    server.updated_at = "2026-12-01T10:00:00.000+00:00"
+    server.search_results, server.spellbook_export = {}, b"{"
+    second = sync(db, server.base_url, client=client, brackets=sources(server))
+    assert second.status == "updated"
+    assert {r.status for r in second.brackets.values()} == {"failed"}
+    loaded = data(db)
+    assert loaded.mass_land_denial == EXPECTED_DENIAL and len(loaded.combos) == 4
+
+
+def test_sync_without_sources_leaves_the_lists_alone(tmp_path, server):
+    db = tmp_path / "cards.sqlite3"
+    result = sync(db, server.base_url, client=ScryfallClient(server.base_url))
+    assert result.brackets is None
+    assert not any(r.path.startswith(("/cards/search", "/spellbook")) for r in server.requests)
+
+
+def test_import_loads_only_the_files(tmp_path):
+    db = tmp_path / "cards.sqlite3"
+    result = import_file(db, FIXTURES / "cards.jsonl", brackets=BracketSources(
+        api_url="http://127.0.0.1:9", combos_file=str(BRACKETS / "combos.txt")))
+    assert list(result.brackets) == [TWO_CARD_COMBOS]  # no file for the other: no network either
+    loaded = data(db)
+    assert loaded.mass_land_denial is None and len(loaded.combos) == 3
+
+
+def test_a_store_built_before_bracket_data_still_loads_and_gains_the_tables(fixture_db, server):
+    with sqlite3.connect(fixture_db) as conn:
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert "bracket_lists" not in tables  # what every store from before this change looks like
+    repository = open_repository(fixture_db, offline=True)
+    assert repository.bracket_data() == BracketData()
+    assert repository.resolve(["Sol Ring"]).cards["Sol Ring"].name == "Sol Ring"
+    refresh(fixture_db, server)  # written in place: no rebuild needed
+    assert len(repository.bracket_data().combos) == 4
+
+
+# --- the `cards` command ----------------------------------------------------------------------
+
+def test_cards_sync_and_status(tmp_path, server, capsys, monkeypatch):
+    db = str(tmp_path / "cards.sqlite3")
+    monkeypatch.setenv("SPELLBOOK_URL", f"{server.base_url}/spellbook")
+    assert cli.main(["sync", "--db", db, "--api-url", server.base_url]) == 0
+    out = capsys.readouterr().out
+    assert "mass land denial: 5 entries (5 names unknown to the card data)" in out
+    assert "two-card combos: 4 entries from spellbook:" in out
+    assert cli.main(["status", "--db", db, "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)["brackets"]
+    assert status[TWO_CARD_COMBOS]["entries"] == 4
+    assert status[TWO_CARD_COMBOS]["updated_at"] == "2026-11-30T08:15:00.123456+00:00"
+    assert status[MASS_LAND_DENIAL]["source"] == f"scryfall:{QUERY}"
+
+
+def test_cards_sync_warns_when_a_list_fails(tmp_path, server, capsys, monkeypatch):
+    db = str(tmp_path / "cards.sqlite3")
+    monkeypatch.setenv("SPELLBOOK_URL", f"{server.base_url}/spellbook")
+    server.spellbook_export = b"[]"
+    assert cli.main(["sync", "--db", db, "--api-url", server.base_url]) == 0  # the cards are fine
+    err = capsys.readouterr().err
+    assert "warning: two-card combos not refreshed (no list loaded)" in err
+    assert cli.main(["status", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "two-card combos: not loaded" in out and "last refresh failed" in out
+
+
+def test_cards_import_with_files_and_brackets_command(tmp_path, server, capsys, monkeypatch):
+    db = str(tmp_path / "cards.sqlite3")
+    monkeypatch.setenv("MASS_LAND_DENIAL_FILE", str(BRACKETS / "mass-land-denial.txt"))
+    assert cli.main(["import", str(FIXTURES / "cards.jsonl"), "--db", db]) == 0
+    assert "mass land denial: 4 entries" in capsys.readouterr().out
+    monkeypatch.setenv("SPELLBOOK_URL", f"{server.base_url}/spellbook")
+    assert cli.main(["brackets", "--db", db, "--api-url", server.base_url]) == 0
+    assert "two-card combos: 4 entries" in capsys.readouterr().out
+
+
+def test_refresh_without_a_store_is_a_clear_error(tmp_path, server):
+    with pytest.raises(CardDataError, match="no card store"):
+        refresh(tmp_path / "none.sqlite3", server)
+
+
+def test_gzipped_export_file(tmp_path):
+    path = tmp_path / "variants.json.gz"
+    path.write_bytes(gzip.compress(EXPORT))
+    from card_data.sync import decompressed
+
+    assert read_export(decompressed([path.read_bytes()])).pairs == EXPECTED_COMBOS

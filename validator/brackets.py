@@ -1,0 +1,325 @@
+"""Commander Brackets: the lowest bracket a card list allows, why, and what a declared bracket forbids.
+
+Pure functions over the assembled Deck (DESIGN.md, "Commander Brackets"). Game Changers
+come from each card's Scryfall `game_changer` flag and extra-turn cards from Oracle text;
+mass land denial and two-card combos come from lists the caller hands in (`BracketData`),
+because neither can be read off a card. A list whose data was not given is None, never
+empty, and a reason says the check was not made. The minimum never says 5: cEDH is intent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Mapping, NamedTuple
+
+from validator.deck import Card, Deck
+from validator.violations import Code, Violation
+
+BRACKETS = range(1, 6)
+BRACKET_NAMES = {1: "Exhibition", 2: "Core", 3: "Upgraded", 4: "Optimized", 5: "cEDH"}
+# Commander Brackets as updated 2026-02-09 (RULES.md 5.4 and 10).
+MAX_GAME_CHANGERS_IN_3 = 3
+
+# A card that grants an extra turn says "take(s) an extra turn" or "extra turn(s) after
+# this one" (Time Stretch: "takes two extra turns after this one"). Cards that only stop
+# them say "would begin an extra turn ... skips that turn" (Stranglehold); a "can't" or
+# "would" right before "take" would be such a card too, so those never count.
+_EXTRA_TURN = re.compile(
+    r"(?<!can't )(?<!cannot )(?<!would )\btakes? an extra turn\b|\bextra turns? after this one\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Combo:
+    """Two cards that combo (canonical names); `fast` when the combo data itself flags it."""
+
+    cards: tuple[str, str]
+    fast: bool = False
+
+
+def _index(denial: frozenset[str] | None, combos: Iterable[Combo]) -> dict[str, tuple[bool, tuple]]:
+    """card name -> (mass land denial?, ((other card, fast), ...)): one look-up per deck card.
+
+    Each unordered pair counts once, fast if any source says so.
+    """
+    pairs: dict[frozenset[str], bool] = {}
+    for combo in combos:
+        first, second = combo.cards
+        if first == second:  # one card twice: never both in a singleton deck
+            continue
+        key = frozenset((first, second))
+        pairs[key] = pairs.get(key, False) or combo.fast
+    partners: dict[str, list[tuple[str, bool]]] = {}
+    for key, fast in pairs.items():
+        first, second = sorted(key)
+        partners.setdefault(first, []).append((second, fast))
+        partners.setdefault(second, []).append((first, fast))
+    denial = denial or frozenset()
+    # a plain dict, not a MappingProxyType: the proxy doubles the cost of each look-up (the
+    # engine benchmark); BracketData keeps it private, so it stays as built
+    return {name: (name in denial, tuple(partners.get(name, ())))
+            for name in (*denial, *partners)}
+
+
+@dataclass(frozen=True)
+class BracketData:
+    """The lists the engine is given: mass land denial names and two-card combos (None: not loaded).
+
+    Names are canonical card names. Build it once per data version and share it: the
+    combo index is made here, so each evaluation costs one dictionary look-up per card.
+    """
+
+    mass_land_denial: frozenset[str] | None = None
+    combos: tuple[Combo, ...] | None = None
+    _by_card: Mapping[str, tuple[bool, tuple]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.mass_land_denial is not None:
+            object.__setattr__(self, "mass_land_denial", frozenset(self.mass_land_denial))
+        if self.combos is not None:
+            object.__setattr__(self, "combos", tuple(self.combos))
+        object.__setattr__(self, "_by_card", _index(self.mass_land_denial, self.combos or ()))
+
+    def partners(self, name: str) -> tuple[tuple[str, bool], ...]:
+        """(other card, fast) for every combo this card is half of."""
+        return self._by_card.get(name, (False, ()))[1]
+
+
+NO_DATA = BracketData()
+
+
+# Reason and Bracket are NamedTuples, not frozen dataclasses: one of each is built for every
+# validation, and a frozen dataclass's __init__ (a guarded setattr per field) costs several
+# times more, which showed in `python -m bench engine`.
+class Reason(NamedTuple):
+    """One step of the minimum: the bracket it sets (None: a check not made), why, and the cards."""
+
+    bracket: int | None
+    message: str
+    cards: tuple[str, ...] = ()
+
+
+class Bracket(NamedTuple):
+    """The bracket block of a Report (DESIGN.md): lists are None when their data is not loaded."""
+
+    minimum: int
+    declared: int | None
+    game_changers: tuple[str, ...]
+    mass_land_denial: tuple[str, ...] | None
+    extra_turns: tuple[str, ...]
+    two_card_combos: tuple[tuple[str, str], ...] | None
+    reasons: tuple[Reason, ...]
+    fast_combos: tuple[tuple[str, str], ...] = ()  # the combos flagged fast, also in two_card_combos
+
+
+# Oracle texts (every face) -> grants an extra turn. A plain dict, not lru_cache: this is
+# asked for every card of every deck, and the wrapper's cost would show in the engine bench.
+_EXTRA_TURN_TEXTS: dict[tuple[str, ...], bool] = {}
+_EXTRA_TURN_CACHE_SIZE = 16384
+
+
+def _grants_extra_turn(face_texts: tuple[str, ...]) -> bool:
+    """Whether any face's Oracle text grants an extra turn (cached per text)."""
+    grants = _EXTRA_TURN_TEXTS.get(face_texts)
+    if grants is None:
+        grants = any(_EXTRA_TURN.search(text) for text in face_texts)
+        if len(_EXTRA_TURN_TEXTS) >= _EXTRA_TURN_CACHE_SIZE:
+            _EXTRA_TURN_TEXTS.clear()
+        _EXTRA_TURN_TEXTS[face_texts] = grants
+    return grants
+
+
+def grants_extra_turn(card: Card) -> bool:
+    """The card grants an extra turn (any face); cards that only stop or skip them do not."""
+    return _grants_extra_turn(card.face_texts)
+
+
+def card_flags(card: Card, data: BracketData = NO_DATA) -> dict[str, bool | None]:
+    """What the bracket check sees in one card (None: the list is not loaded)."""
+    return {
+        "game_changer": card.game_changer,
+        "extra_turn": grants_extra_turn(card),
+        "mass_land_denial": None if data.mass_land_denial is None else card.name in data.mass_land_denial,
+    }
+
+
+def _scan(deck: Deck, data: BracketData) -> tuple[list[str], list[str], list[str] | None, dict[str, tuple]]:
+    """One pass over the game's cards (commanders and main deck): Game Changers, extra-turn
+    cards, mass land denial (None: no list), and each card's combo partners from the data.
+
+    Written for speed (it runs on every validation): cached text look-ups inline, and a
+    card listed twice (a singleton error elsewhere) is folded by the caller's sort.
+    """
+    changers: list[str] = []
+    extra_turns: list[str] = []
+    denial: list[str] = []
+    partners: dict[str, tuple] = {}
+    by_card = data._by_card
+    known = _EXTRA_TURN_TEXTS
+    for entries in (deck.commanders, deck.main):
+        for entry in entries:
+            card = entry.card
+            if card.game_changer:
+                changers.append(card.name)
+            grants = known.get(card.face_texts)
+            if grants is None:
+                grants = _grants_extra_turn(card.face_texts)
+            if grants:
+                extra_turns.append(card.name)
+            if by_card:
+                found = by_card.get(card.name)
+                if found is not None:
+                    if found[0]:
+                        denial.append(card.name)
+                    if found[1]:
+                        partners[card.name] = found[1]
+    return changers, extra_turns, None if data.mass_land_denial is None else denial, partners
+
+
+def _distinct(names: list[str]) -> list[str]:
+    """Sorted, each name once."""
+    return sorted(set(names)) if len(names) > 1 else names
+
+
+def _combos_in(partners: Mapping[str, tuple]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(every combo with both cards in the deck, the fast ones), pairs in name order, sorted."""
+    found: list[tuple[str, str]] = []
+    fast: list[tuple[str, str]] = []
+    for name, others in partners.items():
+        for other, is_fast in others:
+            if name < other and other in partners:
+                found.append((name, other))
+                if is_fast:
+                    fast.append((name, other))
+    found.sort()
+    fast.sort()
+    return found, fast
+
+
+def _and(names: Iterable[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    names = list(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _count(number: int, singular: str, plural: str | None = None) -> str:
+    """"1 Game Changer", "2 Game Changers"."""
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"
+
+
+def _pairs(pairs: Iterable[tuple[str, str]]) -> str:
+    """"A + B, C + D"."""
+    return ", ".join(f"{a} + {b}" for a, b in pairs)
+
+
+def _flat(pairs: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+    """The distinct cards of some pairs, sorted."""
+    return tuple(sorted({name for pair in pairs for name in pair}))
+
+
+def _reasons(
+    game_changers: list[str], extra_turns: list[str], mass_land_denial: list[str] | None,
+    combos: list[tuple[str, str]] | None, fast: list[tuple[str, str]],
+) -> Iterator[Reason]:
+    """One reason per signal that sets a floor, then one per check that could not be made."""
+    if extra_turns:
+        yield Reason(2, f"{_count(len(extra_turns), 'extra-turn card')} ({_and(extra_turns)}): "
+                        "bracket 1 allows none.", tuple(extra_turns))
+    if game_changers:
+        count = _count(len(game_changers), "Game Changer")
+        if len(game_changers) > MAX_GAME_CHANGERS_IN_3:
+            yield Reason(4, f"{count} ({_and(game_changers)}): bracket 3 allows at most "
+                            f"{MAX_GAME_CHANGERS_IN_3}.", tuple(game_changers))
+        else:
+            yield Reason(3, f"{count} ({_and(game_changers)}): brackets 1 and 2 allow none.", tuple(game_changers))
+    slow = [pair for pair in combos or () if pair not in fast]
+    if slow:
+        yield Reason(3, f"{_count(len(slow), 'two-card combo')} ({_pairs(slow)}): brackets 1 and 2 allow none.",
+                     _flat(slow))
+    if fast:
+        yield Reason(4, f"{_count(len(fast), 'two-card combo')} that Commander Spellbook flags as fast "
+                        f"(bracket tag R) ({_pairs(fast)}): bracket 3 allows no early-game two-card combo.",
+                     _flat(fast))
+    if mass_land_denial:
+        yield Reason(4, f"{_count(len(mass_land_denial), 'mass land denial card')} ({_and(mass_land_denial)}): "
+                        "brackets 1 to 3 allow none.", tuple(mass_land_denial))
+    if mass_land_denial is None:
+        yield MASS_LAND_DENIAL_NOT_CHECKED
+    if combos is None:
+        yield COMBOS_NOT_CHECKED
+
+
+MASS_LAND_DENIAL_NOT_CHECKED = Reason(None, "Mass land denial was not checked: no mass land denial list is loaded.")
+COMBOS_NOT_CHECKED = Reason(None, "Two-card combos were not checked: no combo list is loaded.")
+# The bracket-1 reason, by (mass land denial checked, combos checked).
+NOTHING_FOUND = {
+    (mld, combos): Reason(1, "No Game Changers, extra-turn cards" + (", mass land denial" if mld else "")
+                          + (", two-card combos" if combos else "") + " in the deck.")
+    for mld in (False, True) for combos in (False, True)
+}
+
+
+def evaluate(deck: Deck, data: BracketData = NO_DATA, declared: int | None = None) -> Bracket:
+    """The bracket block for a deck: every signal, the minimum bracket and one reason per step."""
+    if declared is not None and declared not in BRACKETS:
+        raise ValueError(f"a declared bracket is 1 to 5, not {declared!r}")
+    game_changers, extra_turns, mass_land_denial, partners = _scan(deck, data)
+    game_changers, extra_turns = _distinct(game_changers), _distinct(extra_turns)
+    if mass_land_denial is not None:
+        mass_land_denial = _distinct(mass_land_denial)
+    combos, fast = _combos_in(partners) if data.combos is not None else (None, [])
+    reasons = tuple(_reasons(game_changers, extra_turns, mass_land_denial, combos, fast))
+    minimum = max((reason.bracket for reason in reasons if reason.bracket is not None), default=1)
+    if minimum == 1:
+        reasons = (NOTHING_FOUND[mass_land_denial is not None, combos is not None], *reasons)
+    return Bracket(
+        minimum,
+        declared,
+        tuple(game_changers),
+        None if mass_land_denial is None else tuple(mass_land_denial),
+        tuple(extra_turns),
+        None if combos is None else tuple(combos),
+        reasons,
+        tuple(fast),
+    )
+
+
+def violations(bracket: Bracket) -> Iterator[Violation]:
+    """The bracket_* errors: what the list breaks in the declared bracket (none when undeclared)."""
+    declared = bracket.declared
+    if declared is None:
+        return
+    name = f"Bracket {declared} ({BRACKET_NAMES[declared]})"
+    changers = bracket.game_changers
+    if changers and (declared <= 2 or (declared == 3 and len(changers) > MAX_GAME_CHANGERS_IN_3)):
+        allowed = "allows no Game Changers" if declared <= 2 else f"allows at most {MAX_GAME_CHANGERS_IN_3} Game Changers"
+        yield Violation(
+            code=Code.BRACKET_GAME_CHANGERS,
+            message=f"{name} {allowed}; the deck has {len(changers)}: {_and(changers)}.",
+            cards=changers,
+        )
+    if bracket.mass_land_denial and declared <= 3:
+        yield Violation(
+            code=Code.BRACKET_MASS_LAND_DENIAL,
+            message=f"{name} allows no mass land denial; the deck has {_and(bracket.mass_land_denial)}.",
+            cards=bracket.mass_land_denial,
+        )
+    if bracket.extra_turns and declared == 1:
+        yield Violation(
+            code=Code.BRACKET_EXTRA_TURNS,
+            message=f"{name} allows no extra-turn cards; the deck has {_and(bracket.extra_turns)}.",
+            cards=bracket.extra_turns,
+        )
+    combos = bracket.two_card_combos or ()
+    # Bracket 3 allows slow two-card combos but not the ones the combo data flags as fast
+    # (they raise the minimum to 4): the same list cannot be legal there.
+    breaking = list(combos) if declared <= 2 else list(bracket.fast_combos) if declared == 3 else []
+    if breaking:
+        what = "two-card combos" if declared <= 2 else "early-game (fast) two-card combos"
+        yield Violation(
+            code=Code.BRACKET_TWO_CARD_COMBO,
+            message=f"{name} allows no {what}; the deck has {_pairs(breaking)}.",
+            cards=_flat(breaking),
+        )
