@@ -73,17 +73,22 @@ class BracketSources:
     user_agent: str | None = None
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> "BracketSources":
-        """SCRYFALL_API_URL, SPELLBOOK_URL, MASS_LAND_DENIAL_FILE and COMBOS_FILE (keyword overrides win)."""
-        environ = os.environ if environ is None else environ
+    def from_settings(cls, settings: Mapping[str, Any], **overrides: Any) -> "BracketSources":
+        """From the settings table's values (SETTING_NAMES: app.config in the service,
+        edh_service.config.setting in `cards`); keyword overrides win, unset values default."""
         values = {
-            "api_url": environ.get("SCRYFALL_API_URL") or DEFAULT_API_URL,
-            "spellbook_url": environ.get("SPELLBOOK_URL") or DEFAULT_SPELLBOOK_URL,
-            "mass_land_denial_file": environ.get("MASS_LAND_DENIAL_FILE") or None,
-            "combos_file": environ.get("COMBOS_FILE") or None,
+            "api_url": settings.get("SCRYFALL_API_URL") or DEFAULT_API_URL,
+            "spellbook_url": settings.get("SPELLBOOK_URL") or DEFAULT_SPELLBOOK_URL,
+            "mass_land_denial_file": settings.get("MASS_LAND_DENIAL_FILE") or None,
+            "combos_file": settings.get("COMBOS_FILE") or None,
+            "user_agent": settings.get("USER_AGENT") or None,
         }
         values.update({key: value for key, value in overrides.items() if value is not None})
         return cls(**values)
+
+
+# The settings (edh_service/config.py) that name the lists' sources.
+SETTING_NAMES = ("SCRYFALL_API_URL", "SPELLBOOK_URL", "MASS_LAND_DENIAL_FILE", "COMBOS_FILE", "USER_AGENT")
 
 
 @dataclass(frozen=True, slots=True)

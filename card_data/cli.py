@@ -107,6 +107,12 @@ def _status(db: str, as_json: bool) -> int:
     return 0 if meta else EXIT_ERROR
 
 
+def bracket_sources(setting, **overrides) -> brackets.BracketSources:
+    """The bracket lists' sources from the settings table (the service reads the same values)."""
+    return brackets.BracketSources.from_settings({name: setting(name) for name in brackets.SETTING_NAMES},
+                                                 **overrides)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one `cards` command and return its exit code."""
     from edh_service.config import ConfigError, setting
@@ -120,14 +126,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "sync":
             # REDIS_URL, CARD_DATA_SHARED_DIR: several instances share the budget and the bulk file
-            sources = brackets.BracketSources.from_env(api_url=args.api_url)
+            sources = bracket_sources(setting, api_url=args.api_url)
             _report(sync(args.db, args.api_url, force=args.force, redis_url=setting("REDIS_URL"),
                          shared_dir=setting("CARD_DATA_SHARED_DIR"), brackets=sources), args.db)
         elif args.command == "import":
-            sources = brackets.BracketSources.from_env()
+            sources = bracket_sources(setting)
             _report(import_file(args.db, args.path, updated_at=args.updated_at, brackets=sources), args.db)
         elif args.command == "brackets":
-            _report_brackets(brackets.refresh(args.db, brackets.BracketSources.from_env(api_url=args.api_url)))
+            _report_brackets(brackets.refresh(args.db, bracket_sources(setting, api_url=args.api_url)))
         else:
             return _status(args.db, args.json)
     except CardDataUnavailable as error:

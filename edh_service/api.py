@@ -20,6 +20,7 @@ from card_data.repository import MAX_SUGGESTED_NAMES
 from edh_service import cards, schemas, service
 from edh_service.cards import get_repository
 from edh_service.errors import unprocessable
+from validator.brackets import BracketData, card_flags
 from validator.parse import DecklistError
 from validator.parse_common import split_lines
 from validator.rules import commander_eligibility, pairing_abilities
@@ -84,7 +85,8 @@ def card(name: str):
         error = NotFound(f"No card is named {name!r}.")
         error.errors = {"name": name, "suggestions": suggestions}
         raise error
-    return jsonify(card_body(found, get_repository().describe(name) or {}))
+    repository = get_repository()
+    return jsonify(card_body(found, repository.describe(name) or {}, repository.bracket_data()))
 
 
 def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None) -> dict:
@@ -98,17 +100,20 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None) -> 
         commanders=data.get("commanders"),
         companion=data.get("companion"),
         color_choices=data.get("color_choices"),
+        bracket=data.get("bracket"),
     )
     # The metadata of the store the cards came from, not of whatever file is current now.
     return schemas.dump_report(report, source or repo.metadata(), data["format"])
 
 
-def card_body(card, described: Mapping[str, Any]) -> dict:
-    """The /api/v1/cards response: the stored card plus what the rules say about it."""
+def card_body(card, described: Mapping[str, Any], bracket_data: BracketData) -> dict:
+    """The /api/v1/cards response: the stored card plus what the rules say about it
+    (commander eligibility, pairing, and the Commander Brackets flags)."""
     reason = commander_eligibility(card)
     return schemas.card_schema.dump({
         "scryfall_uri": schemas.scryfall_search_url(card.name),  # a stored scryfall_uri wins
         **described,
+        **card_flags(card, bracket_data),
         "legality": card.legality,
         "commander": {"eligible": reason is None, "reason": reason},
         "pairing_abilities": list(pairing_abilities(card)),
@@ -210,11 +215,20 @@ def readyz():
     if meta is None or not meta.cards:
         raise CardDataUnavailable("card data is not loaded yet", cards.wait_seconds())
     updated = schemas.dump_card_data(meta)["updated_at"]
-    body = {"status": "ready", "card_data": {"updated_at": updated, "cards": meta.cards}}
+    body = {"status": "ready", "card_data": {"updated_at": updated, "cards": meta.cards},
+            "bracket_lists": bracket_lists()}
     syncer = cards.get_syncer()
     if syncer is not None and syncer.last_error:
         # Still serving from the last good store, but it is not being refreshed: say so.
         body.update(degraded=True, last_sync_error=syncer.last_error)
     return jsonify(body)
+
+
+def bracket_lists() -> dict[str, dict | None]:
+    """Each bracket list's size and date as /readyz shows it (None: not loaded, so brackets
+    say the check was not made). Not a readiness condition: validation works without them."""
+    lists = get_repository().bracket_status() or {}
+    return {kind: {"entries": status.entries, "updated_at": status.updated_at} if status.loaded else None
+            for kind, status in lists.items()}
 
 

@@ -14,6 +14,7 @@ from typing import Any, Mapping
 from flask import Flask, current_app
 
 from card_data import CardDataError, CardDataUnavailable, CardRepository, open_repository
+from card_data.brackets import BracketSources
 from edh_service.runtime import BackgroundSync
 
 # The app.extensions keys of the CardRepository and the BackgroundSync.
@@ -47,11 +48,16 @@ def init_app(app: Flask) -> None:
 
 
 def sync_store(config: Mapping[str, Any]) -> None:
-    """One bulk sync of the store (the background thread calls this)."""
+    """One bulk sync of the store, then the bracket lists (the background thread calls this).
+
+    The lists' sources are app.config's settings (SPELLBOOK_URL, MASS_LAND_DENIAL_FILE,
+    COMBOS_FILE): the table read once by create_app, as `cards sync` reads it too.
+    """
     from card_data import sync  # imported late: only the syncing process needs it
 
     Path(config["CARD_DB"]).parent.mkdir(parents=True, exist_ok=True)
-    sync.sync(Path(config["CARD_DB"]), config["SCRYFALL_API_URL"], user_agent=config["USER_AGENT"])
+    sync.sync(Path(config["CARD_DB"]), config["SCRYFALL_API_URL"], user_agent=config["USER_AGENT"],
+              brackets=BracketSources.from_settings(config))
 
 
 def repository_of(app: Flask) -> CardRepository | None:

@@ -62,6 +62,9 @@ TEXT_PARAMETERS = [
     {"in": "query", "name": "companion",
      "schema": {"type": "string", "minLength": 1, "maxLength": schemas.MAX_NAME_LENGTH},
      "description": "Designate the companion (JSON `companion` wins)."},
+    {"in": "query", "name": "bracket", "schema": {"type": "integer", "minimum": 1, "maximum": 5},
+     "description": "Declare the Commander Bracket, 1 to 5: what the list breaks in it is an error "
+                    "(bracket_*). A JSON `bracket` wins."},
 ]
 
 

@@ -16,6 +16,7 @@ from urllib.parse import quote
 
 from marshmallow import Schema, fields, post_dump, validate
 
+from validator.brackets import BRACKETS
 from validator.deck import WUBRG
 from validator.parse import FORMATS
 from validator.violations import Code
@@ -33,6 +34,20 @@ GAME_FORMATS = ("commander",)
 def scryfall_search_url(name: str) -> str:
     """A Scryfall search for exactly this card name (a link only; nothing is fetched)."""
     return "https://scryfall.com/search?q=" + quote(f'!"{name}"', safe="")
+
+
+def bracket_field(*, strict: bool = True) -> fields.Integer:
+    """The declared Commander Bracket, 1 to 5 (None: not declared). JSON takes a whole
+    number only (not "3", 3.0 or true); a query string's "3" is text, so it is read loosely."""
+    return fields.Integer(
+        strict=strict,
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min(BRACKETS), max(BRACKETS)),
+        metadata={"description": "Declare the table's Commander Bracket (1 Exhibition ... 5 cEDH): what the list "
+                                 "breaks in it is an error violation (bracket_*). Omit it for the advisory "
+                                 "`bracket` block alone."},
+    )
 
 
 def card_name(**kwargs: Any) -> fields.String:
@@ -80,6 +95,13 @@ class ValidateRequestSchema(Schema):
         validate=validate.Length(max=MAX_COLOR_CHOICES),
         metadata={"description": 'Color chosen for a commander, e.g. {"The Prismatic Piper": "R"}.'},
     )
+    bracket = bracket_field()
+
+
+class ValidateQuerySchema(ValidateRequestSchema):
+    """The text/plain options in the query string: `?bracket=3` is text there."""
+
+    bracket = bracket_field(strict=False)
 
 
 class BatchRequestSchema(Schema):
@@ -135,6 +157,36 @@ class CardDataSchema(Schema):
     )
 
 
+class BracketReasonSchema(Schema):
+    """One step of the minimum bracket, or a check that was not made (bracket null)."""
+
+    bracket = fields.Integer(required=True, allow_none=True,
+                             metadata={"description": "The bracket this reason sets at least; null for a "
+                                                      "check not made (its list is not loaded)."})
+    message = fields.String(required=True)
+    cards = fields.List(fields.String(), required=True)
+
+
+class BracketSchema(Schema):
+    """The Commander Brackets block (DESIGN.md): the lowest bracket the card list allows, and why.
+
+    Advisory: `valid` ignores it unless the request declares a bracket. A list is null (with
+    a reason) when its data is not loaded, never empty then.
+    """
+
+    minimum = fields.Integer(required=True, metadata={"description": "1 to 4 (never 5: cEDH is intent)."})
+    declared = fields.Integer(required=True, allow_none=True,
+                              metadata={"description": "The bracket the request declared, or null."})
+    game_changers = fields.List(fields.String(), required=True)
+    mass_land_denial = fields.List(fields.String(), required=True, allow_none=True,
+                                   metadata={"description": "null: no mass land denial list is loaded."})
+    extra_turns = fields.List(fields.String(), required=True)
+    two_card_combos = fields.List(fields.List(fields.String()), required=True, allow_none=True,
+                                  metadata={"description": "Pairs with both cards in the deck; null: no "
+                                                           "combo list is loaded."})
+    reasons = fields.List(fields.Nested(BracketReasonSchema), required=True)
+
+
 class ReportSchema(Schema):
     """Response of POST /api/v1/validate: the verdict and every violation."""
 
@@ -148,6 +200,7 @@ class ReportSchema(Schema):
     color_identity = fields.List(fields.String(validate=validate.OneOf(tuple(WUBRG))), required=True)
     card_count = fields.Integer(required=True)
     violations = fields.List(fields.Nested(ViolationSchema), required=True)
+    bracket = fields.Nested(BracketSchema, required=True)
     card_data = fields.Nested(CardDataSchema, required=True)
 
 
@@ -187,7 +240,12 @@ class CardSchema(Schema):
     legality = fields.String(required=True, metadata={"description": "Commander legality: legal, "
                                                                      "not_legal, banned or restricted."})
     legalities = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
-    game_changer = fields.Boolean(required=True)
+    game_changer = fields.Boolean(required=True, metadata={"description": "On the Commander Brackets' "
+                                                                         "Game Changers list."})
+    extra_turn = fields.Boolean(required=True, metadata={"description": "Grants an extra turn (Oracle text)."})
+    mass_land_denial = fields.Boolean(required=True, allow_none=True,
+                                      metadata={"description": "On the mass land denial list; null when "
+                                                               "that list is not loaded."})
     commander = fields.Nested(CommanderSchema, required=True)
     pairing_abilities = fields.List(
         fields.String(), required=True,
@@ -218,11 +276,28 @@ class ReadyCardDataSchema(Schema):
     cards = fields.Integer(required=True)
 
 
+class ReadyBracketListSchema(Schema):
+    """One loaded bracket list: how many entries and the date of its source."""
+
+    entries = fields.Integer(required=True)
+    updated_at = fields.String(required=True, allow_none=True)
+
+
+class ReadyBracketListsSchema(Schema):
+    """The bracket lists; null for a list not loaded (brackets then say it was not checked)."""
+
+    mass_land_denial = fields.Nested(ReadyBracketListSchema, required=True, allow_none=True)
+    two_card_combos = fields.Nested(ReadyBracketListSchema, required=True, allow_none=True)
+
+
 class ReadySchema(Schema):
     """Response of GET /readyz once card data is loaded."""
 
     status = fields.String(required=True)
     card_data = fields.Nested(ReadyCardDataSchema, required=True)
+    bracket_lists = fields.Nested(ReadyBracketListsSchema, required=True,
+                                  metadata={"description": "Not a readiness condition: without a list, "
+                                                           "validation says that check was not made."})
     degraded = fields.Boolean(metadata={"description": "Present (true) when the last background sync "
                                                       "failed: answers come from the last good store."})
     last_sync_error = fields.String(metadata={"description": "Why the last sync failed (with degraded)."})
@@ -240,7 +315,7 @@ class ErrorSchema(Schema):
 # Building a Schema costs about half a millisecond; loading and dumping with a shared
 # instance is thread-safe (marshmallow 4 keeps no per-call state on it).
 validate_request_schema = ValidateRequestSchema()
-validate_query_schema = ValidateRequestSchema(exclude=("decklist",))  # the text/plain options
+validate_query_schema = ValidateQuerySchema(exclude=("decklist",))  # the text/plain options
 card_name_schema = CardNameSchema()
 card_schema = CardSchema()
 _report_schema = ReportSchema()
@@ -281,6 +356,7 @@ def dump_report(report: Any, card_meta: Any, game_format: str = "commander") -> 
         "color_identity": list(report.color_identity),
         "card_count": report.card_count,
         "violations": list(report.violations),
+        "bracket": report.bracket,
     })
     body["card_data"] = dump_card_data(card_meta)
     return body

@@ -37,11 +37,14 @@ def validate_text(
     companion: str | None = None,
     color_choices: Mapping[str, str] | None = None,
     suggest_limit: int | None = None,
+    bracket: int | None = None,
 ) -> Validated:
     """Parse the text, resolve every name in one batch, and apply every rule.
 
     `suggest_limit` caps how many unknown names get fuzzy suggestions (the repository's
     default when None): a batch shares one budget so 50 decks of typos stay cheap.
+    `bracket` is the declared Commander Bracket (1-5): its bracket_* errors join the
+    violations. The bracket lists (mass land denial, two-card combos) come from the store.
     """
     decklist = parse(text, format)
     names = names_to_resolve(decklist, commanders, companion, color_choices)
@@ -54,6 +57,8 @@ def validate_text(
         commanders=commanders,
         companion=companion,
         color_choices=color_choices,
+        bracket_data=repository.bracket_data(),
+        bracket=bracket,
     )
     return Validated(report, resolution.metadata)
 

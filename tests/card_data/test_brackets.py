@@ -271,11 +271,25 @@ def test_a_missing_file_is_a_failure_not_a_crash(fixture_db, server, tmp_path):
     assert results[MASS_LAND_DENIAL].status == "failed" and "cannot read" in results[MASS_LAND_DENIAL].error
 
 
-def test_environment_names_the_sources():
-    env = {"SCRYFALL_API_URL": "http://127.0.0.1:1", "SPELLBOOK_URL": "http://127.0.0.1:2",
-           "MASS_LAND_DENIAL_FILE": "/m.txt", "COMBOS_FILE": "/c.txt"}
-    assert BracketSources.from_env(env) == BracketSources("http://127.0.0.1:1", "http://127.0.0.1:2", "/m.txt", "/c.txt")
-    assert BracketSources.from_env({}, api_url="http://x").spellbook_url == "https://json.commanderspellbook.com"
+def test_settings_name_the_sources():
+    settings = {"SCRYFALL_API_URL": "http://127.0.0.1:1", "SPELLBOOK_URL": "http://127.0.0.1:2",
+                "MASS_LAND_DENIAL_FILE": "/m.txt", "COMBOS_FILE": "/c.txt", "USER_AGENT": None}
+    assert BracketSources.from_settings(settings) == BracketSources("http://127.0.0.1:1", "http://127.0.0.1:2",
+                                                                    "/m.txt", "/c.txt")
+    assert BracketSources.from_settings({}, api_url="http://x").spellbook_url == "https://json.commanderspellbook.com"
+    assert BracketSources.from_settings({"USER_AGENT": "bot/1"}).user_agent == "bot/1"
+
+
+def test_cards_reads_the_sources_from_the_settings_table(monkeypatch):
+    from edh_service.config import setting
+
+    monkeypatch.setenv("SPELLBOOK_URL", "http://127.0.0.1:3/sb")
+    monkeypatch.setenv("COMBOS_FILE", "/c.txt")
+    monkeypatch.delenv("SCRYFALL_API_URL", raising=False)
+    found = cli.bracket_sources(setting)
+    assert found.spellbook_url == "http://127.0.0.1:3/sb" and found.combos_file == "/c.txt"
+    assert found.mass_land_denial_file is None
+    assert found.api_url == "https://api.scryfall.com"  # the table's default
 
 
 # --- sync, import and the store file ------------------------------------------------------------

@@ -66,7 +66,7 @@ def test_legal_deck_is_200_valid_with_the_design_shape(client):
     assert response.status_code == 200
     body = response.get_json()
     assert list(body) == ["valid", "format", "decklist_format", "commanders", "companion",
-                          "color_identity", "card_count", "violations", "card_data"]
+                          "color_identity", "card_count", "violations", "bracket", "card_data"]
     assert body["violations"] == []
     assert body["valid"] is True
     assert body["format"] == "commander"
@@ -244,7 +244,8 @@ def test_readyz_reports_the_store(client, fixture_db):
     response = client.get("/readyz")
     assert response.status_code == 200
     assert response.get_json() == {"status": "ready",
-                                   "card_data": {"updated_at": FIXTURE_UPDATED_AT, "cards": cards}}
+                                   "card_data": {"updated_at": FIXTURE_UPDATED_AT, "cards": cards},
+                                   "bracket_lists": {"mass_land_denial": None, "two_card_combos": None}}
 
 
 def test_cors_on_a_successful_validation(client):

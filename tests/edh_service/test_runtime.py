@@ -128,3 +128,26 @@ def test_offline_never_syncs(scryfall_server, make_app):
     assert app.extensions["card_data_sync"] is None
     assert app.test_client().get("/readyz").status_code == 503
     assert scryfall_server.requests == []
+
+
+def test_the_background_sync_refreshes_the_bracket_lists(scryfall_server, make_app):
+    """The lists' sources are the app's settings (not a second read of the environment):
+    the tag search on the local server, the Spellbook export there, the files when set."""
+    from tests.scryfall_server import FIXTURES
+
+    brackets_dir = FIXTURES / "brackets"
+    scryfall_server.spellbook_export = (brackets_dir / "variants.json").read_bytes()
+    app = make_app(scryfall_server, SPELLBOOK_URL=f"{scryfall_server.base_url}/spellbook",
+                   MASS_LAND_DENIAL_FILE=str(brackets_dir / "mass-land-denial.txt"))
+    client = app.test_client()
+    assert wait_for(lambda: (client.get("/readyz").get_json() or {}).get("bracket_lists", {}).get("two_card_combos"))
+    lists = client.get("/readyz").get_json()["bracket_lists"]
+    assert lists["two_card_combos"] == {"entries": 4, "updated_at": "2026-11-30T08:15:00.123456+00:00"}
+    assert lists["mass_land_denial"]["entries"] == 4  # the file's four names
+    assert any(r.path.startswith("/spellbook/") for r in scryfall_server.requests)
+    assert not any(r.path == "/cards/search" for r in scryfall_server.requests)  # the file overrides the search
+    deck = "Commander\n1 Atraxa, Praetors' Voice\nDeck\n1 Dark Ritual\n1 Lim-Dûl's Vault\n1 Vindicate\n"
+    bracket = client.post("/api/v1/validate", json={"decklist": deck}).get_json()["bracket"]
+    assert bracket["two_card_combos"] == [["Dark Ritual", "Lim-Dûl's Vault"]]
+    assert bracket["mass_land_denial"] == ["Vindicate"]
+    assert bracket["minimum"] == 4
