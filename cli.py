@@ -106,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--commander", action="append", metavar="NAME",
                         help="designate the commander (repeat for partners), overriding the lists")
     parser.add_argument("--companion", metavar="NAME", help="designate the companion")
+    parser.add_argument("--bracket", type=int, choices=range(1, 6), metavar="N",
+                        help="declare the Commander Bracket (1-5): what a deck breaks in it is an "
+                        "error (bracket_* codes)")
     return parser
 
 
@@ -194,7 +197,8 @@ def dck_dialect(text: str) -> str | None:
 # --- checking --------------------------------------------------------------------------
 
 
-def check_file(path: str, repository, *, commanders=None, companion=None, streams: Streams | None = None) -> Checked:
+def check_file(path: str, repository, *, commanders=None, companion=None, bracket: int | None = None,
+               streams: Streams | None = None) -> Checked:
     """Read, parse and validate one input; a file it cannot read becomes Checked.error."""
     from card_data import CardDataError
     from edh_service.service import validate_text
@@ -207,7 +211,7 @@ def check_file(path: str, repository, *, commanders=None, companion=None, stream
     hint = format_hint(path, text)
     try:
         report = validate_text(text, repository, format=hint if hint in FORMATS else None,
-                               commanders=commanders, companion=companion).report
+                               commanders=commanders, companion=companion, bracket=bracket).report
     except DecklistError as error:
         return Checked(path, error=f"cannot check: {error}")
     except CardDataError:
@@ -320,11 +324,23 @@ def file_status(result: Checked, strict: bool) -> str:
     return f"{result.name}: {verdict} ({plural(errors, 'error')}, {plural(warnings, 'warning')})"
 
 
+def bracket_line(result: Checked) -> str | None:
+    """'minimum bracket 3 (declared 2): why...': the lowest Commander Bracket the list allows
+    and every reason (checks not made included); None for a file not checked."""
+    bracket = getattr(result.report, "bracket", None)
+    if bracket is None:
+        return None
+    declared = f" (declared {bracket.declared})" if bracket.declared is not None else ""
+    return f"minimum bracket {bracket.minimum}{declared}: " + " ".join(r.message for r in bracket.reasons)
+
+
 def render_text(results: Sequence[Checked], *, strict: bool, card_meta) -> str:
-    """Human output: each file's status then its violations, and a summary line."""
+    """Human output: each file's status, its bracket line, its violations; a summary line."""
     lines = []
     for result in results:
         lines.append(file_status(result, strict))
+        if (line := bracket_line(result)) is not None:
+            lines.append(f"  {line}")
         lines.extend(f"  {violation_line(result.name, v)}" for v in result.violations())
     lines.append(summary(results, strict))
     return "\n".join(lines) + "\n"
@@ -395,6 +411,8 @@ def xml_safe(text: str) -> str:
 def junit_case(result: Checked, strict: bool) -> ET.Element:
     """One <testcase> per file: <error> if unreadable, <failure> listing violations if it fails."""
     case = ET.Element("testcase", classname=PROG, name=xml_safe(result.name), file=xml_safe(result.name))
+    if result.report is not None and result.report.bracket is not None:
+        case.append(bracket_properties(result.report.bracket))
     if result.error:
         ET.SubElement(case, "error", message=xml_safe(result.error), type="not_checked").text = xml_safe(result.error)
         return case
@@ -407,6 +425,18 @@ def junit_case(result: Checked, strict: bool) -> ET.Element:
         # Warnings that do not fail the build still belong in the dashboard.
         ET.SubElement(case, "system-out").text = body
     return case
+
+
+def bracket_properties(bracket) -> ET.Element:
+    """<properties> of a testcase: bracket.minimum, bracket.declared (when given) and one
+    bracket.reason per reason, so a dashboard shows the bracket next to the verdict."""
+    properties = ET.Element("properties")
+    ET.SubElement(properties, "property", name="bracket.minimum", value=str(bracket.minimum))
+    if bracket.declared is not None:
+        ET.SubElement(properties, "property", name="bracket.declared", value=str(bracket.declared))
+    for reason in bracket.reasons:
+        ET.SubElement(properties, "property", name="bracket.reason", value=xml_safe(reason.message))
+    return properties
 
 
 def render_junit(results: Sequence[Checked], *, strict: bool, card_meta) -> str:
@@ -451,7 +481,7 @@ def check_all(paths: Sequence[str], options: argparse.Namespace, streams: Stream
     for path in paths:
         try:
             results.append(check_file(path, repository, commanders=options.commander, companion=options.companion,
-                                      streams=streams))
+                                      bracket=options.bracket, streams=streams))
         except CardDataUnavailable as error:
             if offline:
                 raise
@@ -460,7 +490,7 @@ def check_all(paths: Sequence[str], options: argparse.Namespace, streams: Stream
             offline = True
             repository = open_card_store(options.card_db, offline=True, bulk_file=None)
             results.append(check_file(path, repository, commanders=options.commander, companion=options.companion,
-                                      streams=streams))
+                                      bracket=options.bracket, streams=streams))
     return results, repository.metadata()
 
 

@@ -105,12 +105,14 @@ def test_text_groups_violations_under_their_file_with_lines(fixture_db):
     result = check(fixture_db, illegal, valid)
     lines = result.stdout.splitlines()
     assert lines[0] == f"{illegal}: invalid (2 errors, 0 warnings)"
-    assert lines[1].startswith(f"  {illegal}:23: error banned: Mana Crypt")
-    assert lines[2].startswith(f"  {illegal}:22: error color_identity: Lightning Bolt")
-    assert lines[2].endswith("(rule 903.5c)")
-    assert lines[3] == f"{valid}: valid (0 errors, 0 warnings)"
-    assert lines[4] == "2 files checked: 1 valid, 1 invalid; 2 errors, 0 warnings."
-    assert len(lines) == 5
+    assert lines[1].startswith("  minimum bracket 3: 3 Game Changers")  # each file's bracket line
+    assert lines[2].startswith(f"  {illegal}:23: error banned: Mana Crypt")
+    assert lines[3].startswith(f"  {illegal}:22: error color_identity: Lightning Bolt")
+    assert lines[3].endswith("(rule 903.5c)")
+    assert lines[4] == f"{valid}: valid (0 errors, 0 warnings)"
+    assert lines[5].startswith("  minimum bracket 3: ")
+    assert lines[6] == "2 files checked: 1 valid, 1 invalid; 2 errors, 0 warnings."
+    assert len(lines) == 7
 
 
 def test_text_summary_says_strict(fixture_db):
@@ -169,7 +171,8 @@ def test_junit_has_one_testcase_per_file_and_failures_listing_violations(fixture
     # A passing deck's warnings are kept in system-out; a clean deck has no children.
     assert cases[files[1]].find("failure") is None
     assert "warning sideboard" in cases[files[1]].find("system-out").text
-    assert list(cases[files[2]]) == []
+    # a clean deck has only its bracket properties
+    assert [child.tag for child in cases[files[2]]] == ["properties"]
 
 
 def test_junit_strict_fails_on_warnings(fixture_db):
@@ -348,3 +351,86 @@ def test_help_lists_formats_and_exit_codes():
     assert result.returncode == 0
     assert "{github,json,junit,text}" in result.stdout
     assert "2: usage error" in result.stdout
+
+
+# --- Commander Brackets ----------------------------------------------------------------
+
+VALID_GAME_CHANGERS = ["Demonic Tutor", "Rhystic Study", "Smothering Tithe"]  # in valid.txt
+
+
+def load_bracket_files(db) -> None:
+    """The fixture lists into the store, as `cards import` does with the file overrides."""
+    from card_data import brackets
+
+    brackets.refresh(db, brackets.BracketSources(
+        mass_land_denial_file=str(ROOT / "tests" / "fixtures" / "brackets" / "mass-land-denial.txt"),
+        combos_file=str(ROOT / "tests" / "fixtures" / "brackets" / "combos.txt")), network=False)
+
+
+@pytest.mark.parametrize(("bracket", "code", "codes"), (
+    (None, 0, []), ("4", 0, []), ("3", 0, []), ("2", 1, ["bracket_game_changers"]),
+    ("1", 1, ["bracket_game_changers"]),
+))
+def test_bracket_declared_on_the_command_line_sets_the_exit_code(fixture_db, bracket, code, codes):
+    args = ["--bracket", bracket] if bracket else []
+    result = check(fixture_db, "--format", "json", *args, sample("valid.txt"))
+    assert result.returncode == code, result.stdout + result.stderr
+    [body] = json.loads(result.stdout)
+    assert [(v["code"], v["cards"], v["severity"]) for v in body["violations"]] == [
+        (c, VALID_GAME_CHANGERS, "error") for c in codes]
+    assert body["bracket"]["declared"] == (int(bracket) if bracket else None)
+
+
+def test_json_carries_the_bracket_block(fixture_db):
+    load_bracket_files(fixture_db)
+    deck = (SAMPLES / "valid.txt").read_text().replace("1 Cultivate", "1 Vindicate")
+    result = check(fixture_db, "--format", "json", "--bracket", "3", "-", stdin=deck)
+    assert result.returncode == 1
+    [body] = json.loads(result.stdout)
+    assert list(body["bracket"]) == ["minimum", "declared", "game_changers", "mass_land_denial", "extra_turns",
+                                     "two_card_combos", "reasons"]
+    assert body["bracket"]["minimum"] == 4
+    assert body["bracket"]["mass_land_denial"] == ["Vindicate"]
+    assert body["bracket"]["game_changers"] == VALID_GAME_CHANGERS
+    assert body["bracket"]["two_card_combos"] == []  # Counterspell's partner is not in the deck
+    assert [v["code"] for v in body["violations"]] == ["bracket_mass_land_denial"]
+
+
+@pytest.mark.parametrize("bad", ("0", "6", "x", "2.5"))
+def test_a_bad_bracket_is_a_usage_error(fixture_db, bad):
+    result = check(fixture_db, "--bracket", bad, sample("valid.txt"))
+    assert result.returncode == 2
+    assert "--bracket" in result.stderr and "invalid" in result.stderr
+    assert result.stdout == ""
+
+
+def test_text_prints_one_bracket_line_per_file_with_its_reasons(fixture_db):
+    result = check(fixture_db, "--bracket", "2", sample("valid.txt"))
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"{sample('valid.txt')}: invalid (1 error, 0 warnings)"
+    assert lines[1] == ("  minimum bracket 3 (declared 2): 3 Game Changers (Demonic Tutor, Rhystic Study and "
+                        "Smothering Tithe): brackets 1 and 2 allow none. Mass land denial was not checked: no mass "
+                        "land denial list is loaded. Two-card combos were not checked: no combo list is loaded.")
+    assert lines[2].startswith(f"  {sample('valid.txt')}: error bracket_game_changers: Bracket 2 (Core)")
+    load_bracket_files(fixture_db)
+    lines = check(fixture_db, sample("valid.txt")).stdout.splitlines()
+    assert lines[1] == ("  minimum bracket 3: 3 Game Changers (Demonic Tutor, Rhystic Study and Smothering "
+                        "Tithe): brackets 1 and 2 allow none.")
+
+
+def test_github_annotates_bracket_errors(fixture_db):
+    result = check(fixture_db, "--format", "github", "--bracket", "1", sample("valid.txt"))
+    assert result.returncode == 1
+    [(level, props, message)] = annotations(result.stdout)
+    assert (level, props) == ("error", {"file": sample("valid.txt"), "title": "bracket_game_changers"})
+    assert all(name in message for name in VALID_GAME_CHANGERS)
+
+
+def test_junit_carries_the_bracket_as_properties(fixture_db):
+    result = check(fixture_db, "--format", "junit", "--bracket", "2", sample("valid.txt"), sample("illegal.txt"))
+    cases = {case.get("name"): case for case in ET.fromstring(result.stdout).iter("testcase")}
+    properties = [(p.get("name"), p.get("value")) for p in cases[sample("valid.txt")].find("properties")]
+    assert properties[:2] == [("bracket.minimum", "3"), ("bracket.declared", "2")]
+    assert [name for name, _ in properties[2:]] == ["bracket.reason"] * 3
+    assert properties[2][1].startswith("3 Game Changers (Demonic Tutor")
+    assert "error bracket_game_changers" in cases[sample("valid.txt")].find("failure").text

@@ -126,5 +126,5 @@ def test_github_and_junit_point_at_the_banned_card(shared_dir, real_db):
     cases = {c.get("name"): c for c in ET.fromstring(junit.stdout).iter("testcase")}
     assert "error banned: Trade Secrets" in cases[str(puppets)].find("failure").text
     # no failure for the clean deck; its not_in_deck warning is system-out, as warnings are
-    assert [child.tag for child in cases[str(clean)]] == ["system-out"]
+    assert [child.tag for child in cases[str(clean)]] == ["properties", "system-out"]
     assert "not_in_deck" in cases[str(clean)].find("system-out").text
