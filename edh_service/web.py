@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from card_data import CardDataError, CardDataUnavailable
 from edh_service import cards, observability, schemas, service
+from validator.brackets import BRACKET_NAMES
 from validator.parse import FORMATS, DecklistError
 from validator.parse_common import split_lines
 from validator.violations import Severity
@@ -141,6 +142,7 @@ def read_form() -> dict:
         "format": request.form.get("format", "") if request.form.get("format") in FORMATS else "",
         "commanders": [name for name in commanders if name],
         "companion": request.form.get("companion", "").strip(),
+        "bracket": request.form.get("bracket", "").strip(),
     }
 
 
@@ -153,12 +155,15 @@ def api_fields(form: dict) -> dict:
         body["commanders"] = form["commanders"]
     if form["companion"]:
         body["companion"] = form["companion"]
+    if form["bracket"]:
+        # a number for the schema to range-check; anything else it refuses as it stands
+        body["bracket"] = int(form["bracket"]) if form["bracket"].isdecimal() else form["bracket"]
     return body
 
 
 # The API's field names as the form labels them, for error messages a person reads.
 FIELD_LABELS = {"decklist": "Decklist", "decklist_format": "List format", "commanders": "Commander",
-                "companion": "Companion"}
+                "companion": "Companion", "bracket": "Bracket"}
 
 
 def describe_errors(messages: dict) -> str:
@@ -192,6 +197,7 @@ def validate_and_render(form: dict, data: dict):
             format=data.get("decklist_format"),
             commanders=data.get("commanders"),
             companion=data.get("companion"),
+            bracket=data.get("bracket"),
         ).report
     except DecklistError as error:
         return render_page(form=form, error=str(error)), 422
@@ -210,7 +216,7 @@ def validate_and_render(form: dict, data: dict):
 
 def render_page(*, form: dict | None = None, report=None, error: str | None = None) -> str:
     """Render the page: the form (refilled), and the verdict or an error when there is one."""
-    form = form or {"text": "", "format": "", "commanders": [], "companion": ""}
+    form = form or {"text": "", "format": "", "commanders": [], "companion": "", "bracket": ""}
     return render_template(
         "index.html",
         form=form,
@@ -223,6 +229,7 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         scryfall_url=schemas.scryfall_search_url,
         card_data=card_data_metadata(),
         max_name=schemas.MAX_NAME_LENGTH,
+        bracket_names=BRACKET_NAMES,
     )
 
 

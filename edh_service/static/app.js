@@ -10,6 +10,8 @@
 
 (function () {
   const COLOR_NAMES = { W: "White", U: "Blue", B: "Black", R: "Red", G: "Green", C: "Colorless" };
+  /* validator.brackets.BRACKET_NAMES */
+  const BRACKET_NAMES = { 1: "Exhibition", 2: "Core", 3: "Upgraded", 4: "Optimized", 5: "cEDH" };
 
   const form = document.getElementById("deck-form");
   const textarea = document.getElementById("decklist");
@@ -151,6 +153,46 @@
       report.decklist_format ? fact("Read as", report.decklist_format) : null);
   }
 
+  /* ---- the Commander Brackets block (as the template renders it) ---- */
+
+  function renderBracketMinimum(bracket) {
+    const declared = bracket.declared
+      ? `; checked against bracket ${bracket.declared} (${BRACKET_NAMES[bracket.declared]})` : "";
+    return el("p", { id: "bracket-minimum", class: "bracket-minimum", "data-minimum": bracket.minimum },
+      "Minimum Commander Bracket: ", el("strong", { text: `${bracket.minimum} (${BRACKET_NAMES[bracket.minimum]})` }),
+      declared);
+  }
+
+  function bracketList(label, names, kind) {
+    let value;
+    if (names === null || names === undefined) {
+      value = el("span", { class: "not-checked", text: "Not checked: no data (the list is not loaded)." });
+    } else if (!names.length) {
+      value = "none";
+    } else if (kind === "two_card_combos") {
+      value = el("ul", { class: "combos" }, names.map((pair) => el("li", {}, cardLink(pair[0]), " + ", cardLink(pair[1]))));
+    } else {
+      value = el("span", { class: "inline-list" }, cardList(names));
+    }
+    return el("div", { class: "bracket-list", "data-list": kind }, el("dt", { text: label }), el("dd", {}, value));
+  }
+
+  function renderBracket(bracket) {
+    return [
+      el("h3", { id: "bracket-heading", text: `Why bracket ${bracket.minimum}` }),
+      el("ul", { class: "bracket-reasons", "aria-labelledby": "bracket-heading" }, bracket.reasons.map((reason) => {
+        const unchecked = reason.bracket === null;
+        return el("li", { class: unchecked ? "reason not-checked" : "reason", "data-bracket": unchecked ? "" : reason.bracket },
+          unchecked ? [el("strong", { text: "Not checked: no data." }), " "] : null, reason.message);
+      })),
+      el("dl", { class: "bracket-lists" },
+        bracketList("Game Changers", bracket.game_changers, "game_changers"),
+        bracketList("Mass land denial", bracket.mass_land_denial, "mass_land_denial"),
+        bracketList("Extra turns", bracket.extra_turns, "extra_turns"),
+        bracketList("Two-card combos", bracket.two_card_combos, "two_card_combos")),
+    ];
+  }
+
   function renderViolation(v) {
     const lines = v.lines || [];
     const lineLinks = [];
@@ -214,7 +256,9 @@
       : "No problems found";
     result.replaceChildren(
       el("h2", { id: "result-heading", class: `verdict ${report.valid ? "verdict-legal" : "verdict-illegal"}`, text: report.valid ? "Legal" : "Not legal" }),
+      renderBracketMinimum(report.bracket),
       renderFacts(report),
+      ...renderBracket(report.bracket),
       el("h3", { id: "problems-heading", text: problems }),
       report.violations.length ? el("ol", { class: "violations", "aria-labelledby": "problems-heading" }, report.violations.map(renderViolation)) : null,
       el("h3", { id: "listing-heading", text: "Your list" }),
@@ -233,7 +277,7 @@
   }
 
   /* The API's field names as the form labels them (web.FIELD_LABELS). */
-  const FIELD_LABELS = { decklist: "Decklist", decklist_format: "List format", commanders: "Commander", companion: "Companion" };
+  const FIELD_LABELS = { decklist: "Decklist", decklist_format: "List format", commanders: "Commander", companion: "Companion", bracket: "Bracket" };
 
   /* Every leaf message of marshmallow's nested {field: [messages]} errors. */
   function leaves(value) {
@@ -264,6 +308,8 @@
     if (companion) body.companion = companion;
     const format = form.elements.format && form.elements.format.value;
     if (format) body.decklist_format = format;
+    const bracket = form.elements.bracket && form.elements.bracket.value;
+    if (bracket) body.bracket = Number(bracket);  // the select offers 1-5 only
     return body;
   }
 

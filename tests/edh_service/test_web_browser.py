@@ -11,9 +11,11 @@ from __future__ import annotations
 import shutil
 import threading
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
+from card_data import brackets
 from tests.apps import offline_app
 from tests.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED
 from validator.parse import FORMATS
@@ -28,6 +30,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+BRACKET_FIXTURES = Path(__file__).parents[1] / "fixtures" / "brackets"
 OFFENDING_LINES = sorted({n for _, lines in ILLEGAL_EXPECTED.values() for n in lines})
 
 pytestmark = pytest.mark.skipif(
@@ -45,6 +48,8 @@ def live_url(tmp_path_factory):
 
     db = tmp_path_factory.mktemp("browser-store") / "cards.sqlite3"
     import_file(db, Path(__file__).parents[1] / "fixtures" / "cards.jsonl", updated_at="2026-11-01T00:00:00+00:00")
+    # the combo list only: the page must show combos and say mass land denial was not checked
+    brackets.refresh(db, brackets.BracketSources(combos_file=str(BRACKET_FIXTURES / "combos.txt")), network=False)
     app = offline_app(db)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -121,6 +126,52 @@ def test_illegal_deck_shows_violations_and_marks_lines(page, live_url):
     if page.js:  # rendered in place from the JSON API: the page never reloaded
         assert page.evaluate("window.notReloaded") is True
     assert page.console_errors == []
+
+
+BRACKET_DECK = """\
+Commander
+1 Atraxa, Praetors' Voice
+Deck
+1 Counterspell
+1 Fire // Ice
+1 Demonic Tutor
+1 Rhystic Study
+1 All in Good Time
+"""
+
+
+def test_bracket_is_shown_with_its_cards_and_the_selector_declares_one(page, live_url):
+    """The minimum bracket next to the verdict, the cards behind it linked to Scryfall, the
+    list without data said plainly, and the selector's bracket checked: with and without JS."""
+    page.goto(live_url)
+    page.fill("#decklist", BRACKET_DECK)
+    page.select_option("#bracket", "2")
+    submit(page)
+    minimum = page.locator("#bracket-minimum")
+    assert minimum.get_attribute("data-minimum") == "3"
+    assert minimum.inner_text() == "Minimum Commander Bracket: 3 (Upgraded); checked against bracket 2 (Core)"
+    linked = {kind: page.eval_on_selector_all(f'.bracket-list[data-list="{kind}"] a.card',
+                                              "links => links.map((a) => a.firstChild.textContent)")
+              for kind in ("game_changers", "mass_land_denial", "extra_turns", "two_card_combos")}
+    assert linked == {"game_changers": ["Demonic Tutor", "Rhystic Study"], "extra_turns": ["All in Good Time"],
+                      "mass_land_denial": [], "two_card_combos": ["Counterspell", "Fire // Ice"]}
+    assert page.inner_text('.bracket-list[data-list="mass_land_denial"] dd') == (
+        "Not checked: no data (the list is not loaded).")
+    links = page.locator('.bracket-list[data-list="two_card_combos"] a.card')
+    assert [unquote(link.get_attribute("href")) for link in links.all()] == [
+        'https://scryfall.com/search?q=!"Counterspell"', 'https://scryfall.com/search?q=!"Fire // Ice"']
+    assert [r.get_attribute("data-bracket") for r in page.locator(".bracket-reasons li").all()] == ["2", "3", "3", ""]
+    assert "Not checked: no data." in page.inner_text(".bracket-reasons li.not-checked")
+    shown = shown_violations(page)
+    assert {"bracket_game_changers", "bracket_two_card_combo"} <= set(shown)
+    assert "bracket_extra_turns" not in shown  # bracket 2 allows extra turns
+    assert page.input_value("#bracket") == "2"  # the choice is kept (the no-JS page is re-rendered)
+    assert page.console_errors == []
+    # no bracket chosen: the block alone, no bracket_* error
+    page.select_option("#bracket", "")
+    submit(page) if not page.js else page.click("#submit")
+    page.wait_for_function("!document.querySelector('#bracket-minimum').textContent.includes('checked against')")
+    assert not any(code.startswith("bracket_") for code in shown_violations(page))
 
 
 def test_clicking_a_violation_line_highlights_it(page, live_url):
