@@ -8,6 +8,10 @@
 2. check() on the engine benchmark's 100-card deck with lists the size of ../shared/brackets
    (1,700 combos, 117 mass land denial names) and a declared bracket, next to check() with
    no data (bench_engine's figure): the brackets' cost on a whole validation.
+3. The service's whole validation of one 100-card deck (service.validate_text, then
+   schemas.dump_report: parse, resolve from the SQLite store, check, the JSON body) over
+   the fixture store, with both lists loaded and a declared bracket, next to the same
+   store without lists and no bracket.
 
 BENCH_SPELLBOOK_VARIANTS sets the variant count (default 100000) for a quicker run.
 """
@@ -113,8 +117,40 @@ def _engine_rows() -> list[Row]:
     ]
 
 
+def _service_rows(tmp: Path) -> list[Row]:
+    """validate_text + dump_report on the fixture store: no lists, then both lists and bracket 4."""
+    import time
+
+    from card_data import brackets, open_repository
+    from card_data.sync import import_file
+    from edh_service import schemas, service
+    from tests.edh_service.test_api import deck_text
+    from tests.scryfall_server import FIXTURES
+
+    text = deck_text()  # the API tests' legal 100-card Atraxa list
+    rows = []
+    for label, lists, declared in (("no lists, no bracket", False, None), ("both lists + bracket 4", True, 4)):
+        db = tmp / f"service-{lists}.sqlite3"
+        import_file(db, FIXTURES / "cards.jsonl", updated_at="2026-11-01T00:00:00+00:00")
+        if lists:
+            brackets.refresh(db, brackets.BracketSources(
+                mass_land_denial_file=str(FIXTURES / "brackets" / "mass-land-denial.txt"),
+                combos_file=str(FIXTURES / "brackets" / "combos.txt")), network=False)
+        old = time.time() - 60  # a store at rest, as in service (a fresh write is re-checked)
+        os.utime(db, (old, old))
+        repository = open_repository(db, offline=True)
+
+        def whole() -> dict:
+            report, meta = service.validate_text(text, repository, bracket=declared)
+            return schemas.dump_report(report, meta)
+
+        rows.append(Row(NAME, f"validate_text + dump_report, 100 cards, {label} (median)",
+                        micros(median_seconds(whole, repeat=2000, warmup=200))))
+    return rows
+
+
 def run() -> list[Row]:
-    """Export streaming time and peak RSS, then the engine's cost."""
+    """Export streaming time and peak RSS, then the engine's and the service's cost."""
     sys.path.insert(0, str(ROOT))
     from card_data.sync import import_file
     from tests.scryfall_server import FIXTURES, ScryfallServer
@@ -129,6 +165,7 @@ def run() -> list[Row]:
         with ScryfallServer(spellbook_file=export) as server:
             report, usage = _refresh_in_child(db, f"{server.base_url}/spellbook", denial)
         gz_size = export.stat().st_size
+        service_rows = _service_rows(Path(tmp))
     rows = [
         Row(NAME, f"Spellbook export: {VARIANTS} variants, {size / 1e6:.0f} MB JSON ({gz_size / 1e6:.0f} MB gz)",
             f"{report['combos']} two-card combos"),
@@ -136,7 +173,7 @@ def run() -> list[Row]:
         Row(NAME, "export refresh CPU time (child process)", f"{usage.ru_utime + usage.ru_stime:.1f} s"),
         Row(NAME, "export refresh peak RSS (child process)", f"{usage.ru_maxrss / 1024:.0f} MB", "<= 200 MB"),
     ]
-    return rows + _engine_rows()
+    return rows + _engine_rows() + service_rows
 
 
 if __name__ == "__main__":

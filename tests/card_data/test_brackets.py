@@ -387,3 +387,22 @@ def test_gzipped_export_file(tmp_path):
     from card_data.sync import decompressed
 
     assert read_export(decompressed([path.read_bytes()])).pairs == EXPECTED_COMBOS
+
+
+def test_the_lists_are_asked_again_only_when_the_store_file_may_have_changed(fixture_db, monkeypatch):
+    """bracket_data() skips the versions query while the store file is untouched (same
+    mtime and size, last written over QUIET_SECONDS before); a write in place is seen."""
+    import os
+
+    calls = []
+    versions = brackets.versions
+    monkeypatch.setattr(brackets, "versions", lambda conn: calls.append(1) or versions(conn))
+    old = os.stat(fixture_db).st_mtime - 60
+    os.utime(fixture_db, (old, old))
+    repository = open_repository(fixture_db, offline=True)
+    first = repository.bracket_data()
+    assert repository.bracket_data() is first and len(calls) == 1  # quiet file: asked once
+    brackets.refresh(fixture_db, BracketSources(combos_file=str(BRACKETS / "combos.txt")), network=False)
+    assert ("Counterspell", "Fire // Ice") in {combo.cards for combo in repository.bracket_data().combos}
+    repository.bracket_data()
+    assert len(calls) == 3  # just written: asked every time until the file is quiet

@@ -246,3 +246,15 @@ def test_openapi_documents_the_block_and_the_field(client):
     query = {p["name"]: p for p in spec["paths"]["/api/v1/validate"]["post"]["parameters"]}
     assert query["bracket"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 5}
     assert {"extra_turn", "mass_land_denial", "game_changer"} <= set(components["Card"]["required"])
+
+
+def test_the_hand_built_block_is_what_the_schema_dumps(client, spellbook_lists):
+    """schemas.dump_bracket skips marshmallow for speed: it must equal BracketSchema's dump."""
+    from edh_service import schemas, service
+    from edh_service.cards import repository_of
+
+    repository = repository_of(client.application)
+    for deck, declared in ((plain_deck("Dark Ritual", "Lim-Dûl's Vault", "Vindicate"), 3), (deck_text(), None)):
+        bracket = service.validate_text(deck, repository, bracket=declared).report.bracket
+        assert schemas.dump_bracket(bracket) == schemas.BracketSchema().dump(bracket)
+        assert validate(client, deck, bracket=declared)["bracket"] == schemas.dump_bracket(bracket)
