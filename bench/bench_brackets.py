@@ -124,7 +124,7 @@ def _service_rows(tmp: Path) -> list[Row]:
     from card_data import brackets, open_repository
     from card_data.sync import import_file
     from edh_service import schemas, service
-    from tests.edh_service.test_api import deck_text
+    from tests.factories import deck_text
     from tests.scryfall_server import FIXTURES
 
     text = deck_text()  # the API tests' legal 100-card Atraxa list

@@ -269,3 +269,49 @@ ILLEGAL_EXPECTED = {
     "unknown_card": (["Sol Rnig"], [7]),
     "singleton": (["Sol Ring"], [8, 9]),
 }
+
+
+# --- decklists for the service's tests (API, page, CLI) -----------------------------------
+
+COMMANDER = "Atraxa, Praetors' Voice"
+SPELLS = (
+    "Sol Ring", "Arcane Signet", "Command Tower", "Counterspell", "Brainstorm",
+    "Swords to Plowshares", "Path to Exile", "Demonic Tutor", "Cultivate", "Beast Within",
+    "Eternal Witness", "Birds of Paradise", "Mortify", "Vindicate", "Putrefy",
+    "Assassin's Trophy", "Anguished Unmaking", "Rhystic Study", "Smothering Tithe", "Wrath of God",
+)
+BASICS = (("Forest", 20), ("Island", 20), ("Plains", 20), ("Swamp", 19))
+
+
+def deck_text(*, commander: str = COMMANDER, spells=SPELLS, basics=BASICS, extra: tuple[str, ...] = ()) -> str:
+    """A plain-text list: a Commander section, then the deck (line numbers are predictable)."""
+    lines = ["Commander", f"1 {commander}", "", "Deck"]
+    lines += [f"1 {name}" for name in spells]
+    lines += [f"{count} {name}" for name, count in basics]
+    lines += list(extra)
+    return "\n".join(lines) + "\n"
+
+
+# Spells with nothing a Commander Bracket counts (all in tests/fixtures/cards.jsonl).
+PLAIN_SPELLS = ("Sol Ring", "Arcane Signet", "Command Tower", "Brainstorm", "Swords to Plowshares", "Path to Exile",
+                "Cultivate", "Beast Within", "Eternal Witness", "Birds of Paradise", "Mortify", "Putrefy")
+
+
+def plain_deck(*extra: str, commander: str = COMMANDER) -> str:
+    """deck_text() with nothing a bracket counts, plus the `extra` spells."""
+    return deck_text(commander=commander, spells=PLAIN_SPELLS + extra)
+
+
+def load_bracket_lists(db) -> None:
+    """Both bracket lists from tests/fixtures/brackets into the store at db, as `cards import`
+    does with MASS_LAND_DENIAL_FILE / COMBOS_FILE (no network)."""
+    from pathlib import Path
+
+    from card_data import brackets
+
+    folder = Path(__file__).parent / "fixtures" / "brackets"
+    results = brackets.refresh(db, brackets.BracketSources(
+        mass_land_denial_file=str(folder / "mass-land-denial.txt"), combos_file=str(folder / "combos.txt")),
+        network=False)
+    assert {kind: result.status for kind, result in results.items()} == {
+        brackets.MASS_LAND_DENIAL: "updated", brackets.TWO_CARD_COMBOS: "updated"}

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_runs import ROOT, annotations, run_cli, run_process
+from tests.factories import load_bracket_lists
 
 SAMPLES = ROOT / "tests" / "fixtures" / "decklists_cli"
 FIXTURE_CARDS = ROOT / "tests" / "fixtures" / "cards.jsonl"
@@ -358,15 +359,6 @@ def test_help_lists_formats_and_exit_codes():
 VALID_GAME_CHANGERS = ["Demonic Tutor", "Rhystic Study", "Smothering Tithe"]  # in valid.txt
 
 
-def load_bracket_files(db) -> None:
-    """The fixture lists into the store, as `cards import` does with the file overrides."""
-    from card_data import brackets
-
-    brackets.refresh(db, brackets.BracketSources(
-        mass_land_denial_file=str(ROOT / "tests" / "fixtures" / "brackets" / "mass-land-denial.txt"),
-        combos_file=str(ROOT / "tests" / "fixtures" / "brackets" / "combos.txt")), network=False)
-
-
 @pytest.mark.parametrize(("bracket", "code", "codes"), (
     (None, 0, []), ("4", 0, []), ("3", 0, []), ("2", 1, ["bracket_game_changers"]),
     ("1", 1, ["bracket_game_changers"]),
@@ -382,7 +374,7 @@ def test_bracket_declared_on_the_command_line_sets_the_exit_code(fixture_db, bra
 
 
 def test_json_carries_the_bracket_block(fixture_db):
-    load_bracket_files(fixture_db)
+    load_bracket_lists(fixture_db)
     deck = (SAMPLES / "valid.txt").read_text().replace("1 Cultivate", "1 Vindicate")
     result = check(fixture_db, "--format", "json", "--bracket", "3", "-", stdin=deck)
     assert result.returncode == 1
@@ -412,7 +404,7 @@ def test_text_prints_one_bracket_line_per_file_with_its_reasons(fixture_db):
                         "Smothering Tithe): brackets 1 and 2 allow none. Mass land denial was not checked: no mass "
                         "land denial list is loaded. Two-card combos were not checked: no combo list is loaded.")
     assert lines[2].startswith(f"  {sample('valid.txt')}: error bracket_game_changers: Bracket 2 (Core)")
-    load_bracket_files(fixture_db)
+    load_bracket_lists(fixture_db)
     lines = check(fixture_db, sample("valid.txt")).stdout.splitlines()
     assert lines[1] == ("  minimum bracket 3: 3 Game Changers (Demonic Tutor, Rhystic Study and Smothering "
                         "Tithe): brackets 1 and 2 allow none.")

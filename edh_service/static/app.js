@@ -254,7 +254,8 @@
     const problems = report.violations.length
       ? `Problems (${plural(errors, "error")}, ${plural(warnings, "warning")})`
       : "No problems found";
-    result.replaceChildren(
+    // replaceChildren writes a null as the text "null": leave the absent parts out
+    result.replaceChildren(...[
       el("h2", { id: "result-heading", class: `verdict ${report.valid ? "verdict-legal" : "verdict-illegal"}`, text: report.valid ? "Legal" : "Not legal" }),
       renderBracketMinimum(report.bracket),
       renderFacts(report),
@@ -263,7 +264,8 @@
       report.violations.length ? el("ol", { class: "violations", "aria-labelledby": "problems-heading" }, report.violations.map(renderViolation)) : null,
       el("h3", { id: "listing-heading", text: "Your list" }),
       el("p", { class: "hint", text: "Lines with a problem are marked." }),
-      renderListing(text, report.violations));
+      renderListing(text, report.violations),
+    ].filter((part) => part !== null));
     document.title = `${report.valid ? "Legal" : "Not legal"} · Commander deck validator`;
     return line;
   }

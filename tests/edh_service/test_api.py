@@ -10,30 +10,12 @@ import json
 
 import pytest
 
+from tests.factories import BASICS, COMMANDER, SPELLS, deck_text
 from validator.parse import MAX_LINES
 
 VALIDATE = "/api/v1/validate"
 BATCH = "/api/v1/validate/batch"
 FIXTURE_UPDATED_AT = "2026-11-01T00:00:00+00:00"  # what conftest's fixture_db was built with
-
-COMMANDER = "Atraxa, Praetors' Voice"
-SPELLS = (
-    "Sol Ring", "Arcane Signet", "Command Tower", "Counterspell", "Brainstorm",
-    "Swords to Plowshares", "Path to Exile", "Demonic Tutor", "Cultivate", "Beast Within",
-    "Eternal Witness", "Birds of Paradise", "Mortify", "Vindicate", "Putrefy",
-    "Assassin's Trophy", "Anguished Unmaking", "Rhystic Study", "Smothering Tithe", "Wrath of God",
-)
-BASICS = (("Forest", 20), ("Island", 20), ("Plains", 20), ("Swamp", 19))
-
-
-def deck_text(*, commander: str = COMMANDER, spells=SPELLS, basics=BASICS, extra: tuple[str, ...] = ()) -> str:
-    """A plain-text list: a Commander section, then the deck (line numbers are predictable)."""
-    lines = ["Commander", f"1 {commander}", "", "Deck"]
-    lines += [f"1 {name}" for name in spells]
-    lines += [f"{count} {name}" for name, count in basics]
-    lines += list(extra)
-    return "\n".join(lines) + "\n"
-
 
 LEGAL = deck_text()
 # Line numbers in deck_text(): 1 "Commander", 2 the commander, 3 blank, 4 "Deck", 5.. spells.

@@ -15,10 +15,12 @@ import pytest
 from card_data import brackets
 from card_data.client import ScryfallClient
 from card_data.spellbook import SpellbookClient
-from tests.edh_service.test_api import BATCH, COMMANDER, VALIDATE, deck_text
-from tests.edh_service.test_errors import assert_envelope
+from tests.factories import deck_text, load_bracket_lists, plain_deck
+from tests.responses import assert_envelope
 from tests.scryfall_server import FIXTURES
 
+VALIDATE = "/api/v1/validate"
+BATCH = "/api/v1/validate/batch"
 LISTS = FIXTURES / "brackets"
 GAME_CHANGERS = ["Demonic Tutor", "Rhystic Study", "Smothering Tithe"]  # in test_api's LEGAL deck
 NOT_CHECKED = [
@@ -26,29 +28,10 @@ NOT_CHECKED = [
     {"bracket": None, "message": "Two-card combos were not checked: no combo list is loaded.", "cards": []},
 ]
 BLOCK_KEYS = ["minimum", "declared", "game_changers", "mass_land_denial", "extra_turns", "two_card_combos", "reasons"]
-# Spells with nothing a bracket counts, to fill decks up (all in the fixture cards).
-PLAIN = ("Sol Ring", "Arcane Signet", "Command Tower", "Brainstorm", "Swords to Plowshares", "Path to Exile",
-         "Cultivate", "Beast Within", "Eternal Witness", "Birds of Paradise", "Mortify", "Putrefy")
-
-
-def load_files(db) -> None:
-    """Both lists from the fixture files into the store (the file overrides, no network)."""
-    results = brackets.refresh(db, brackets.BracketSources(
-        mass_land_denial_file=str(LISTS / "mass-land-denial.txt"),
-        combos_file=str(LISTS / "combos.txt")), network=False)
-    assert {kind: result.status for kind, result in results.items()} == {
-        brackets.MASS_LAND_DENIAL: "updated", brackets.TWO_CARD_COMBOS: "updated"}
-
-
 @pytest.fixture
 def lists(fixture_db) -> None:
     """The fixture store with both lists loaded from files."""
-    load_files(fixture_db)
-
-
-def plain_deck(*extra: str, commander: str = COMMANDER) -> str:
-    """Atraxa and nothing a bracket counts, plus `extra` spells."""
-    return deck_text(commander=commander, spells=PLAIN + extra)
+    load_bracket_lists(fixture_db)
 
 
 def validate(client, deck: str, **fields) -> dict:
@@ -57,7 +40,7 @@ def validate(client, deck: str, **fields) -> dict:
     return response.get_json()
 
 
-def violations(body: dict, prefix: str = "bracket_") -> dict[str, list[str]]:
+def bracket_codes(body: dict, prefix: str = "bracket_") -> dict[str, list[str]]:
     """code -> cards of the bracket_* violations."""
     return {v["code"]: v["cards"] for v in body["violations"] if v["code"].startswith(prefix)}
 
@@ -125,12 +108,12 @@ def test_a_commander_that_grants_an_extra_turn_counts(client, lists):
     (5, {}),
 ))
 def test_a_declared_bracket_reports_what_the_list_breaks(client, lists, declared, expected):
-    deck = deck_text(spells=PLAIN + ("Vindicate", "Counterspell", "Fire // Ice", "All in Good Time",
-                                     "Demonic Tutor", "Rhystic Study", "Smothering Tithe"))
+    deck = plain_deck("Vindicate", "Counterspell", "Fire // Ice", "All in Good Time",
+                      "Demonic Tutor", "Rhystic Study", "Smothering Tithe")
     body = validate(client, deck, bracket=declared)
     assert body["bracket"]["declared"] == declared
     assert body["bracket"]["minimum"] == 4
-    assert violations(body) == expected
+    assert bracket_codes(body) == expected
     if expected:
         assert body["valid"] is False
     for violation in body["violations"]:
@@ -158,8 +141,8 @@ def test_a_fast_combo_sets_4_in_its_reason_and_breaks_a_declared_3(client, spell
     assert block["minimum"] == 4
     [reason] = [r for r in block["reasons"] if r["bracket"] == 4]
     assert "fast" in reason["message"] and reason["cards"] == ["Dark Ritual", "Lim-Dûl's Vault"]
-    assert violations(body) == {"bracket_two_card_combo": ["Dark Ritual", "Lim-Dûl's Vault"]}
-    assert violations(validate(client, plain_deck("Dark Ritual", "Lim-Dûl's Vault"), bracket=4)) == {}
+    assert bracket_codes(body) == {"bracket_two_card_combo": ["Dark Ritual", "Lim-Dûl's Vault"]}
+    assert bracket_codes(validate(client, plain_deck("Dark Ritual", "Lim-Dûl's Vault"), bracket=4)) == {}
 
 
 def test_batch_items_declare_their_own_bracket(client):
@@ -167,8 +150,8 @@ def test_batch_items_declare_their_own_bracket(client):
     response = client.post(BATCH, json={"decks": [{"decklist": deck, "bracket": 2}, {"decklist": deck}]})
     assert response.status_code == 200
     first, second = response.get_json()["results"]
-    assert first["bracket"]["declared"] == 2 and violations(first) == {"bracket_game_changers": GAME_CHANGERS}
-    assert second["bracket"]["declared"] is None and violations(second) == {}
+    assert first["bracket"]["declared"] == 2 and bracket_codes(first) == {"bracket_game_changers": GAME_CHANGERS}
+    assert second["bracket"]["declared"] is None and bracket_codes(second) == {}
     assert (first["valid"], second["valid"]) == (False, True)
     assert first["bracket"]["game_changers"] == second["bracket"]["game_changers"] == GAME_CHANGERS
 
@@ -178,10 +161,10 @@ def test_text_plain_declares_the_bracket_in_the_query_string(client):
     assert response.status_code == 200
     body = response.get_json()
     assert body["bracket"]["declared"] == 2
-    assert violations(body) == {"bracket_game_changers": GAME_CHANGERS}
+    assert bracket_codes(body) == {"bracket_game_changers": GAME_CHANGERS}
     # a JSON field wins over the query string
     body = client.post(VALIDATE + "?bracket=2", json={"decklist": deck_text(), "bracket": 4}).get_json()
-    assert body["bracket"]["declared"] == 4 and violations(body) == {}
+    assert body["bracket"]["declared"] == 4 and bracket_codes(body) == {}
 
 
 @pytest.mark.parametrize("bad", (0, 6, -1, "x", "3", True, 2.5, 3.0, [3], {"n": 3}))
@@ -205,7 +188,7 @@ def test_a_bad_bracket_in_the_query_string_is_a_422_envelope(client, bad):
 
 def test_null_declares_nothing(client):
     body = validate(client, deck_text(), bracket=None)
-    assert body["bracket"]["declared"] is None and violations(body) == {}
+    assert body["bracket"]["declared"] is None and bracket_codes(body) == {}
 
 
 # --- the card endpoint, /readyz, OpenAPI -------------------------------------------------------
@@ -228,7 +211,7 @@ def test_the_card_endpoint_says_null_without_a_mass_land_denial_list(client):
 
 def test_readyz_shows_the_lists(client, fixture_db):
     assert client.get("/readyz").get_json()["bracket_lists"] == {"mass_land_denial": None, "two_card_combos": None}
-    load_files(fixture_db)
+    load_bracket_lists(fixture_db)
     lists = client.get("/readyz").get_json()["bracket_lists"]
     assert lists["mass_land_denial"]["entries"] == 4 and lists["two_card_combos"]["entries"] == 3
     assert all(value["updated_at"] for value in lists.values())

@@ -15,6 +15,7 @@ import pytest
 from edh_service.config import from_environment as config_from_environment
 from edh_service.factory import create_app
 from tests.apps import offline_app
+from tests.responses import assert_envelope
 
 VALIDATE = "/api/v1/validate"
 BATCH = "/api/v1/validate/batch"
@@ -30,16 +31,6 @@ def app(tmp_path):
 
 
 
-def assert_envelope(response, status: int) -> dict:
-    """The response is the JSON error envelope with this status; returns the body."""
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == "application/json"
-    body = response.get_json()
-    assert body["code"] == status
-    assert isinstance(body["status"], str) and body["status"]
-    assert isinstance(body["message"], str) and body["message"]
-    assert set(body) <= {"code", "status", "message", "errors"}
-    return body
 
 
 @pytest.mark.parametrize(("data", "content_type"), (

@@ -11,11 +11,11 @@ import re
 from urllib.parse import urlencode
 
 import pytest
-from bs4 import BeautifulSoup
 
 from edh_service.factory import create_app
 from tests.apps import offline_app
 from tests.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED
+from tests.responses import shown_names, soup_of, violations
 
 # A deck that breaks several rules, one problem per line. Line numbers matter: the
 # page must mark exactly these lines.
@@ -41,30 +41,6 @@ REQUIRED_CSP = (
     "style-src 'self'",
     "frame-ancestors 'none'",
 )
-
-
-def soup_of(response) -> BeautifulSoup:
-    """The response body as a parsed document."""
-    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
-
-
-def shown_names(node) -> list[str]:
-    """Card names as a person reads them: links and quoted names, minus screen-reader hints."""
-    names = []
-    for item in node.select("a.card, q.typed"):
-        hidden = "".join(h.get_text() for h in item.select(".visually-hidden"))
-        names.append(item.get_text().removesuffix(hidden))
-    return names
-
-
-def violations(soup) -> dict[str, tuple[list[str], list[int]]]:
-    """code -> (cards, lines) of every violation the page lists."""
-    found = {}
-    for item in soup.select("li.violation"):
-        cards = item.select_one("p.cards")
-        lines = [int(a.get_text()) for a in item.select("a.line-link")]
-        found[item["data-code"]] = (shown_names(cards) if cards else [], lines)
-    return found
 
 
 def flagged_lines(soup) -> dict[int, str]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from edh_service.schemas import scryfall_search_url
-from tests.edh_service.test_api_brackets import load_files, plain_deck
-from tests.edh_service.test_web import shown_names, soup_of, violations
+from tests.factories import load_bracket_lists, plain_deck
+from tests.responses import shown_names, soup_of, violations
 
 KINDS = ("game_changers", "mass_land_denial", "extra_turns", "two_card_combos")
 # Game Changers, mass land denial (Vindicate), an extra turn, a combo (combos.txt) and half of another
@@ -37,7 +37,7 @@ def test_the_selector_offers_none_and_the_five_brackets(client):
 
 
 def test_the_minimum_and_the_cards_behind_it(client, fixture_db):
-    load_files(fixture_db)
+    load_bracket_lists(fixture_db)
     response = client.post("/", data={"decklist": DECK})
     assert response.status_code == 200
     soup = soup_of(response)
@@ -74,7 +74,7 @@ def test_a_list_without_data_is_said_plainly(client):
     ("4", set()),
 ))
 def test_the_selector_declares_a_bracket(client, fixture_db, bracket, codes):
-    load_files(fixture_db)
+    load_bracket_lists(fixture_db)
     soup = soup_of(client.post("/", data={"decklist": DECK, "bracket": bracket}))
     shown = violations(soup)
     assert {code for code in shown if code.startswith("bracket_")} == codes

@@ -17,7 +17,7 @@ import pytest
 
 from card_data import brackets
 from tests.apps import offline_app
-from tests.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED
+from tests.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED, deck_text
 from validator.parse import FORMATS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -175,6 +175,18 @@ def test_bracket_is_shown_with_its_cards_and_the_selector_declares_one(page, liv
     # (expect polls without eval: the page's CSP forbids wait_for_function's string eval)
     expect(page.locator("#bracket-minimum")).to_have_text("Minimum Commander Bracket: 3 (Upgraded)")
     assert not any(code.startswith("bracket_") for code in shown_violations(page))
+
+
+def test_a_legal_deck_renders_without_stray_text(page, live_url):
+    """No violations: the verdict, the bracket and "No problems found", and no stray "null"
+    (replaceChildren writes a null argument as that text)."""
+    page.goto(live_url)
+    page.fill("#decklist", deck_text())
+    submit(page)
+    assert page.inner_text("#result-heading") == "Legal"
+    assert page.inner_text("#problems-heading") == "No problems found"
+    assert page.get_attribute("#bracket-minimum", "data-minimum") == "3"
+    assert "null" not in page.inner_text("#result")
 
 
 def test_clicking_a_violation_line_highlights_it(page, live_url):
