@@ -20,7 +20,7 @@ import service
 from runtime import REPOSITORY_KEY, card_data_wait, retry_after_for
 from card_data import CardDataError, CardDataUnavailable
 from validator.parse import FORMATS, DecklistError
-from validator.parse_common import split_lines
+from validator.parse import split_lines
 from validator.violations import Severity
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static")
