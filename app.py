@@ -37,7 +37,7 @@ from card_data.repository import MAX_SUGGESTED_NAMES
 from runtime import REPOSITORY_KEY, SYNC_KEY, BackgroundSync, card_data_wait, retry_after_for
 from validator.parse import MAX_LINES, DecklistError
 from validator.parse import split_lines
-from validator.rules import commander_eligibility, pairing_abilities
+from validator.card_facts import commander_eligibility, pairing_abilities
 from web import bp as web_bp
 
 log = logging.getLogger(__name__)

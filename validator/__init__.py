@@ -5,7 +5,8 @@ from validator.decklist import Decklist, ListEntry, Section
 from validator.violations import Code, Severity, Violation
 from validator.assemble import assemble
 from validator.engine import Report, check, validate
-from validator.rules import RULES, commander_eligibility, pairing_abilities
+from validator.card_facts import commander_eligibility, pairing_abilities
+from validator.rules import RULES
 
 __all__ = [
     "Card", "Code", "Deck", "Decklist", "Entry", "ListEntry", "Section", "Severity",

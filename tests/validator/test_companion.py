@@ -6,7 +6,8 @@ import pytest
 
 from tests.factories import ATRAXA, FOREST, SOL_RING, WASTES, card, deck, entry, legend
 from validator.engine import validate
-from validator.rules import companion_condition, companion_ineligible, has_activated_ability
+from validator.card_facts import has_activated_ability
+from validator.rules import companion_condition, companion_ineligible
 
 
 def companion(name: str, identity: str, condition: str, cost: str = "{3}") -> "card":
