@@ -10,7 +10,7 @@ messages' English from validator/phrasing.py: this module decides and reports.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 from validator.card_facts import (
     PLAIN_LAYOUTS, SUSPECT_TYPES, can_pair, chooses_color, commander_eligibility, copy_limit, has_companion,
@@ -33,6 +33,12 @@ Rule = Callable[[Deck], Iterable[Violation]]
 # UnknownName.section values of the game; names listed elsewhere are only named as not played
 GAME_SECTIONS = frozenset({"commander", "companion", "main", "planar", "schemes"})
 SIDE_SECTIONS = frozenset({"sideboard", "maybeboard"})
+
+
+def _about(entries: Sequence[Entry], code: str, message: str, rule: str) -> Violation:
+    """An error naming the entries' cards and lines, sorted."""
+    return Violation(code, message, cards=card_names(entries), lines=line_numbers(entries), rule=rule)
+
 
 # --- the rules ---------------------------------------------------------------------
 
@@ -86,14 +92,9 @@ def too_many_commanders(deck: Deck) -> Iterator[Violation]:
     """702.124g: never more than two commanders."""
     count = designated_commanders(deck)
     if count > 2:
-        yield Violation(
-            Code.TOO_MANY_COMMANDERS,
-            f"The deck has {count} commanders ({and_list(card_names(deck.commanders) or ('unknown',))}); "
-            "at most two are allowed.",
-            cards=card_names(deck.commanders),
-            lines=line_numbers(deck.commanders),
-            rule="702.124g",
-        )
+        names = and_list(card_names(deck.commanders) or ("unknown",))
+        message = f"The deck has {count} commanders ({names}); at most two are allowed."
+        yield _about(deck.commanders, Code.TOO_MANY_COMMANDERS, message, "702.124g")
 
 
 def commander_ineligible(deck: Deck) -> Iterator[Violation]:
@@ -306,14 +307,9 @@ def companion_ineligible(deck: Deck) -> Iterator[Violation]:
     if deck.extra_companions:
         first = deck.companion.card.name if deck.companion else "another card"
         extra = card_names(deck.extra_companions)
-        yield Violation(
-            Code.COMPANION_INELIGIBLE,
-            f"{and_list(extra)} {is_are(deck.extra_companions)} also declared as companion, but only one card "
-            f"can be your companion; {first} was taken.",
-            cards=extra,
-            lines=line_numbers(deck.extra_companions),
-            rule="702.139a",
-        )
+        message = (f"{and_list(extra)} {is_are(deck.extra_companions)} also declared as companion, but only one "
+                   f"card can be your companion; {first} was taken.")
+        yield _about(deck.extra_companions, Code.COMPANION_INELIGIBLE, message, "702.139a")
     if deck.companion is None or is_non_deck(deck.companion.card):
         return  # a non-deck companion is non_deck_card alone (DESIGN.md)
     card = deck.companion.card
@@ -354,13 +350,8 @@ def companion_condition(deck: Deck) -> Iterator[Violation]:
     offenders, why = failed
     listed = f": {and_list(card_names(offenders))}" if offenders and len(offenders) <= 10 else ""
     count = f" ({len(card_names(offenders))} cards)" if len(offenders) > 10 else ""
-    yield Violation(
-        Code.COMPANION_CONDITION,
-        f"The deck does not meet {card.name}'s companion condition, {why}{count}{listed}.",
-        cards=card_names(offenders),
-        lines=line_numbers(offenders),
-        rule="702.139a",
-    )
+    message = f"The deck does not meet {card.name}'s companion condition, {why}{count}{listed}."
+    yield _about(offenders, Code.COMPANION_CONDITION, message, "702.139a")
 
 
 def planar_deck(deck: Deck) -> Iterator[Violation]:
@@ -383,13 +374,7 @@ def planar_deck(deck: Deck) -> Iterator[Violation]:
     if sum(e.quantity for e in phenomena) > 2:
         problems.append((phenomena, "it has more than two phenomena"))
     for entries, why in problems:
-        yield Violation(
-            Code.PLANAR_DECK,
-            f"The planar deck breaks Planechase rules: {why}.",
-            cards=card_names(entries),
-            lines=line_numbers(entries),
-            rule="901",
-        )
+        yield _about(entries, Code.PLANAR_DECK, f"The planar deck breaks Planechase rules: {why}.", "901")
 
 
 SCHEME_DECK_MINIMUM = 20  # 904.3
@@ -407,13 +392,8 @@ def scheme_deck(deck: Deck) -> Iterator[Violation]:
         )
     others = [e for e in deck.schemes if "Scheme" not in e.card.types]
     if others:
-        yield Violation(
-            Code.SCHEME_DECK,
-            f"The scheme deck holds {and_list(card_names(others))}, which {is_are(others)} not a scheme.",
-            cards=card_names(others),
-            lines=line_numbers(others),
-            rule="904",
-        )
+        message = f"The scheme deck holds {and_list(card_names(others))}, which {is_are(others)} not a scheme."
+        yield _about(others, Code.SCHEME_DECK, message, "904")
     for entry in deck.schemes:
         if entry.quantity > 2 and "Scheme" in entry.card.types:
             yield Violation(
