@@ -1,6 +1,6 @@
-"""The decklist parser's tests, one module per reader (test_text, test_xml, test_json,
-test_csv) plus test_parse for detection, the format hint and the input bounds. The
-helpers below are shared by them."""
+"""The decklist parser's tests: test_parse (every format's sample, the line-based reader,
+input bounds), test_xml, test_json and test_csv (those readers' own cases). The helpers
+below are shared by them."""
 
 from __future__ import annotations
 

@@ -1,16 +1,16 @@
-"""The parser's entry point (validator/parse/__init__.py): one hand-written sample per
-format, read by detection and by the format hint, and the input bounds every reader
-shares (validator/parse/common.py). Each reader's own cases: test_text, test_xml,
-test_json, test_csv."""
+"""The decklist parser: one hand-written sample per format, then markers, headers,
+quantities, unparsed lines and commander inference (the line-based reader,
+validator/parse/text.py) and input bounds (validator/parse/common.py). The XML, JSON and
+CSV readers' own cases are in test_xml, test_json and test_csv."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.validator.parse import C, M, MB, S, rows, sample
+from tests.validator.parse import C, M, MB, S, codes, one, rows, sample
 from validator.decklist import Section
-from validator.parse import FORMATS, MAX_LINES, DecklistError, parse
-from validator.violations import Severity
+from validator.parse import FORMATS, MAX_LINE_LENGTH, MAX_LINES, DecklistError, parse
+from validator.violations import Code, Severity
 
 # --- one sample per format --------------------------------------------------------
 
@@ -105,6 +105,183 @@ def test_headers_comments_and_metadata_are_accounted_for(name, accounted):
     assert parse(sample(name)).accounted == accounted
 
 
+# --- printing hints and markers ---------------------------------------------------
+
+@pytest.mark.parametrize(("line", "name", "section", "set_code", "number", "foil", "etched"), [
+    ("1 Sol Ring (C21) 263", "Sol Ring", M, "C21", "263", False, False),
+    ("1 Sol Ring (C21)", "Sol Ring", M, "C21", None, False, False),
+    ("1 Sol Ring (PLST) IFIYW-10", "Sol Ring", M, "PLST", "IFIYW-10", False, False),
+    ("1 Erase (Not the Urza's Legacy One)", "Erase (Not the Urza's Legacy One)", M, None, None, False, False),
+    ("1 Atraxa, Praetors' Voice (CMM) 1068 *F* *CMDR*", "Atraxa, Praetors' Voice", C, "CMM", "1068", True, False),
+    ("1x Alesha, Who Smiles at Death *CMDR*", "Alesha, Who Smiles at Death", C, None, None, False, False),
+    ("1 Arcane Signet *E*", "Arcane Signet", M, None, None, False, True),
+    ("1x Atla Palani, Nest Tender (M20) 191 [Commander{top}]", "Atla Palani, Nest Tender", C, "M20", "191", False, False),
+    ("1x Cultivate (m21) 177 [Ramp{noDeck}]", "Cultivate", S, "m21", "177", False, False),
+    ("1x Grim Tutor [Maybeboard{noDeck}{noPrice}]", "Grim Tutor", MB, None, None, False, False),
+    ("1x Cultivate (m21) 177 [Ramp] ^Test,#2ccce4^", "Cultivate", M, "m21", "177", False, False),
+    ("1x Lurrus of the Dream-Den [Companion]", "Lurrus of the Dream-Den", Section.COMPANION, None, None, False, False),
+    ("1 Krenko, Mob Boss|DDT|1", "Krenko, Mob Boss", M, "DDT", None, False, False),
+    ("1 [C21:263] Sol Ring", "Sol Ring", M, "C21", "263", False, False),
+    ("1 [KLD] Demolition Stomper", "Demolition Stomper", M, "KLD", None, False, False),  # deckstats, MWS
+    ("1 Bright-Palm, Soul Awakener [MOC:134] [foil] [etched]", "Bright-Palm, Soul Awakener", M, "MOC", "134", True, True),
+    ("8 Plains [CMD:*]", "Plains", M, "CMD", None, False, False),
+    ("COMMANDER: 1 Zedruu the Greathearted", "Zedruu the Greathearted", C, None, None, False, False),
+    ("1 Fire /// Ice", "Fire /// Ice", M, None, None, False, False),
+    ("1 Circle of Protection: Red", "Circle of Protection: Red", M, None, None, False, False),
+    ("1 Lim-Dûl's Vault", "Lim-Dûl's Vault", M, None, None, False, False),
+    ("1\tSol Ring   ", "Sol Ring", M, None, None, False, False),
+    ("x2 Sol Ring", "Sol Ring", M, None, None, False, False),
+    ("_____", "_____", M, None, None, False, False),
+    # a trailing "# ..." is a comment (no card name has "#"); deckstats marks its commander "# !Commander"
+    ("1 Sol Ring # ramp", "Sol Ring", M, None, None, False, False),
+    ("1 Sol Ring (C21) 263 #ramp #staple", "Sol Ring", M, "C21", "263", False, False),
+    ("1 Kelsien, the Plague # !Commander", "Kelsien, the Plague", C, None, None, False, False),
+    ("1 Black Waltz No. 3 #!Commander", "Black Waltz No. 3", C, None, None, False, False),
+    ("1 Sol Ring # !Foil", "Sol Ring", M, None, None, False, False),
+])
+def test_markers_and_printings_are_stripped_from_the_name(line, name, section, set_code, number, foil, etched):
+    entry = one(line)
+    assert (entry.name, entry.section, entry.set_code, entry.collector_number, entry.foil, entry.etched) == (
+        name, section, set_code, number, foil, etched)
+
+
+# --- headers ----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("header", "section"), [
+    ("Commander", C), ("Commanders", C), ("Commander:", C), ("COMMANDER (2)", C),
+    ("Companion", Section.COMPANION), ("Deck", M), ("Main", M), ("Mainboard (99)", M),
+    ("Sideboard", S), ("SIDEBOARD:", S), ("Maybeboard", MB), ("Considering (3)", MB),
+    ("Display Commander", Section.IGNORED), ("Tokens", Section.IGNORED),
+    ("Planar Deck", Section.PLANAR), ("Scheme Deck", Section.SCHEMES),
+    ("[Commander]", C), ("[main]", M), ("[Sideboard]", S), ("[Planes]", Section.PLANAR),
+    ("[Schemes]", Section.SCHEMES), ("[Avatar]", Section.IGNORED),
+    ("Creatures (2)", M), ("Card Draw (10)", M), ("Lands", M),
+    # headers written as comments (deckstats `//Sideboard`, `# Commander`)
+    ("//Commander", C), ("// Main", M), ("//Sideboard", S), ("# Maybeboard", MB),
+])
+def test_header_puts_the_following_cards_in_its_section(header, section):
+    decklist = parse(f"Sideboard\n{header}\n1 Sol Ring\n")
+    assert rows(decklist) == [("Sol Ring", 1, section, 3)]
+    assert decklist.accounted == (1, 2)
+    assert decklist.problems == ()
+
+
+@pytest.mark.parametrize(("text", "expected", "accounted"), [
+    ("About\nName X\nCommander\n1 Atraxa, Praetors' Voice\n", [("Atraxa, Praetors' Voice", 1, C, 4)], (1, 2, 3)),
+    ("About\nName X\n1 Sol Ring\n", [("Sol Ring", 1, M, 3)], (1, 2)),
+    ("[metadata]\nName=X\n1 Sol Ring\n", [("Sol Ring", 1, M, 3)], (1, 2)),
+])
+def test_metadata_blocks_never_swallow_cards(text, expected, accounted):
+    decklist = parse(text)
+    assert (rows(decklist), decklist.accounted) == (expected, accounted)
+
+
+def test_arena_about_block_is_metadata_until_the_blank_line():
+    decklist = parse("About\nName My Deck\n\n1 Name-Sticker Goblin\n")
+    assert rows(decklist) == [("Name-Sticker Goblin", 1, M, 4)]
+    assert decklist.accounted == (1, 2)
+
+
+# --- quantities -------------------------------------------------------------------
+
+@pytest.mark.parametrize("line", [
+    "0 Sol Ring", "-1 Sol Ring", "-12x Sol Ring", "1000 Sol Ring", "0x Forest",
+    "1" + "0" * 30 + " Sol Ring", "9" * 900 + " Forest",
+])
+def test_bad_quantity_is_invalid_quantity_and_not_an_entry(line):
+    decklist = parse(f"1 Command Tower\n{line}\n")
+    assert rows(decklist) == [("Command Tower", 1, M, 1)]
+    assert codes(decklist) == [(Code.INVALID_QUANTITY, (2,))]
+    assert decklist.problems[0].severity is Severity.ERROR
+
+
+@pytest.mark.parametrize(("text", "quantity"), [("999 Relentless Rats", 999), ("1x Sol Ring", 1), ("12x Forest", 12)])
+def test_sane_quantities_are_kept(text, quantity):
+    assert one(text).quantity == quantity
+
+
+def test_commander_quantity_above_one_is_kept_for_assemble_to_judge():
+    decklist = parse("Commander\n2 Atraxa, Praetors' Voice\n")
+    assert rows(decklist) == [("Atraxa, Praetors' Voice", 2, C, 2)]
+    assert decklist.problems == ()
+
+
+# --- unparsed lines ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("line", "fragment"), [
+    ("!!!", "!!!"),
+    ("5", "quantity but no card name"),
+    ("1x", "quantity but no card name"),
+    ("1 <b>Sol Ring</b>", "<b>Sol Ring</b>"),
+    ("{{{}}}", "{{{}}}"),
+    ("-----", "-----"),
+    ("1 Sol Ring | ^ *", "Sol Ring"),
+    ("x" * (MAX_LINE_LENGTH + 1), f"longer than {MAX_LINE_LENGTH}"),
+])
+def test_line_that_is_no_card_entry_is_unparsed_with_its_line(line, fragment):
+    decklist = parse(f"// deck\n1 Sol Ring\n{line}\n1 Forest\n")
+    assert rows(decklist) == [("Sol Ring", 1, M, 2), ("Forest", 1, M, 4)]
+    assert codes(decklist) == [(Code.UNPARSED_LINE, (3,))]
+    assert fragment in decklist.problems[0].message
+    assert len(decklist.problems[0].message) < 200  # long lines are quoted truncated
+
+
+@pytest.mark.parametrize("line", ["1 Sol Rnig", "Sol Rnig", "1 Totally Not A Card"])
+def test_card_shaped_line_naming_no_card_is_an_entry_for_card_data_to_judge(line):
+    assert one(line).name.endswith(("Rnig", "Card"))
+
+
+# --- commander inference ----------------------------------------------------------
+
+def test_final_block_after_a_blank_line_is_inferred_as_commanders_with_a_warning():
+    decklist = parse(sample("mtggoldfish.txt"))
+    (warning,) = decklist.problems
+    assert (warning.code, warning.severity, warning.lines) == (Code.COMMANDER_INFERRED, Severity.WARNING, (6, 7))
+    assert warning.cards == ("Thrasios, Triton Hero", "Tymna the Weaver")
+    assert "blank line" in warning.message
+
+
+@pytest.mark.parametrize("text", [
+    "1 Sol Ring\n1 Forest\n\n1 A\n1 B\n1 C\n",  # three cards: a sideboard, not commanders
+    "1 Sol Ring\n1 Forest\n\n2 Atraxa, Praetors' Voice\n",  # two copies: not a commander block
+    "1 Sol Ring\n\n1 Forest\n\n1 Atraxa, Praetors' Voice\n",  # three blocks: grouped by type?
+    "Deck\n1 Sol Ring\n1 Forest\n\n1 Atraxa, Praetors' Voice\n",  # the text marks its sections
+    "1 Sol Ring\n1 Forest\n\n1 Atraxa, Praetors' Voice\n!!!\n",  # a broken line in the block
+    "1 Sol Ring\n1 Forest\n1 Island\n",  # one block
+    "1 Atraxa, Praetors' Voice\n\n1 Sol Ring\n",  # the "main deck" is no bigger than the block
+])
+def test_commanders_are_not_inferred_when_ambiguous(text):
+    decklist = parse(text)
+    assert [e for e in decklist.entries if e.section is C] == []
+    assert Code.COMMANDER_INFERRED not in [p.code for p in decklist.problems]
+
+
+def test_sb_lines_of_a_text_list_are_commanders_with_a_warning():
+    decklist = parse("1 Sol Ring\n1 Forest\nSB: 1 Atraxa, Praetors' Voice\n")
+    assert rows(decklist)[-1] == ("Atraxa, Praetors' Voice", 1, C, 3)
+    assert codes(decklist) == [(Code.COMMANDER_INFERRED, (3,))]
+
+
+def test_xmage_sb_lines_are_the_command_zone_without_a_warning():
+    decklist = parse("1 [C21:263] Sol Ring\nSB: 1 [CMR:523] Kraum, Ludevic's Opus\nSB: 1 [CMR:540] Vial Smasher the Fierce\n")
+    assert [e.section for e in decklist.entries] == [M, C, C]
+    assert decklist.problems == ()
+
+
+def test_deckstats_sb_commander_marked_with_a_comment_is_no_inferred_commander():
+    decklist = parse("1 Sol Ring\n1 Forest\nSB: 1 Kelsien, the Plague # !Commander\n")
+    assert rows(decklist)[-1] == ("Kelsien, the Plague", 1, C, 3)
+    assert decklist.problems == ()
+
+
+@pytest.mark.parametrize("side", [3, 4])
+def test_three_or_more_side_cards_stay_sideboard_and_nothing_is_inferred(side):
+    cards = "".join(f'<Cards Quantity="1" Sideboard="true" Name="Card {i}" />\n' for i in range(side))
+    decklist = parse(f'<?xml version="1.0"?>\n<Deck>\n<Cards Quantity="1" Sideboard="false" Name="Sol Ring" />\n{cards}</Deck>\n')
+    assert [e.section for e in decklist.entries] == [M] + [S] * side
+    assert decklist.problems == ()
+
+
 # --- lines and bounds -------------------------------------------------------------
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
@@ -138,6 +315,11 @@ def test_list_entries_are_immutable():
     assert (entry.section, entry.set_code, entry.foil) == (S, None, False)
     with pytest.raises(AttributeError):
         entry.name = "x"
+
+
+def test_a_comment_that_is_no_header_leaves_the_section_alone():
+    decklist = parse("Sideboard\n// NAME: My deck\n# ramp package\n1 Sol Ring\n")
+    assert rows(decklist) == [("Sol Ring", 1, S, 4)]
 
 
 @pytest.mark.parametrize("text", ["\u200b1 Sol Ring", "1 Sol Ring\u200b", "1 Sol \u00adRing",
