@@ -21,8 +21,8 @@ from edh_service import cards, schemas, service
 from edh_service.cards import get_repository
 from edh_service.errors import unprocessable
 from validator.parse import DecklistError
-from validator.parse_common import split_lines
-from validator.rules import commander_eligibility, pairing_abilities
+from validator.parse import split_lines
+from validator.card_facts import commander_eligibility, pairing_abilities
 
 BATCH_MIN_SUGGESTIONS = 3  # each deck of a batch still gets suggestions for a few typos
 
