@@ -122,25 +122,22 @@ class Expressions:
         return tokens
 
     def _take(self, kind: str, value: str | None = None) -> bool:
-        if self.tokens and self.tokens[0][0] == kind and value in (None, self.tokens[0][1]):
-            return True
-        return False
+        """Whether the next token is of this kind (and value)."""
+        return bool(self.tokens) and self.tokens[0][0] == kind and value in (None, self.tokens[0][1])
+
+    def _chain(self, operator: str, operand, combine):
+        """operand (operator operand)*, folded left with combine (every operand is evaluated)."""
+        value = operand()
+        while self._take("op", operator):
+            self.tokens.pop(0)
+            value = combine(value, operand())
+        return value
 
     def _or(self):
-        value = self._and()
-        while self._take("op", "||"):
-            self.tokens.pop(0)
-            right = self._and()
-            value = value or right
-        return value
+        return self._chain("||", self._and, lambda left, right: left or right)
 
     def _and(self):
-        value = self._comparison()
-        while self._take("op", "&&"):
-            self.tokens.pop(0)
-            right = self._comparison()
-            value = value and right
-        return value
+        return self._chain("&&", self._comparison, lambda left, right: left and right)
 
     def _comparison(self):
         value = self._unary()
