@@ -5,6 +5,8 @@
 # Retry-After, and syncs from Scryfall in the background (one worker does it). Air-gapped:
 #   docker run --rm -v edh-cards:/data -v "$PWD/oracle-cards.jsonl.gz:/import.jsonl.gz:ro" \
 #     edh-validator cards import /import.jsonl.gz
+# Several instances (REDIS_URL, the /shared bulk-file volume): deploy/compose.yaml and
+# deploy/kubernetes/, docs/several-instances.md.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -22,8 +24,8 @@ COPY . .
 # Non-editable install: the `cards` command and the package metadata (User-Agent version).
 RUN pip install --no-deps . \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin app \
-    && mkdir -p /data \
-    && chown app:app /data
+    && mkdir -p /data /shared \
+    && chown app:app /data /shared
 
 USER app
 ENV HOST=0.0.0.0 \
@@ -37,4 +39,4 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=4)"
 
-CMD ["gunicorn", "--config", "gunicorn.conf.py", "wsgi:app"]
+CMD ["gunicorn", "--config", "python:edh_service.gunicorn_conf", "edh_service.wsgi:app"]

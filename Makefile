@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 RUN_STAMP := $(VENV)/.installed-run
-# Test-only JavaScript (axe-core for tests/test_accessibility.py), pinned by package-lock.json.
+# Test-only JavaScript (axe-core for tests/edh_service/test_accessibility.py), pinned by package-lock.json.
 NODE_STAMP := node_modules/.installed
 
 .PHONY: test bench run venv clean
@@ -38,14 +38,13 @@ bench: $(STAMP)
 # Sync card data first (a progress bar on a terminal; Scryfall is asked only whether its
 # file is newer). If Scryfall can't be reached the service starts anyway, answers 503 with
 # Retry-After and keeps retrying in the background. PORT (8000), HOST, WEB_CONCURRENCY: see
-# gunicorn.conf.py.
+# edh_service/gunicorn_conf.py.
 run: $(RUN_STAMP)
-	@case "$${CARD_DATA_OFFLINE:-0}" in \
-	  1|true|yes|on) echo "make run: CARD_DATA_OFFLINE is set; not syncing card data" ;; \
-	  *) $(BIN)/cards sync || echo "make run: card data sync failed (above); serving anyway, 503 until the background sync succeeds" ;; \
-	esac
+	@offline=$$($(BIN)/python -m edh_service.config CARD_DATA_OFFLINE) || exit 2; \
+	if [ "$$offline" = true ]; then echo "make run: CARD_DATA_OFFLINE is set; not syncing card data"; \
+	else $(BIN)/cards sync || echo "make run: card data sync failed (above); serving anyway, 503 until the background sync succeeds"; fi
 	@# A person reads these logs: plain text unless LOG_FORMAT says otherwise (Docker: JSON).
-	LOG_FORMAT=$${LOG_FORMAT:-text} exec $(BIN)/gunicorn --config gunicorn.conf.py wsgi:app
+	LOG_FORMAT=$${LOG_FORMAT:-text} exec $(BIN)/gunicorn --config python:edh_service.gunicorn_conf edh_service.wsgi:app
 
 clean:
 	rm -rf $(VENV) node_modules

@@ -10,6 +10,7 @@ It runs the same engine and card store as the HTTP service (service.validate_tex
 from __future__ import annotations
 
 import argparse
+import contextlib
 import glob
 import json
 import os
@@ -19,7 +20,9 @@ import traceback
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import BinaryIO, Callable, Iterable, Sequence, TextIO
+
+from edh_service import config
 
 EXIT_VALID = 0
 EXIT_INVALID = 1
@@ -28,14 +31,21 @@ EXIT_USAGE = 2
 PROG = "edh-validate"
 STDIN = "-"
 STDIN_NAME = "<stdin>"
-DEFAULT_CARD_DB = "instance/cards.sqlite3"
 # Extensions a directory argument is searched for (plain text, Cockatrice .dec, the XML
 # and INI dialects). Explicitly named files are checked whatever their extension.
 DECK_EXTENSIONS = frozenset({".txt", ".dec", ".dck", ".dek", ".cod"})
 # Extensions that name their reader outright; .dck is Forge's or XMage's (see dck_dialect).
 EXTENSION_FORMATS = {".dek": "mtgo_dek", ".cod": "cockatrice"}
 GLOB_CHARS = re.compile(r"[*?\[]")
-TRUTHY = {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True)
+class Streams:
+    """Where one run reads stdin ("-") and writes its report and its errors."""
+
+    stdout: TextIO
+    stderr: TextIO
+    stdin: BinaryIO | None = None  # None: the process's own stdin, read only for "-"
 
 
 class UsageError(Exception):
@@ -73,11 +83,6 @@ class Checked:
 # --- arguments -------------------------------------------------------------------------
 
 
-def env_flag(name: str) -> bool:
-    """True when the environment variable is set to a truthy value (1, true, yes, on)."""
-    return os.environ.get(name, "").strip().lower() in TRUTHY
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The command line: paths, output format, strictness and where the card data lives."""
     parser = argparse.ArgumentParser(
@@ -91,10 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", dest="output", default="text", choices=sorted(RENDERERS),
                         help="output format (default: text)")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    parser.add_argument("--offline", action="store_true", default=env_flag("CARD_DATA_OFFLINE"),
+    parser.add_argument("--offline", action="store_true", default=config.setting("CARD_DATA_OFFLINE"),
                         help="never touch the network (also CARD_DATA_OFFLINE=1)")
-    parser.add_argument("--card-db", default=os.environ.get("CARD_DB") or DEFAULT_CARD_DB,
-                        metavar="PATH", help=f"card store (default: $CARD_DB or {DEFAULT_CARD_DB})")
+    parser.add_argument("--card-db", default=config.setting("CARD_DB"),
+                        metavar="PATH", help=f"card store (default: $CARD_DB or {config.DEFAULT_CARD_DB})")
     parser.add_argument("--bulk-file", metavar="PATH",
                         help="import this Scryfall bulk file (.jsonl[.gz], .json[.gz]) into "
                         "the store first, for air-gapped runners")
@@ -150,12 +155,12 @@ def deck_files_under(directory: str) -> list[str]:
                   if os.path.isfile(p) and Path(p).suffix.lower() in DECK_EXTENSIONS)
 
 
-def read_input(path: str) -> str:
+def read_input(path: str, stdin: BinaryIO | None = None) -> str:
     """The decklist text: UTF-16/32 by its BOM, else UTF-8 (a BOM dropped), else
     Windows-1252 as older tools write (service.decode_file, as the page reads uploads)."""
-    from service import decode_file, has_unicode_bom
+    from edh_service.service import decode_file, has_unicode_bom
 
-    data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
+    data = (stdin or sys.stdin.buffer).read() if path == STDIN else Path(path).read_bytes()
     if b"\0" in data and not has_unicode_bom(data):
         # No decklist format contains NUL; this is a binary file caught by a glob.
         raise ValueError("binary file, not a decklist")
@@ -189,14 +194,14 @@ def dck_dialect(text: str) -> str | None:
 # --- checking --------------------------------------------------------------------------
 
 
-def check_file(path: str, repository, *, commanders=None, companion=None) -> Checked:
+def check_file(path: str, repository, *, commanders=None, companion=None, streams: Streams | None = None) -> Checked:
     """Read, parse and validate one input; a file it cannot read becomes Checked.error."""
     from card_data import CardDataError
-    from service import validate_text
+    from edh_service.service import validate_text
     from validator.parse import FORMATS, DecklistError
 
     try:
-        text = read_input(path)
+        text = read_input(path, streams.stdin if streams else None)
     except (OSError, ValueError) as error:
         return Checked(path, error=f"cannot read: {error}")
     hint = format_hint(path, text)
@@ -208,7 +213,7 @@ def check_file(path: str, repository, *, commanders=None, companion=None) -> Che
     except CardDataError:
         raise  # the store itself failed: main() stops the whole run with exit code 2
     except Exception as error:  # noqa: BLE001 - a crash must not pass for "invalid deck" (1)
-        traceback.print_exc(file=sys.stderr)
+        traceback.print_exc(file=streams.stderr if streams else sys.stderr)
         return Checked(path, error=f"internal error: {error!r}")
     return Checked(path, report=report)
 
@@ -255,7 +260,7 @@ def open_card_store(db_path: str, *, offline: bool, bulk_file: str | None):
     from card_data.store import read_metadata
 
     db = Path(db_path).expanduser()
-    api_url = card_data.settings_from_env()["api_url"]  # SCRYFALL_API_URL, as the service
+    api_url = config.setting("SCRYFALL_API_URL")  # as the service reads it
     quiet_progress_in_ci()
     if bulk_file:
         bulk = Path(bulk_file).expanduser()
@@ -330,7 +335,7 @@ def report_json(result: Checked, card_meta) -> dict:
     if result.error:
         return {"file": result.name, "valid": False, "error": result.error}
     # schemas.dump_report is the API's own serializer: both speak exactly the same JSON.
-    from schemas import dump_report
+    from edh_service.schemas import dump_report
 
     return {"file": result.name, **dump_report(result.report, card_meta)}
 
@@ -431,7 +436,7 @@ RENDERERS: dict[str, Renderer] = {
 # --- entry point -----------------------------------------------------------------------
 
 
-def check_all(paths: Sequence[str], options: argparse.Namespace) -> tuple[list[Checked], object]:
+def check_all(paths: Sequence[str], options: argparse.Namespace, streams: Streams) -> tuple[list[Checked], object]:
     """Check every path against one store; (results, the store's metadata).
 
     Names missing from the store are asked of Scryfall unless offline. If Scryfall cannot
@@ -445,41 +450,57 @@ def check_all(paths: Sequence[str], options: argparse.Namespace) -> tuple[list[C
     results = []
     for path in paths:
         try:
-            results.append(check_file(path, repository, commanders=options.commander, companion=options.companion))
+            results.append(check_file(path, repository, commanders=options.commander, companion=options.companion,
+                                      streams=streams))
         except CardDataUnavailable as error:
             if offline:
                 raise
             print(f"{PROG}: warning: {error}; going on offline: names not in the card store "
-                  "are reported as unknown", file=sys.stderr)
+                  "are reported as unknown", file=streams.stderr)
             offline = True
             repository = open_card_store(options.card_db, offline=True, bulk_file=None)
-            results.append(check_file(path, repository, commanders=options.commander, companion=options.companion))
+            results.append(check_file(path, repository, commanders=options.commander, companion=options.companion,
+                                      streams=streams))
     return results, repository.metadata()
 
 
-def fail(message: str) -> int:
+def fail(message: str, stderr: TextIO) -> int:
     """Print an error on stderr and return exit code 2."""
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+    print(f"{PROG}: error: {message}", file=stderr)
     return EXIT_USAGE
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; returns the exit code (0 valid, 1 invalid, 2 usage/data problem)."""
-    options = build_parser().parse_args(argv)  # argparse exits 2 on usage errors itself
+def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None,
+         stdin: BinaryIO | None = None) -> int:
+    """Run the command; returns the exit code (0 valid, 1 invalid, 2 usage/data problem).
+
+    The streams default to the process's own; tests pass their own and run it in-process.
+    """
+    streams = Streams(stdout or sys.stdout, stderr or sys.stderr, stdin)
+    try:
+        parser = build_parser()  # its defaults come from the environment
+    except config.ConfigError as error:
+        return fail(str(error), streams.stderr)
+    # argparse prints --help and usage errors itself and exits (0 or 2): keep both in our streams.
+    with contextlib.redirect_stdout(streams.stdout), contextlib.redirect_stderr(streams.stderr):
+        try:
+            options = parser.parse_args(argv)
+        except SystemExit as exit:
+            return int(exit.code or 0)
     try:
         paths = expand_paths(options.paths)
     except UsageError as error:
-        return fail(str(error))
+        return fail(str(error), streams.stderr)
     from card_data import CardDataError
 
     try:
-        results, card_meta = check_all(paths, options)
+        results, card_meta = check_all(paths, options, streams)
     except CardDataError as error:
-        return fail(f"card data unavailable: {error}")
+        return fail(f"card data unavailable: {error}", streams.stderr)
     for result in results:
         if result.error:
-            print(f"{PROG}: error: {result.name}: {result.error}", file=sys.stderr)
-    sys.stdout.write(RENDERERS[options.output](results, strict=options.strict, card_meta=card_meta))
+            print(f"{PROG}: error: {result.name}: {result.error}", file=streams.stderr)
+    streams.stdout.write(RENDERERS[options.output](results, strict=options.strict, card_meta=card_meta))
     return exit_code(results, options.strict)
 
 

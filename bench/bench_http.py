@@ -3,7 +3,7 @@
 The load tool is wrk (Debian's /usr/bin/wrk) with a small Lua script that POSTs the deck
 as JSON to /api/v1/validate. Two phases: one connection (latency without queueing), then
 four connections on two wrk threads (throughput; wrk shares the 2 cores with gunicorn).
-gunicorn runs as `make run` runs it (gunicorn.conf.py; access log and rate limit off), on the real
+gunicorn runs as `make run` runs it (edh_service/gunicorn_conf.py; access log and rate limit off), on the real
 store built from ../shared/carddata when present, else from tests/fixtures/cards.jsonl.
 Bounded: about 15 s in all, the store build excluded when it is cached.
 """
@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-import live_server
+from tests import live_server
 from bench.common import SHARED, Row
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -26,7 +26,7 @@ DECK = "\n".join([
 
 def _app(db: Path):
     """The real app over the fixture store, offline."""
-    from app import create_app
+    from edh_service.factory import create_app
     from card_data.sync import import_file
 
     import_file(db, ROOT / "tests" / "fixtures" / "cards.jsonl", updated_at="2026-11-01T00:00:00+00:00")

@@ -5,11 +5,11 @@ Everything that touches Scryfall or disk lives here; the engine (validator) stay
 
 from card_data.errors import CardDataError, CardDataUnavailable
 from card_data.repository import (
-    DEFAULT_DB, CardRepository, Resolution, describe_card, open_repository, settings_from_env,
+    CardRepository, Resolution, describe_card, open_repository,
 )
 from card_data.store import CardStore, StoreMetadata
 
 __all__ = [
-    "DEFAULT_DB", "CardDataError", "CardDataUnavailable", "CardRepository", "CardStore",
-    "Resolution", "StoreMetadata", "describe_card", "open_repository", "settings_from_env",
+    "CardDataError", "CardDataUnavailable", "CardRepository", "CardStore",
+    "Resolution", "StoreMetadata", "describe_card", "open_repository",
 ]

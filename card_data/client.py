@@ -15,7 +15,7 @@ import os
 import threading
 import time
 from importlib import metadata
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 import requests
 import urllib3.exceptions
@@ -24,13 +24,21 @@ from urllib3.util.retry import Retry
 
 from card_data.errors import CardDataError, CardDataUnavailable
 
+if TYPE_CHECKING:
+    from card_data.coordination import Limits
+
 DEFAULT_API_URL = "https://api.scryfall.com"
 
 # Scryfall rate limits (as of 2026-11): /cards/search, /cards/named, /cards/random and
 # /cards/collection allow 2 requests a second; a 429 locks the client out for 30 s.
-# Spaced 550 ms, not 500: arrivals jitter by milliseconds, and requests sent exactly 500 ms
-# apart were seen three to a second at the server (tests/hardening/test_upstream_faults.py).
-RATE_LIMITED_INTERVAL = 0.55
+# Spaced 700 ms, not 500: requests sent exactly 500 ms apart were seen three to a second at
+# the server, and at 550 ms one request in a run of 16 still arrived inside the window on
+# a busy 2-core machine. A slot is claimed at the moment of sending (not reserved ahead), so
+# only the claim-to-arrival delay can shorten a gap: `python -m bench jitter` measured it
+# at 4-9 ms typically and 28-47 ms at worst with both cores busy (sleep overshoot: up to
+# 83 ms); 700 ms keeps two requests >= 500 ms apart up to 200 ms of delay, and any three
+# more than 1 s apart up to 400 ms (docs/several-instances.md).
+RATE_LIMITED_INTERVAL = 0.70
 LOCKOUT_SECONDS = 30
 COLLECTION_BATCH = 75  # identifiers per POST /cards/collection
 # What callers should wait after a timeout, connection error or 5xx that survived retries.
@@ -76,13 +84,14 @@ def make_session(user_agent: str, retries: int = DEFAULT_RETRIES, backoff: float
 
 
 class RateLimits:
-    """When the next rate-limited request may go, and when a 429 lockout ends.
+    """When the next rate-limited request may go, and when a 429 lockout ends (one host).
 
     With a path, the two times live in a small file guarded by flock, so every process
     using the same store (gunicorn workers, the CLI, a sync) shares one budget and one
     lockout: Scryfall counts requests per client, not per worker. Without a path they
     live in this object (one process). Times are wall-clock seconds, since processes
-    share no monotonic clock.
+    share no monotonic clock. card_data.coordination.RedisLimits is the same interface
+    shared by every host through Redis (and falls back to this one when Redis is down).
     """
 
     def __init__(self, path: str | os.PathLike | None = None) -> None:
@@ -123,12 +132,28 @@ class RateLimits:
         except OSError:  # e.g. the store's folder does not exist yet: fall back, never fail
             return None
 
-    def reserve_slot(self) -> float:
-        """Reserve the next request slot; return how long to sleep before using it."""
-        now, (next_at, _) = self._update(
-            lambda now, next_at, locked: (max(now, next_at) + RATE_LIMITED_INTERVAL, locked)
-        )
-        return max(0.0, next_at - RATE_LIMITED_INTERVAL - now)
+    def acquire_slot(self) -> float:
+        """Claim the budget for a request sent right now: 0.0 when claimed (send at once),
+        else the seconds to wait before asking again (someone sent less than an interval ago).
+
+        Claimed at the moment of sending, not reserved ahead: a sender delayed after its
+        claim pushes the next one later instead of letting two requests bunch up.
+        """
+        wait = [0.0]
+
+        def claim(now: float, next_at: float, locked: float) -> tuple[float, float]:
+            if now >= next_at:
+                return now + RATE_LIMITED_INTERVAL, locked
+            wait[0] = next_at - now
+            return next_at, locked
+
+        self._update(claim)
+        return wait[0]
+
+    def mark_sent(self) -> None:
+        """Count a request whose slot was claimed elsewhere (Redis), so that this budget
+        goes on spacing requests if it has to take over (Redis gone)."""
+        self._update(lambda now, next_at, locked: (max(next_at, now + RATE_LIMITED_INTERVAL), locked))
 
     def lockout_remaining(self) -> float:
         """Seconds left in a 429 lockout (0 when none)."""
@@ -162,7 +187,7 @@ class ScryfallClient:
         timeout: tuple[float, float] = DEFAULT_TIMEOUT,
         retries: int = DEFAULT_RETRIES,
         backoff: float = DEFAULT_BACKOFF,
-        limits: "RateLimits | None" = None,
+        limits: "Limits | None" = None,
     ) -> None:
         self.api_url = api_url.rstrip("/")
         self.session = session or make_session(user_agent or default_user_agent(), retries, backoff)
@@ -181,10 +206,10 @@ class ScryfallClient:
             )
 
     def _wait_for_slot(self) -> None:
-        """Space rate-limited requests RATE_LIMITED_INTERVAL apart across threads and processes."""
-        delay = self.limits.reserve_slot()
-        if delay > 0:  # sleep outside the lock: the slot is already reserved
-            time.sleep(delay)
+        """Space rate-limited requests RATE_LIMITED_INTERVAL apart across threads and processes
+        (and hosts, with Redis): wait until a slot can be claimed, then send at once."""
+        while (delay := self.limits.acquire_slot()) > 0:
+            time.sleep(delay)  # outside any lock; then ask again (another waiter may win)
 
     def _lock_out(self) -> CardDataUnavailable:
         """Remember a 429 and build the error to raise."""

@@ -15,7 +15,8 @@ from typing import Any, Iterable, Mapping
 
 from rapidfuzz import fuzz, process
 
-from card_data.client import DEFAULT_API_URL, RateLimits, ScryfallClient
+from card_data.client import DEFAULT_API_URL, ScryfallClient
+from card_data.coordination import coordination_for
 from card_data.convert import clean_name, faces, normalize_name, to_card
 from card_data.errors import CardDataError, CardDataUnavailable
 from card_data.store import CardStore, Snapshot, StoreMetadata
@@ -23,7 +24,6 @@ from validator.deck import Card, wubrg
 
 log = logging.getLogger(__name__)
 
-DEFAULT_DB = "instance/cards.sqlite3"
 MAX_SUGGESTIONS = 3
 SUGGESTION_CUTOFF = 60.0  # WRatio score below which a "suggestion" is noise
 MISS_TTL_SECONDS = 24 * 60 * 60  # Scryfall asks clients to cache for at least 24 h
@@ -222,19 +222,15 @@ def open_repository(
     api_url: str = DEFAULT_API_URL,
     offline: bool = False,
     user_agent: str | None = None,
+    redis_url: str | None = None,
+    shared_dir: str | os.PathLike | None = None,
 ) -> CardRepository:
-    """A repository over the store at db_path; online lookups go to api_url unless offline."""
-    # One rate budget and lockout per store, shared by every process that uses it.
-    limits = RateLimits.for_store(db_path)
+    """A repository over the store at db_path; online lookups go to api_url unless offline.
+
+    Scryfall's budget and lockout are shared by every process using the store (a file
+    next to it) or, with redis_url, by every instance using that Redis
+    (card_data.coordination; the same object this process's sync and sync lock use).
+    """
+    limits = coordination_for(db_path, redis_url, shared_dir=shared_dir).limits
     client = None if offline else ScryfallClient(api_url, user_agent=user_agent, limits=limits)
     return CardRepository(CardStore(db_path), client, offline=offline)
-
-
-def settings_from_env(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """CARD_DB, SCRYFALL_API_URL and CARD_DATA_OFFLINE as open_repository() arguments."""
-    environ = os.environ if environ is None else environ
-    return {
-        "db_path": environ.get("CARD_DB") or DEFAULT_DB,
-        "api_url": environ.get("SCRYFALL_API_URL") or DEFAULT_API_URL,
-        "offline": environ.get("CARD_DATA_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"),
-    }

@@ -14,9 +14,10 @@ import sqlite3
 import threading
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 from urllib.parse import quote
 
 from card_data import convert
@@ -57,6 +58,16 @@ class StoreMetadata:
     cards: int
 
 
+@contextmanager
+def sqlite_errors(doing: str) -> Iterator[None]:
+    """The one place SQLite's errors become CardDataError ("cannot <doing>: <why>"), as
+    requests' HTTPAdapter.send turns urllib3's: nothing above the store sees sqlite3."""
+    try:
+        yield
+    except sqlite3.Error as error:
+        raise CardDataError(f"cannot {doing}: {error}") from error
+
+
 def _chunks(items: list, size: int = MAX_PARAMS) -> Iterable[list]:
     """Consecutive slices of at most size items."""
     for start in range(0, len(items), size):
@@ -80,14 +91,12 @@ class StoreBuilder:
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
         self.path.unlink(missing_ok=True)
-        try:
+        with sqlite_errors(f"create card store {self.path}"):
             self._conn = sqlite3.connect(self.path)
             # A half-built temporary file is thrown away on any error: durability buys nothing.
             self._conn.execute("PRAGMA journal_mode = OFF")
             self._conn.execute("PRAGMA synchronous = OFF")
             self._conn.executescript(SCHEMA)
-        except sqlite3.Error as error:
-            raise CardDataError(f"cannot create card store {self.path}: {error}") from error
         self._cards: list[tuple] = []
         self._names: list[tuple] = []
         self.count = 0
@@ -105,11 +114,9 @@ class StoreBuilder:
 
     def _flush(self) -> None:
         """Write the queued rows."""
-        try:
+        with sqlite_errors(f"write card store {self.path}"):
             self._conn.executemany("INSERT INTO cards (id, name, data) VALUES (?, ?, ?)", self._cards)
             self._conn.executemany(UPSERT_NAME, self._names)
-        except sqlite3.Error as error:
-            raise CardDataError(f"cannot write card store {self.path}: {error}") from error
         self._cards.clear()
         self._names.clear()
 
@@ -122,13 +129,11 @@ class StoreBuilder:
             "source": source, "updated_at": updated_at, "cards": str(self.count),
             "build_id": uuid.uuid4().hex, "schema": SCHEMA_VERSION,
         }
-        try:
+        with sqlite_errors(f"finish card store {self.path}"):
             self._conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
             self._conn.execute("CREATE INDEX cards_name ON cards (name)")
             self._conn.commit()
             self._conn.close()
-        except sqlite3.Error as error:
-            raise CardDataError(f"cannot finish card store {self.path}: {error}") from error
         return StoreMetadata(source, updated_at, self.count)
 
     def abort(self) -> None:
@@ -155,14 +160,20 @@ def read_metadata(path: str | os.PathLike) -> StoreMetadata | None:
     if not path.is_file():
         return None
     try:
-        conn = _connect_read_only(path)
-        try:
-            meta = _read_meta(conn)
-        finally:
-            conn.close()
-        return StoreMetadata(meta["source"], meta["updated_at"], int(meta["cards"]))
-    except (sqlite3.Error, KeyError, ValueError):
+        with sqlite_errors(f"read card store {path}"):
+            conn = _connect_read_only(path)
+            try:
+                meta = _read_meta(conn)
+            finally:
+                conn.close()
+        return _metadata(meta)
+    except (CardDataError, KeyError, ValueError):
         return None  # not a store (or a broken one): a sync may replace it
+
+
+def _metadata(meta: Mapping[str, str]) -> StoreMetadata:
+    """StoreMetadata from the meta table (KeyError/ValueError when it is not a store's)."""
+    return StoreMetadata(meta["source"], meta["updated_at"], int(meta["cards"]))
 
 
 @dataclass(eq=False)
@@ -199,7 +210,7 @@ class Snapshot:
     def _rows(self, keys: list[str]) -> list[tuple[str, str]]:
         """(key, card JSON) for the keys present, one indexed SELECT per chunk of keys."""
         rows: list[tuple[str, str]] = []
-        try:
+        with sqlite_errors("read the card store"):
             for chunk in _chunks(keys):
                 marks = ",".join("?" * len(chunk))
                 rows += self.conn.execute(
@@ -207,8 +218,6 @@ class Snapshot:
                     f" WHERE n.key IN ({marks})",
                     chunk,
                 ).fetchall()
-        except sqlite3.Error as error:
-            raise CardDataError(f"cannot read the card store: {error}") from error
         return rows
 
     def fuzzy_index(self, build: Callable[[list[str], list[str]], Any]) -> Any:
@@ -216,21 +225,20 @@ class Snapshot:
         generation = self.generation
         with generation.lock:
             if generation.fuzzy is None:
-                try:
+                with sqlite_errors("read the card store"):
                     rows = self.conn.execute(
                         "SELECT n.key, c.name FROM names n JOIN cards c ON c.id = n.card_id"
                     ).fetchall()
-                except sqlite3.Error as error:
-                    raise CardDataError(f"cannot read the card store: {error}") from error
                 generation.fuzzy = build([key for key, _ in rows], [name for _, name in rows])
             return generation.fuzzy
 
     def metadata(self) -> StoreMetadata | None:
         """The metadata of this store file."""
         try:
-            meta = _read_meta(self.conn)
-            return StoreMetadata(meta["source"], meta["updated_at"], int(meta["cards"]))
-        except (sqlite3.Error, KeyError, ValueError):
+            with sqlite_errors("read the card store"):
+                meta = _read_meta(self.conn)
+            return _metadata(meta)
+        except (CardDataError, KeyError, ValueError):
             return None
 
 
@@ -266,11 +274,9 @@ class CardStore:
         if old is not None:
             old.close()
             local.conn = local.file_id = None
-        try:
+        with sqlite_errors(f"open the card store {self.path}"):
             conn = _connect_read_only(self.path)
             build_id = _read_meta(conn).get("build_id", "")
-        except sqlite3.Error as error:
-            raise CardDataError(f"cannot open the card store {self.path}: {error}") from error
         local.conn, local.file_id = conn, file_id
         local.generation = self._generation_for(build_id)
 
@@ -290,17 +296,14 @@ class CardStore:
 
     def _write(self, statements) -> None:
         """Run statements(conn) in one write transaction; writes are serialized in-process."""
-        with self._write_lock:
+        with self._write_lock, sqlite_errors(f"write the card store {self.path}"):
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
             try:
-                conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
-                try:
-                    conn.execute("BEGIN IMMEDIATE")
-                    statements(conn)
-                    conn.execute("COMMIT")
-                finally:
-                    conn.close()
-            except sqlite3.Error as error:
-                raise CardDataError(f"cannot write the card store {self.path}: {error}") from error
+                conn.execute("BEGIN IMMEDIATE")
+                statements(conn)
+                conn.execute("COMMIT")
+            finally:
+                conn.close()
 
     def add_cards(self, found: Iterable[tuple[Mapping[str, Any], Iterable[str]]]) -> None:
         """Cache cards fetched from Scryfall: (card object, extra name keys it answered to)."""
@@ -329,13 +332,11 @@ class CardStore:
         snapshot = self.snapshot()
         since = time.time() - max_age
         found: set[str] = set()
-        try:
+        with sqlite_errors("read the card store"):
             for chunk in _chunks(keys):
                 marks = ",".join("?" * len(chunk))
                 found.update(k for (k,) in snapshot.conn.execute(
                     f"SELECT key FROM misses WHERE checked_at >= ? AND key IN ({marks})", [since, *chunk]))
-        except sqlite3.Error as error:
-            raise CardDataError(f"cannot read the card store: {error}") from error
         return found
 
     def record_misses(self, keys: Iterable[str]) -> None:

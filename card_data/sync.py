@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import codecs
 import json
+import logging
 import os
 import sys
 import zlib
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from card_data.client import DEFAULT_API_URL, RateLimits, ScryfallClient
+from card_data.client import DEFAULT_API_URL, ScryfallClient
+from card_data.coordination import coordination_for
 from card_data.errors import CardDataError
 from card_data.store import StoreBuilder, StoreMetadata, read_metadata
 
@@ -27,6 +29,7 @@ READ_CHUNK = 64 * 1024
 # A JSON array item this large without a closing brace is not a card: stop buffering.
 MAX_ITEM_CHARS = 16 * 1024 * 1024
 _decoder = json.JSONDecoder()
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,21 +236,131 @@ def sync(
     client: ScryfallClient | None = None,
     user_agent: str | None = None,
     force: bool = False,
+    redis_url: str | None = None,
+    shared_dir: str | os.PathLike | None = None,
 ) -> SyncResult:
-    """Download Scryfall's oracle-cards bulk file into db_path unless the store is current."""
-    client = client or ScryfallClient(api_url, user_agent=user_agent, limits=RateLimits.for_store(db_path))
+    """Download Scryfall's oracle-cards bulk file into db_path unless the store is current.
+
+    With redis_url and shared_dir (several instances, docs/several-instances.md): a file
+    another instance already published for this updated_at is used instead of downloading
+    it again, and a downloaded file is left in shared_dir and published for the others.
+    """
+    coordination = coordination_for(db_path, redis_url, shared_dir=shared_dir)
+    client = client or ScryfallClient(api_url, user_agent=user_agent, limits=coordination.limits)
     bulk = client.bulk_data("oracle-cards")
     current = read_metadata(db_path)
     if not force and not is_newer(bulk["updated_at"], current):
         return SyncResult("unchanged", current)
+    published = None if force else _published_file(coordination)
+    if published is not None and not is_newer(bulk["updated_at"], StoreMetadata("", published[1], 0)):
+        adopted = _build_from_shared(db_path, *published)
+        if adopted is not None:
+            return adopted
     # JSON Lines is Scryfall's only format since July 2026; the array is a fallback.
     url = bulk.get("jsonl_download_uri") or bulk.get("download_uri")
     if not url:
         raise CardDataError("Scryfall's bulk-data object offers no download URI")
-    with client.download(url) as download:
+    with client.download(url) as download, SharedCopy(coordination, bulk["updated_at"]) as shared:
         bar = _progress(download.length or bulk.get("size"), "cards sync")
-        metadata = build_store(db_path, bar(download.chunks()), source="scryfall", updated_at=bulk["updated_at"])
+        metadata = build_store(db_path, shared.tee(bar(download.chunks())), source="scryfall",
+                               updated_at=bulk["updated_at"])
+        shared.publish()
     return SyncResult("updated", metadata)
+
+
+def adopt(db_path: str | os.PathLike, *, redis_url: str | None = None,
+          shared_dir: str | os.PathLike | None = None) -> SyncResult | None:
+    """Build the store from the bulk file the syncing instance published, when it is newer
+    than the store; None when there is nothing newer (or no Redis, no shared folder).
+    Never asks Scryfall: the instances that do not hold the sync lock call this."""
+    published = _published_file(coordination_for(db_path, redis_url, shared_dir=shared_dir))
+    if published is None or not is_newer(published[1], read_metadata(db_path)):
+        return None
+    return _build_from_shared(db_path, *published)
+
+
+def _published_file(coordination) -> tuple[Path, str] | None:
+    """(path, updated_at) of the bulk file published in the shared folder, if it is there."""
+    published = coordination.published_bulk()
+    if published is None or coordination.shared_dir is None:
+        return None
+    path = coordination.shared_dir / Path(published["file"]).name  # a bare name, never a path
+    _timestamp(published["updated_at"])  # refuse garbage before building anything
+    return (path, published["updated_at"]) if path.is_file() else None
+
+
+def _build_from_shared(db_path: str | os.PathLike, path: Path, updated_at: str) -> SyncResult | None:
+    """Build the store from a published file; None when it vanished meanwhile (pruned)."""
+    try:
+        metadata = build_store(db_path, _file_chunks(path), source="scryfall", updated_at=updated_at)
+    except FileNotFoundError:
+        return None
+    return SyncResult("updated", metadata)
+
+
+class SharedCopy:
+    """Keeps the downloaded bytes in the shared folder as they stream past, and publishes
+    the file once the store built from them is in place. Sharing is an optimisation: a
+    folder that cannot be written only costs the other instances their own download."""
+
+    KEEP = 2  # published files kept: the current one and the one before (still being read)
+
+    def __init__(self, coordination, updated_at: str) -> None:
+        self.coordination = coordination
+        self.updated_at = updated_at
+        folder = coordination.shared_dir if coordination.backend == "redis" else None
+        digits = _timestamp(updated_at).astimezone(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+        self.path = folder / f"oracle-cards-{digits}.bulk" if folder else None
+        self.partial = folder / f".oracle-cards-{digits}.{os.getpid()}.part" if folder else None
+        self._handle = None
+
+    def __enter__(self) -> "SharedCopy":
+        if self.partial is not None:
+            try:
+                self.partial.parent.mkdir(parents=True, exist_ok=True)
+                self._handle = self.partial.open("wb")
+            except OSError as error:
+                log.warning("cannot keep the bulk file in %s for the other instances: %s", self.partial.parent, error)
+        return self
+
+    def tee(self, chunks: Iterable[bytes]) -> Iterator[bytes]:
+        """The chunks, unchanged; each is also written to the shared folder."""
+        for chunk in chunks:
+            if self._handle is not None:
+                try:
+                    self._handle.write(chunk)
+                except OSError as error:  # e.g. the shared volume is full: stop sharing
+                    log.warning("stopped copying the bulk file to %s: %s", self.partial, error)
+                    self._discard()
+            yield chunk
+
+    def publish(self) -> None:
+        """Move the complete file in place, tell the other instances, prune old files."""
+        if self._handle is None:
+            return
+        try:
+            self._handle.close()
+            self._handle = None
+            os.replace(self.partial, self.path)
+        except OSError as error:
+            log.warning("could not publish the bulk file %s: %s", self.path, error)
+            self._discard()
+            return
+        self.coordination.publish_bulk(self.updated_at, self.path.name)
+        old = sorted(self.path.parent.glob("oracle-cards-*.bulk"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for stale in old[self.KEEP:]:
+            stale.unlink(missing_ok=True)
+
+    def _discard(self) -> None:
+        """Drop a partial copy."""
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+        if self.partial is not None:
+            self.partial.unlink(missing_ok=True)
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._discard()  # a failed download or build publishes nothing
 
 
 def _file_chunks(path: Path) -> Iterator[bytes]:

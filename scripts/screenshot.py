@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
-from app import create_app  # noqa: E402
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from edh_service.factory import create_app  # noqa: E402
+from tests.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 DECK = """\
 Commander

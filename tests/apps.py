@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app import create_app
+from edh_service.factory import create_app
 
 
 def offline_app(db: str | Path, **config: Any):

@@ -44,3 +44,36 @@ def scryfall_server():
 
     with fixture_server() as server:
         yield server
+
+
+@pytest.fixture
+def app_config() -> dict:
+    """Settings a test module adds to the shared `app` (override this fixture to add some)."""
+    return {}
+
+
+@pytest.fixture
+def app(fixture_db, app_config):
+    """The service over a fresh copy of the fixture store: offline, no background sync,
+    rate limit off (tests/apps.py offline_app), plus the module's `app_config`."""
+    from tests.apps import offline_app
+
+    return offline_app(fixture_db, **app_config)
+
+
+@pytest.fixture
+def client(app):
+    """A test client of `app`."""
+    return app.test_client()
+
+
+@pytest.fixture
+def redis_server(tmp_path):
+    """Debian's redis-server on a free loopback port (see tests/redis_server.py); skips
+    the test when redis-server is not installed (.ci/run installs it)."""
+    from tests.redis_server import RedisServer, available
+
+    if not available():
+        pytest.skip("Debian's redis-server is not installed (.ci/run installs it)")
+    with RedisServer(tmp_path / "redis") as server:
+        yield server

@@ -150,3 +150,106 @@ ATRAXA = legend(
     text="Flying, vigilance, deathtouch, lifelink\nAt the beginning of your end step, proliferate.",
     cost="{G}{W}{U}{B}",
 )
+
+
+# --- cards several test modules use (each module imports them from here) ----------
+
+# commanders and pairings
+NISSA = card("Nissa, Who Shakes the World", "Legendary Planeswalker — Nissa", identity="G",
+             text="Whenever you tap a Forest for mana, add an additional {G}.")
+WESTVALE = card(
+    "Westvale Abbey // Ormendahl, Profane Prince", "Land // Legendary Creature — Demon",
+    text=("{T}: Add {C}.", "Flying, lifelink, indestructible, haste"), layout="transform",
+)
+BACKGROUND = card("Raised by Giants", "Legendary Enchantment — Background", identity="G",
+                  text="Commander creatures you own have base power and toughness 10/10.")
+WILSON = legend("Wilson, Refined Grizzly", "G", text="Choose a Background (You can have a Background as a second commander.)")
+AKIRI = legend("Akiri, Line-Slinger", "RW", text="First strike, vigilance\nPartner (You can have two commanders if both have partner.)")
+PIR = legend("Pir, Imaginative Rascal", "G", text="Partner with Toothy, Imaginary Friend (When this creature enters, ...)")
+TOOTHY = legend("Toothy, Imaginary Friend", "U", text="Partner with Pir, Imaginative Rascal (When this creature enters, ...)")
+
+
+def companion(name: str, identity: str, condition: str, cost: str = "{3}") -> Card:
+    """A companion creature with the given condition line."""
+    return card(name, "Legendary Creature — Beast", identity=identity, cost=cost,
+                text=f"Companion — {condition} (If this card is your chosen companion, ...)\nVigilance")
+
+
+GYRUDA = companion("Gyruda, Doom of Depths", "UB", "Your starting deck contains only cards with even mana value.")
+JEGANTHA = companion("Jegantha, the Wellspring", "RG", "No card in your starting deck has more than one of the same mana symbol in its mana cost.")
+LUTRI = companion("Lutri, the Spellchaser", "UR", "Each nonland card in your starting deck has a different name.")
+UMORI = companion("Umori, the Collector", "BG", "Each nonland card in your starting deck shares a card type.")
+YORION = companion("Yorion, Sky Nomad", "WU", "Your starting deck contains at least twenty cards more than the minimum deck size.")
+ZIRDA = companion("Zirda, the Dawnwaker", "RW", "Each permanent card in your starting deck has an activated ability.")
+# deck rules: copy limits, color choices, legality, objects that are no deck card
+RATS = card("Relentless Rats", "Creature — Rat", identity="B", cost="{1}{B}{B}",
+            text="Relentless Rats gets +1/+1 for each other creature named Relentless Rats.\n"
+            "A deck can have any number of cards named Relentless Rats.")
+DWARVES = card("Seven Dwarves", "Creature — Dwarf", identity="R", cost="{1}{R}",
+               text="This creature gets +1/+1 for each other creature named Seven Dwarves you control.\n"
+               "A deck can have up to seven cards named Seven Dwarves.")
+SYNDIC = card("Syndic of Tithes", "Creature — Human Cleric", identity="W", cost="{1}{W}",
+              text="Extort (Whenever you cast a spell, you may pay {W/B}. ...)")
+PIPER = legend("The Prismatic Piper", subtypes="Shapeshifter", text=(
+    "If The Prismatic Piper is your commander, choose a color before the game begins. "
+    "The Prismatic Piper is the chosen color.\nPartner (You can have two commanders if both have partner.)"))
+BANNED = card("Mana Crypt", "Artifact", legality="banned", text="{T}: Add {C}{C}.")
+PLANE = card("Tazeem", "Plane — Zendikar", layout="planar", legality="not_legal")
+TOKEN = card("Goblin", "Token Creature — Goblin", layout="token", legality="not_legal")
+
+
+# --- real Scryfall objects --------------------------------------------------------
+
+
+def to_card(obj: dict) -> Card:
+    """A minimal Scryfall card object -> Card: front-face types, every face's text.
+
+    Deliberately tiny and separate from card_data.convert (the real converter is
+    card_data's job): it reads only what the rules need, front face first.
+    """
+    faces = obj.get("card_faces") or [obj]
+    front = faces[0]
+    supertypes, types, subtypes = parse_type_line(front.get("type_line", obj.get("type_line", "")))
+    mana_cost = obj.get("mana_cost") or " // ".join(f.get("mana_cost", "") for f in faces if f.get("mana_cost"))
+    meld_result = any(
+        part.get("component") == "meld_result" and part.get("name") == obj["name"] for part in obj.get("all_parts", ())
+    )
+    return Card(
+        name=obj["name"],
+        types=types,
+        supertypes=supertypes,
+        subtypes=subtypes,
+        face_texts=tuple(f.get("oracle_text", "") for f in faces),
+        mana_cost=mana_cost,
+        mana_value=float(obj.get("cmc", 0)),
+        color_identity=frozenset(obj.get("color_identity", ())),
+        layout=obj.get("layout", "normal"),
+        legality=obj.get("legalities", {}).get("commander", "not_legal"),
+        has_power_toughness="power" in front,
+        game_changer=bool(obj.get("game_changer")),
+        keywords=frozenset(obj.get("keywords", ())),
+        type_line=front.get("type_line", ""),
+        is_meld_result=meld_result,
+    )
+
+
+# --- decklist texts ----------------------------------------------------------------
+
+ILLEGAL_DECK = """\
+Commander
+1 Atraxa, Praetors' Voice
+
+Deck
+1 Mana Crypt
+1 Lightning Bolt
+1 Sol Rnig
+1 Sol Ring
+1 Sol Ring
+92 Forest
+"""
+ILLEGAL_EXPECTED = {
+    "banned": (["Mana Crypt"], [5]),
+    "color_identity": (["Lightning Bolt"], [6]),
+    "unknown_card": (["Sol Rnig"], [7]),
+    "singleton": (["Sol Ring"], [8, 9]),
+}

@@ -102,6 +102,11 @@ class ScryfallServer:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}"
 
+    def collection_times(self) -> list[float]:
+        """When each POST /cards/collection arrived (time.monotonic: one clock for every
+        process on the machine), in order."""
+        return sorted(r.at for r in self.requests if r.method == "POST" and r.path == "/cards/collection")
+
     def paths(self, method: str | None = None) -> list[str]:
         """Paths requested so far (optionally only one method)."""
         return [r.path for r in self.requests if method is None or r.method == method]

@@ -1,4 +1,6 @@
-"""edh-validate run as a real subprocess on hand-written decklists, over a real card store.
+"""edh-validate on hand-written decklists, over a real card store: in-process through
+`cli.main(argv, stdout, stderr, stdin)`, and a few runs as a real subprocess (exit codes,
+the entry point, stderr as a pipe).
 
 The store is built from tests/fixtures/cards.jsonl (fixture_db). Scryfall is never the
 real one: SCRYFALL_API_URL points at a closed local port unless a test starts the local
@@ -8,19 +10,15 @@ Scryfall-shaped server.
 from __future__ import annotations
 
 import json
-import os
-import re
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.cli_runs import ROOT, annotations, run_cli, run_process
+
 SAMPLES = ROOT / "tests" / "fixtures" / "decklists_cli"
 FIXTURE_CARDS = ROOT / "tests" / "fixtures" / "cards.jsonl"
-NOWHERE = "http://127.0.0.1:9"  # the discard port: nothing listens, so any request fails fast
 
 # What each sample must produce: its detected reader and (code, cards, lines) per violation.
 EXPECTED = {
@@ -34,25 +32,14 @@ EXPECTED = {
 }
 
 
-def run_cli(*args: object, stdin: str | None = None, env: dict | None = None, cwd: Path = ROOT):
-    """Run `python -m cli ARGS` and return the CompletedProcess (text, never raises)."""
-    environment = {k: v for k, v in os.environ.items() if k not in ("CARD_DB", "CARD_DATA_OFFLINE", "CI")}
-    environment.update({"SCRYFALL_API_URL": NOWHERE, "PYTHONPATH": str(ROOT)})
-    environment.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "cli", *map(str, args)],
-        input=stdin, capture_output=True, text=True, env=environment, cwd=cwd, timeout=120,
-    )
-
-
 def sample(name: str) -> str:
     """A sample's path relative to the repository root, as a user would type it."""
     return str((SAMPLES / name).relative_to(ROOT))
 
 
-def check(fixture_db, *args, **kwargs):
-    """Run the CLI offline over the fixture store."""
-    return run_cli("--offline", "--card-db", fixture_db, *args, **kwargs)
+def check(fixture_db, *args, run=run_cli, **kwargs):
+    """Run the CLI offline over the fixture store (in-process unless `run` says otherwise)."""
+    return run("--offline", "--card-db", fixture_db, *args, **kwargs)
 
 
 # --- exit codes ------------------------------------------------------------------------
@@ -75,6 +62,12 @@ def test_exit_codes(fixture_db, files, options, code):
     result = check(fixture_db, *options, *map(sample, files))
     assert result.returncode == code, result.stdout + result.stderr
     assert result.stderr == ""
+
+
+@pytest.mark.parametrize(("args", "code"), ((["valid.txt"], 0), (["illegal.txt"], 1), (["missing.txt"], 2)))
+def test_exit_codes_of_the_real_process(fixture_db, args, code):
+    result = check(fixture_db, *(sample(a) if a != "missing.txt" else a for a in args), run=run_process)
+    assert result.returncode == code, result.stdout + result.stderr
 
 
 # --- json ------------------------------------------------------------------------------
@@ -129,17 +122,6 @@ def test_text_summary_says_strict(fixture_db):
 
 # --- github ----------------------------------------------------------------------------
 
-COMMAND = re.compile(r"^::(error|warning) ([^:]*)::(.*)$")
-
-
-def annotations(stdout: str) -> list[tuple[str, dict, str]]:
-    """(level, properties, message) of every workflow command line."""
-    found = []
-    for line in stdout.splitlines():
-        if match := COMMAND.match(line):
-            props = dict(p.split("=", 1) for p in match.group(2).split(","))
-            found.append((match.group(1), props, match.group(3)))
-    return found
 
 
 @pytest.mark.parametrize(("strict", "sideboard_level"), ((False, "warning"), (True, "error")))
@@ -309,8 +291,8 @@ def test_missing_bulk_file_exits_2(tmp_path):
 @pytest.mark.parametrize("ci", ("", "true"))
 def test_missing_store_is_synced_silently_when_not_a_terminal(scryfall_server, tmp_path, ci):
     db = tmp_path / "cache" / "cards.sqlite3"
-    result = run_cli("--card-db", db, sample("illegal.txt"),
-                     env={"SCRYFALL_API_URL": scryfall_server.base_url, "CI": ci})
+    result = run_process("--card-db", db, sample("illegal.txt"),
+                         env={"SCRYFALL_API_URL": scryfall_server.base_url, "CI": ci})
     assert result.returncode == 1, result.stderr
     assert result.stderr == ""  # no progress bar: stderr is a pipe
     assert f"{sample('illegal.txt')}:22: error color_identity" in result.stdout
@@ -362,7 +344,7 @@ def test_scryfall_rate_limit_on_a_lookup_goes_on_offline(scryfall_server, fixtur
 
 
 def test_help_lists_formats_and_exit_codes():
-    result = run_cli("--help")
+    result = run_process("--help")
     assert result.returncode == 0
     assert "{github,json,junit,text}" in result.stdout
     assert "2: usage error" in result.stdout

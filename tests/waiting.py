@@ -1,7 +1,8 @@
-"""Polling for tests that wait on a background thread or process."""
+"""Polling for tests that wait on a background thread or process, and running calls in threads."""
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Callable
 
@@ -14,3 +15,12 @@ def wait_for(predicate: Callable[[], object], timeout: float = 20.0) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+def run_in_threads(calls: list[Callable[[], object]]) -> None:
+    """Start every call in its own thread at once and wait until all have returned."""
+    threads = [threading.Thread(target=call) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()

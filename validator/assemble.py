@@ -8,15 +8,16 @@ section (say "Lim-Dul's Vault" and "Lim-Dûl's Vault") become one Entry with bot
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
 from validator.deck import Card, Deck, Entry, UnknownName
-from validator.decklist import Decklist, Section
-from validator.rules import can_pair, has_companion
+from validator.decklist import Candidate, Decklist, ListEntry, Section
+from validator.rules import can_pair, commander_eligibility, has_companion, is_background
+from validator.violations import Code, Severity, Violation
 
-# Sections where an unresolved name is a problem; sideboard/maybeboard names are ignored.
-GAME_SECTIONS = frozenset({Section.COMMANDER, Section.COMPANION, Section.MAIN, Section.PLANAR, Section.SCHEMES})
+COUNTED = (Section.COMMANDER, Section.MAIN)  # the sections of the 100
 # Where an override's card is looked for in the list, most specific first.
 COMMANDER_SOURCES = (Section.COMMANDER, Section.MAIN, Section.COMPANION, Section.SIDEBOARD, Section.MAYBEBOARD)
 COMPANION_SOURCES = (Section.COMPANION, Section.SIDEBOARD, Section.MAYBEBOARD, Section.MAIN)
@@ -78,13 +79,11 @@ def assemble(
     unknown: dict[tuple[str, str], list] = {}
     for entry in decklist.entries:
         section = entry.section
-        if section == Section.IGNORED:
-            continue  # display commanders, token zones: not part of the deck at all
         card = cards.get(entry.name)
         if card is not None:
             # the main deck first: comparing is cheaper than hashing an enum member
             (main if section == Section.MAIN else piles[section]).add(card, entry.quantity, (entry.line,))
-        elif section in GAME_SECTIONS:
+        else:  # outside the game sections it is only named (sideboard, not_in_deck)
             _add_unknown(unknown, entry.name, entry.section, entry.quantity, (entry.line,))
     if commanders:
         _override_commanders(piles, unknown, cards, commanders)
@@ -92,7 +91,7 @@ def assemble(
         _override_companion(piles, unknown, cards, companion)
     elif not commanders:
         _companion_from_command_zone(piles)
-    companion_entry = _single_companion(piles)
+    companion_entry, extra_companions = _single_companion(piles)
     return Deck(
         commanders=piles[Section.COMMANDER].entries(),
         main=piles[Section.MAIN].entries(),
@@ -105,6 +104,8 @@ def assemble(
             for (name, section), (quantity, lines) in unknown.items()
         ),
         color_choices=_canonical_choices(cards, color_choices or {}),
+        outside=piles[Section.IGNORED].entries(),
+        extra_companions=extra_companions,
     )
 
 
@@ -150,9 +151,12 @@ def _override_companion(piles: dict, unknown: dict, cards: Mapping[str, Card], n
         zone.add(card, 1, moved[1] if moved else ())
 
 
+_OVERRIDE_SOURCES = ("main", "commander", "companion", "sideboard", "maybeboard")
+
+
 def _move_unknown(unknown: dict, name: str, section: str) -> None:
     """An unresolved override name: reuse its list lines if the list names it too, else add it."""
-    for key in [k for k in unknown if k[0] == name and k[1] in ("main", "commander", "companion")]:
+    for key in [k for k in unknown if k[0] == name and k[1] in _OVERRIDE_SOURCES]:
         quantity, lines = unknown.pop(key)
         if quantity > 1:
             unknown[key] = [quantity - 1, lines]
@@ -183,15 +187,12 @@ def _companion_from_command_zone(piles: dict) -> None:
         piles[Section.COMPANION].add(card, quantity, lines)
 
 
-def _single_companion(piles: dict) -> Entry | None:
-    """The companion: the first card of the companion section; further ones are sideboard cards."""
+def _single_companion(piles: dict) -> tuple[Entry | None, tuple[Entry, ...]]:
+    """The companion (the first card of the companion section) and any further companions
+    declared, which the rules report: only one card can be revealed (702.139a)."""
     slots = piles[Section.COMPANION].take_all()
-    for card, quantity, lines in slots[1:]:
-        piles[Section.SIDEBOARD].add(card, quantity, lines)
-    if not slots:
-        return None
-    card, quantity, lines = slots[0]
-    return Entry(card, quantity, tuple(sorted(lines)))
+    entries = tuple(Entry(card, quantity, _sorted(lines)) for card, quantity, lines in slots)
+    return (entries[0] if entries else None), entries[1:]
 
 
 def _canonical_choices(cards: Mapping[str, Card], choices: Mapping[str, str]) -> Mapping[str, str]:
@@ -201,3 +202,81 @@ def _canonical_choices(cards: Mapping[str, Card], choices: Mapping[str, str]) ->
         card = cards.get(name)
         canonical[card.name if card else name] = letter.strip().upper() if isinstance(letter, str) else letter
     return MappingProxyType(canonical)
+
+
+# --- commander inference (DESIGN.md "Reading a list as its author meant") -------------
+
+
+def infer_commanders(decklist: Decklist, cards: Mapping[str, Card]) -> Decklist:
+    """A list that marks no commander: take the parser's one candidate whose cards can be
+    commanders (one card, or a pair that can pair) and that makes the deck 100 cards,
+    moved to the command zone with a commander_inferred warning saying from where.
+
+    Nothing is guessed when the list marks a commander, when no candidate fits, or when
+    two different ones do; then commander_missing says how to mark one.
+    """
+    entries = decklist.entries
+    if not decklist.candidates or any(e.section == Section.COMMANDER for e in entries):
+        return decklist
+    counted = sum(e.quantity for e in entries if e.section in COUNTED)
+    fitting: dict[frozenset[int], tuple[Candidate, list[int], int | None]] = {}
+    for candidate in decklist.candidates:
+        plan = _plan(candidate, entries, cards, counted)
+        if plan is not None:
+            fitting.setdefault(frozenset(candidate.entries), (candidate, *plan))
+    # a candidate inside a larger fitting one (the companion of a commander + companion
+    # tail, alone) explains less of the list: the larger one is meant
+    chosen = [plan for key, plan in fitting.items() if not any(key < other for other in fitting)]
+    if len(chosen) != 1:
+        return decklist
+    ((candidate, commanders, companion),) = chosen
+    moved = list(entries)
+    for i in commanders:
+        moved[i] = moved[i]._replace(section=Section.COMMANDER)
+    if companion is not None:
+        moved[companion] = moved[companion]._replace(section=Section.COMPANION)
+    names = [cards[entries[i].name].name for i in commanders]
+    how = ("it can be a commander" if len(names) == 1 else "they can be commanders together")
+    warning = Violation(
+        Code.COMMANDER_INFERRED,
+        f"No commander was marked; {' and '.join(names)} taken as commander from {candidate.source}: "
+        f"{how}, and the deck then has 100 cards.",
+        Severity.WARNING,
+        cards=tuple(cards[entries[i].name].name for i in candidate.entries),
+        lines=tuple(sorted(entries[i].line for i in candidate.entries)),
+    )
+    return replace(decklist, entries=tuple(moved), problems=(*decklist.problems, warning))
+
+
+def _plan(candidate: Candidate, entries: tuple[ListEntry, ...], cards: Mapping[str, Card],
+          counted: int) -> tuple[list[int], int | None] | None:
+    """(commander indices, companion index or None) when the candidate fits, else None."""
+    indices = list(candidate.entries)
+    listed = [entries[i] for i in indices]
+    found = [cards.get(e.name) for e in listed]
+    if any(card is None for card in found) or any(e.quantity != 1 for e in listed):
+        return None
+    if len({card.name for card in found}) != len(found):
+        return None
+    companion = None
+    if not _can_command(found):
+        # MTGO keeps commander and companion together in the side zone (RULES.md 8)
+        with_companion = [i for i, card in zip(indices, found) if has_companion(card)]
+        if len(found) != 2 or len(with_companion) != 1 or any(e.section == Section.COMPANION for e in entries):
+            return None
+        companion = with_companion[0]
+        indices.remove(companion)
+        if not _can_command([cards[entries[indices[0]].name]]):
+            return None
+    already = sum(1 for e in listed if e.section in COUNTED)
+    return (indices, companion) if counted - already + len(indices) == 100 else None
+
+
+def _can_command(found: list[Card]) -> bool:
+    """One card that can be a commander, or two that can be commanders together."""
+    if len(found) == 1:
+        return commander_eligibility(found[0]) is None
+    first, second = found
+    return can_pair(first, second) and all(
+        commander_eligibility(card) is None or is_background(card) for card in found
+    )

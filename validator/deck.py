@@ -69,7 +69,8 @@ class UnknownName:
     lines: tuple[int, ...] = ()
     suggestions: tuple[str, ...] = ()
     # the Section value it was listed in ("commander", "main", "companion", "planar",
-    # "schemes"): only commander and main names count toward the 100
+    # "schemes", or "sideboard", "maybeboard", "ignored" outside the game): only
+    # commander and main names count toward the 100
     section: str = "main"
 
 
@@ -83,6 +84,8 @@ class Deck:
     sideboard: tuple[Entry, ...] = ()  # sideboard and maybeboard: never part of the game
     planar: tuple[Entry, ...] = ()  # planar deck (rule 901)
     schemes: tuple[Entry, ...] = ()  # scheme deck (rule 904)
-    unknown: tuple[UnknownName, ...] = ()  # unresolved names in game sections (count toward size)
+    unknown: tuple[UnknownName, ...] = ()  # unresolved names, by section (see UnknownName.section)
+    outside: tuple[Entry, ...] = ()  # listed in no game pile: display commanders, tokens... (never played)
+    extra_companions: tuple[Entry, ...] = ()  # companions declared beyond the first (only one is allowed)
     # canonical commander name -> chosen color letter (903.4b)
     color_choices: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))

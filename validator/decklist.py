@@ -39,6 +39,18 @@ class ListEntry(NamedTuple):
     etched: bool = False
 
 
+class Candidate(NamedTuple):
+    """Cards a file's layout puts where its writer keeps the commander(s), in a list that
+    marks none (the first or final block, the last side-zone lines, a banner card).
+
+    The parser knows no cards, so it only proposes; `assemble.infer_commanders` takes a
+    candidate when its cards can command together and the deck then has 100 cards.
+    """
+
+    entries: tuple[int, ...]  # indices into Decklist.entries, in list order
+    source: str  # where they were found, for the commander_inferred warning
+
+
 @dataclass(frozen=True, slots=True)
 class Decklist:
     """A parsed decklist: every card line, the format it was read as, and line-level problems.
@@ -53,3 +65,5 @@ class Decklist:
     # 1-based lines read as headers, comments or metadata (no entry, no problem), so every
     # non-blank line is provably an entry, one of these, or a problem's line
     accounted: tuple[int, ...] = ()
+    # commander candidates from the layout, most telling first (see Candidate)
+    candidates: tuple[Candidate, ...] = ()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Mapping, Sequence
 
-from validator.assemble import assemble
+from validator.assemble import assemble, infer_commanders
 from validator.deck import Card, Deck, Entry, wubrg
 from validator.decklist import Decklist
 from validator.rules import RULES, Rule, card_count, commander_identity
@@ -41,7 +41,12 @@ def check(
     companion: str | None = None,
     color_choices: Mapping[str, str] | None = None,
 ) -> Report:
-    """Assemble the deck, validate it, and add the decklist's own problems into one Report."""
+    """Assemble the deck, validate it, and add the decklist's own problems into one Report.
+
+    Without `commanders`, a list that marks none gets one inferred from its layout where
+    the cards allow it (assemble.infer_commanders)."""
+    if not commanders:
+        decklist = infer_commanders(decklist, cards)
     deck = assemble(
         decklist, cards, suggestions, commanders=commanders, companion=companion, color_choices=color_choices
     )

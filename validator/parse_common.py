@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from validator.decklist import Decklist, ListEntry, Section
+from validator.decklist import Candidate, Decklist, ListEntry, Section
 from validator.violations import Code, Severity, Violation
 
 MAX_LINES = 10_000  # a Commander list is ~100 lines; 100x that is abuse, not a deck
@@ -139,12 +139,13 @@ def quantity_of(raw) -> int | None:
 class Collector:
     """Accumulates entries, problems and accounted-for lines while a reader runs."""
 
-    __slots__ = ("entries", "problems", "accounted")
+    __slots__ = ("entries", "problems", "accounted", "candidates")
 
     def __init__(self) -> None:
         self.entries: list[ListEntry] = []
         self.problems: list[Violation] = []
         self.accounted: list[int] = []
+        self.candidates: list[Candidate] = []
 
     def add(self, name: str, quantity, line: int, section: Section = Section.MAIN, **hints) -> None:
         """Record a card, or an invalid_quantity problem when the quantity is no sane count."""
@@ -177,6 +178,19 @@ class Collector:
         """A warning about the list as a whole (commander_inferred)."""
         self.problems.append(Violation(code, message, Severity.WARNING, cards=cards, lines=lines))
 
+    def propose(self, indices, source: str) -> None:
+        """Offer entries as the commander(s) for assemble to judge with the cards (Candidate)."""
+        indices = tuple(indices)
+        if indices and all(0 <= i < len(self.entries) for i in indices):
+            self.candidates.append(Candidate(indices, source))
+
+    def propose_side_tail(self, indices: list[int], where: str) -> None:
+        """Exporters that append the commander(s) after real sideboard cards: the last two,
+        then the last one, of a side zone holding three or more."""
+        if len(indices) > 2:
+            self.propose(indices[-2:], f"the last two cards of {where}")
+            self.propose(indices[-1:], f"the last card of {where}")
+
     def account(self, line: int) -> None:
         """Mark a line as a header, comment or metadata: read, and deliberately no card."""
         self.accounted.append(line)
@@ -191,4 +205,5 @@ class Collector:
 
     def decklist(self, format: str) -> Decklist:
         """The finished, immutable result."""
-        return Decklist(tuple(self.entries), format, tuple(self.problems), tuple(self.accounted))
+        return Decklist(tuple(self.entries), format, tuple(self.problems), tuple(self.accounted),
+                        tuple(self.candidates))

@@ -50,18 +50,23 @@ _CATEGORY_SECTIONS = {
     "sideboard": Section.SIDEBOARD,
     "maybeboard": Section.MAYBEBOARD,
     "considering": Section.MAYBEBOARD,
-    "tokens": Section.IGNORED,
-}
+}  # any other category is the user's own (`[Ramp]`, `[Tokens]`): part of the deck
+_COMMAND_SECTIONS = (Section.COMMANDER, Section.COMPANION)
 _XMAGE_METADATA = ("NAME:", "LAYOUT ")  # XMage deck name and UI layout lines
 
 
 class _State:
     """Where the reader is: current section, metadata block, and what the text marked."""
 
-    __slots__ = ("section", "metadata", "marked", "side", "blocks", "gap", "seen")
+    __slots__ = ("section", "metadata", "marked", "side", "blocks", "gap", "seen", "section_start",
+                 "side_block", "first_block", "entries")
 
-    def __init__(self) -> None:
+    def __init__(self, entries: list[ListEntry]) -> None:
+        self.entries = entries  # the collector's entries, read-only here
         self.section = Section.MAIN
+        self.section_start = 0  # entries before the last section header
+        self.side_block: int | None = None  # len(blocks) when a Sideboard header was read
+        self.first_block: tuple[int, bool, int] | None = None  # (entries, marked, problems) at its end
         self.metadata: str | None = None  # "about" (until a blank line) or "forge" (until a header)
         self.marked = False  # any header, marker or category: commanders are not guessed
         self.side: list[int] = []  # indices of `SB:` entries
@@ -78,8 +83,8 @@ _ARENA_HEADERS = frozenset({"About", "Deck", "Commander", "Companion", "Sideboar
 def read_text(lines: list[str], collector: Collector, format: str | None = None) -> str:
     """Read every line; returns the dialect (the forced `format`, else the one whose
     decorations were seen; "text" when none). In XMage, `SB:` lines are the command zone."""
-    state = _State()
     entries = collector.entries
+    state = _State(entries)
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line:
@@ -89,7 +94,7 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None)
             continue
         if state.gap:
             state.gap = False
-            state.blocks.append((len(entries), len(collector.problems)))
+            _new_block(state, len(entries), len(collector.problems))
         if state.metadata is None and len(line) <= MAX_LINE_LENGTH:
             if "(" in line or "|" in line:  # cheaper than a _PLAIN attempt that must fail
                 if _read_printed(line, number, state, entries):
@@ -101,7 +106,19 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None)
     dialect = format or next((d for d in DIALECTS if d in state.seen), "text")
     _settle_side_zone(state, collector, dialect == "xmage")
     _infer_from_last_block(state, collector)
+    _propose_blocks(state, collector)
     return dialect
+
+
+def _new_block(state: _State, entries: int, problems: int) -> None:
+    """A non-blank line after a blank one. An Arena-style `Commander` (or `Companion`)
+    section with its cards read ends at the blank line: what follows without a header is
+    the deck."""
+    if state.first_block is None and entries:
+        state.first_block = (entries, state.marked, problems)
+    if state.section in _COMMAND_SECTIONS and entries > state.section_start:
+        state.section = Section.MAIN
+    state.blocks.append((entries, problems))
 
 
 def _read_printed(line: str, number: int, state: _State, entries: list) -> bool:
@@ -165,8 +182,7 @@ def _enter_header(line: str, state: _State) -> bool:
         section = HEADERS[word]
         state.metadata = ("forge" if word == "metadata" else "about") if section is None else None
         if section is not None:
-            state.section = section
-            state.marked = True
+            _switch(state, section)
         return True
     if (counted and _CATEGORY_HEADER.fullmatch(word)) or word in _TYPE_GROUPS:
         state.section, state.metadata, state.marked = Section.MAIN, None, True
@@ -178,7 +194,14 @@ def _enter_section_comment(text: str, state: _State) -> None:
     """Switch section when a comment is nothing but a section header (`// Sideboard`)."""
     section = HEADERS.get(heading_word(text)[0])
     if section is not None:
-        state.section, state.marked = section, True
+        _switch(state, section)
+
+
+def _switch(state: _State, section: Section) -> None:
+    """Enter the section a header names."""
+    state.section, state.marked, state.section_start = section, True, len(state.entries)
+    if section is Section.SIDEBOARD:
+        state.side_block = len(state.blocks)
 
 
 def _read_inline_or_card(line: str, number: int, state: _State, c: Collector) -> None:
@@ -332,6 +355,7 @@ def _settle_side_zone(state: _State, c: Collector, xmage: bool) -> None:
         return
     section = side_zone_section(len(state.side))
     if section is not Section.COMMANDER:
+        c.propose_side_tail(state.side, "the SB: (sideboard) lines")
         return
     _move(c, state.side, Section.COMMANDER)
     if not xmage:  # XMage writes its command zone this way; elsewhere SB: means sideboard
@@ -351,6 +375,23 @@ def _infer_from_last_block(state: _State, c: Collector) -> None:
         return
     _move(c, last, Section.COMMANDER)
     _warn_inferred(c, last, "the final block after a blank line (MTGO/MTGGoldfish convention)")
+
+
+def _propose_blocks(state: _State, c: Collector) -> None:
+    """Candidates from the block layout (assemble judges them with the cards): the first
+    block of a list that marks nothing, and Moxfield's MTGO download, whose final block
+    after the sideboard holds the commander(s)."""
+    entries = c.entries
+    if state.first_block is not None:
+        end, marked, problems = state.first_block
+        if not marked and not problems and end <= 2 and len(entries) > end \
+                and all(entries[i].section is Section.MAIN for i in range(end)):
+            c.propose(range(end), "the first block, before a blank line (a commander-first list)")
+    first_entry, first_problem = state.blocks[-1]
+    last = range(first_entry, len(entries))
+    if state.side_block is not None and state.side_block < len(state.blocks) and 1 <= len(last) <= 2 \
+            and len(c.problems) == first_problem and all(entries[i].section is Section.SIDEBOARD for i in last):
+        c.propose(last, "the final block after the sideboard (the layout of Moxfield's MTGO download)")
 
 
 def _move(c: Collector, indices: list[int], section: Section) -> None:

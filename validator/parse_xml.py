@@ -26,6 +26,12 @@ _CARD_ELEMENT = re.compile(r"<(Cards|card)\s([^<>]*?)/?>(?:([^<>]*)</card>)?", r
 _ATTRIBUTE = re.compile(r"""([A-Za-z_][\w.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _ZONE = re.compile(r"""<zone\s[^<>]*?name\s*=\s*["']([^"']*)["']""")
 _MARKUP = re.compile(r"(?:<[^<>]*>\s*)+|(?:<[^<>]*>)?[^<>]*</[\w.-]+>")
+# A set code some writers keep in the name: `Caesar, Legion's Emperor (PIP)`. Only a
+# final parenthesised code without spaces, so "Erase (Not the Urza's Legacy One)" stays.
+_NAME_SET = re.compile(r"(.*\S)\s+\(([A-Za-z0-9]{2,6})\)")
+# A deck comment naming the commander(s): `CDR: Krenko, Mob Boss`, `Commander: A + B`.
+_COMMENT_COMMANDER = re.compile(r"^[\s/#*-]*(?:cdr|cmdr|commanders?)\s*[:=]\s*(.+?)\s*$", re.I | re.M)
+_NAME_LIST = re.compile(r"\s*(?:\+|;|\||\s&\s|\s/\s)\s*")
 
 
 class _Elements(ContentHandler):
@@ -83,12 +89,23 @@ def _mtgo(elements: list[list], c: Collector) -> None:
         if tag != "Cards":
             continue
         if attrs.get("Sideboard", "").strip().lower() == "true":
-            side.append((attrs, line))
+            side.append((attrs.get("Name"), attrs, line))
         else:
             _add(c, attrs.get("Name"), attrs.get("Quantity"), line, Section.MAIN, attrs)
-    section = side_zone_section(len(side))
-    for attrs, line in side:
-        _add(c, attrs.get("Name"), attrs.get("Quantity"), line, section, attrs)
+    _add_side_zone(c, side, "Quantity", "the sideboard (Sideboard=\"true\")")
+
+
+def _add_side_zone(c: Collector, cards: list[tuple], quantity: str, where: str) -> None:
+    """A side zone: the command zone when it holds 1-2 cards; with more, its last one or two
+    cards are offered as the commander(s) (exporters that append them there)."""
+    section = side_zone_section(len(cards))
+    added = []
+    for name, attrs, line in cards:
+        before = len(c.entries)
+        _add(c, name, attrs.get(quantity), line, section, attrs)
+        added.extend(range(before, len(c.entries)))
+    if section is Section.SIDEBOARD:
+        c.propose_side_tail(added, where)
 
 
 _ZONES = {"main": Section.MAIN, "tokens": Section.IGNORED}
@@ -99,16 +116,48 @@ def _cockatrice(elements: list[list], c: Collector) -> None:
     zone (Cockatrice has no commander zone), `tokens` is not part of the deck."""
     zone = "main"
     cards_by_zone: dict[str, list[tuple]] = {}
+    named: list[tuple[str, str]] = []  # (names, where) of the comment and banner card
     for tag, attrs, line, content in elements:
         if tag == "zone":
             zone = attrs.get("name", "").strip().lower()
         elif tag == "card":
             name = attrs.get("name") or "".join(content)
             cards_by_zone.setdefault(zone, []).append((name, attrs, line))
+        elif tag == "comments":
+            named.extend((m[1], f"the deck comment ({m[0].strip()[:60]})")
+                         for m in _COMMENT_COMMANDER.finditer("".join(content)))
+        elif tag == "bannerCard":
+            named.append((attrs.get("name") or "".join(content), "the deck's banner card"))
+    main: list[int] = []
     for zone, cards in cards_by_zone.items():
-        section = _ZONES.get(zone) or side_zone_section(len(cards))
+        section = _ZONES.get(zone)
+        if section is None:
+            _add_side_zone(c, cards, "number", f"the {zone!r} zone")
+            continue
         for name, attrs, line in cards:
+            before = len(c.entries)
             _add(c, name, attrs.get("number"), line, section, attrs)
+            if section is Section.MAIN:
+                main.extend(range(before, len(c.entries)))
+    for names, where in named:
+        _propose_named(c, main, names, where)
+
+
+def _propose_named(c: Collector, main: list[int], names: str, where: str) -> None:
+    """Offer the main-zone cards a comment or the banner names (the whole text, or its
+    parts split at `+`, `;`, ` & `...)."""
+    whole = _fold(names)
+    found = [i for i in main if _fold(c.entries[i].name) == whole]
+    if not found:
+        parts = {_fold(part) for part in _NAME_LIST.split(names)}
+        found = [i for i in main if _fold(c.entries[i].name) in parts]
+    if 1 <= len(found) <= 2:
+        c.propose(found, where)
+
+
+def _fold(name: str) -> str:
+    """A name compared loosely: case, curly quotes and spacing ignored."""
+    return " ".join(name.replace("’", "'").split()).casefold()
 
 
 def _add(c: Collector, name, quantity, line: int, section: Section, attrs: dict) -> None:
@@ -123,6 +172,9 @@ def _add(c: Collector, name, quantity, line: int, section: Section, attrs: dict)
         hints["set_code"] = attrs["setShortName"].strip()
         if attrs.get("collectorNumber"):
             hints["collector_number"] = attrs["collectorNumber"].strip()
+    if name.endswith(")") and (printed := _NAME_SET.fullmatch(name)):
+        name = printed[1]
+        hints.setdefault("set_code", printed[2])
     c.add(name, (quantity or "1").strip(), line, section, **hints)
 
 

@@ -42,6 +42,9 @@ NON_DECK_TYPES = {
     "Emblem": "an emblem",
     "Token": "a token",
 }
+# UnknownName.section values of the game; names listed elsewhere are only named as not played
+GAME_SECTIONS = frozenset({"commander", "companion", "main", "planar", "schemes"})
+SIDE_SECTIONS = frozenset({"sideboard", "maybeboard"})
 DOUBLE_FACED_LAYOUTS = frozenset({"transform", "modal_dfc", "flip", "meld", "reversible_card"})
 PERMANENT_TYPES = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker"})
 BASIC_LAND_TYPES = frozenset({"Plains", "Island", "Swamp", "Mountain", "Forest"})
@@ -194,6 +197,14 @@ def chooses_color(card: Card) -> bool:
 def _is_creature_card(card: Card) -> bool:
     """A creature card outside the battlefield, including Grist-style CDAs."""
     return "Creature" in card.types or text_facts(card.front_text).creature_off_battlefield
+
+
+def card_types(card: Card) -> frozenset[str]:
+    """The card types a card has outside the battlefield, where deck rules look at it: the
+    front face's, plus creature for a Grist-style characteristic-defining ability (604.3)."""
+    if "Creature" not in card.types and text_facts(card.front_text).creature_off_battlefield:
+        return card.types | {"Creature"}
+    return card.types
 
 
 def _describe_type(card: Card) -> str:
@@ -413,7 +424,8 @@ def unknown_card(deck: Deck) -> Iterator[Violation]:
     """A name in the deck that resolves to no card: one violation per distinct name."""
     by_name: dict[str, list] = {}
     for unknown in deck.unknown:
-        by_name.setdefault(unknown.name, []).append(unknown)
+        if unknown.section in GAME_SECTIONS:  # elsewhere: named by sideboard / not_in_deck
+            by_name.setdefault(unknown.name, []).append(unknown)
     for name, entries in by_name.items():
         suggestions = next((u.suggestions for u in entries if u.suggestions), ())[:3]
         hint = f" Did you mean {_or(suggestions)}?" if suggestions else ""
@@ -436,7 +448,8 @@ def commander_missing(deck: Deck) -> Iterator[Violation]:
     if not _designated(deck):
         yield Violation(
             Code.COMMANDER_MISSING,
-            "No commander is designated; mark one in the list or name it in the request.",
+            "No commander is designated; mark one in the list (a Commander header above it, *CMDR* "
+            "after it, or a COMMANDER: line) or name it in the request (commanders; --commander in the CLI).",
             rule="903.3",
         )
 
@@ -480,6 +493,8 @@ def commander_ineligible(deck: Deck) -> Iterator[Violation]:
         reason = commander_eligibility(entry.card)
         if reason is None or (paired and is_background(entry.card)):
             continue  # a Background beside another commander is judged by partner_pairing
+        if is_non_deck(entry.card):
+            continue  # non_deck_card alone (DESIGN.md: it is judged by nothing else)
         yield Violation(
             Code.COMMANDER_INELIGIBLE,
             reason,
@@ -549,6 +564,7 @@ def singleton(deck: Deck) -> Iterator[Violation]:
     suspects = {c.name for c in multiple if "Basic" not in c.supertypes}
     if len(set(names)) != len(names):  # some name is listed on two lines or in two zones
         suspects.update(name for name, lines in Counter(names).items() if lines > 1)
+    suspects = {name for name in suspects if not _non_deck_name(name, zone)}
     if not suspects:
         return
     copies: dict[str, list[Entry]] = {}
@@ -576,6 +592,11 @@ def singleton(deck: Deck) -> Iterator[Violation]:
         )
 
 
+def _non_deck_name(name: str, zone: list[Entry]) -> bool:
+    """The named card is no deck card (non_deck_card alone judges it)."""
+    return any(e.card.name == name and is_non_deck(e.card) for e in zone)
+
+
 def _where(name: str, deck: Deck) -> str:
     """" (commander included)" when a commander's name repeats in the deck, for messages."""
     if any(e.card.name == name for e in deck.commanders):
@@ -594,6 +615,8 @@ def color_identity(deck: Deck) -> Iterator[Violation]:
     allowed = base | _assumed_colors(deck, base, wildcards) if wildcards else base
     outside = [e for e in _identity_entries(deck) if not e.card.color_identity <= allowed]
     for entry in outside:
+        if is_non_deck(entry.card):
+            continue  # non_deck_card alone (DESIGN.md)
         yield Violation(
             Code.COLOR_IDENTITY,
             f"{entry.card.name} ({_colors(entry.card.color_identity)}) is outside the "
@@ -670,6 +693,13 @@ _PLAIN_LAYOUTS = frozenset({
 })
 
 
+def is_non_deck(card: Card) -> bool:
+    """non_deck_kind(card) is not None, after legality's cheap screen (most cards pass it)."""
+    if card.layout in _PLAIN_LAYOUTS and card.types.isdisjoint(_SUSPECT_TYPES) and "Attraction" not in card.subtypes:
+        return False
+    return non_deck_kind(card) is not None
+
+
 def _legality_of(entry: Entry) -> Violation | None:
     """The first legality problem of one entry, or None."""
     card = entry.card
@@ -696,9 +726,21 @@ def _legality_of(entry: Entry) -> Violation | None:
 
 
 def companion_ineligible(deck: Deck) -> Iterator[Violation]:
-    """702.139: the companion has Companion and is not banned as a companion (Lutri)."""
-    if deck.companion is None:
-        return
+    """702.139: the companion has Companion and is not banned as a companion (Lutri); and
+    only one card is the companion (702.139a: you reveal one)."""
+    if deck.extra_companions:
+        first = deck.companion.card.name if deck.companion else "another card"
+        extra = _names(deck.extra_companions)
+        yield Violation(
+            Code.COMPANION_INELIGIBLE,
+            f"{_and(extra)} {'is' if len(extra) == 1 else 'are'} also declared as companion, but only one card "
+            f"can be your companion; {first} was taken.",
+            cards=extra,
+            lines=_lines(deck.extra_companions),
+            rule="702.139a",
+        )
+    if deck.companion is None or is_non_deck(deck.companion.card):
+        return  # a non-deck companion is non_deck_card alone (DESIGN.md)
     card = deck.companion.card
     if not has_companion(card):
         reason = "has no Companion ability"
@@ -734,12 +776,19 @@ def companion_condition(deck: Deck) -> Iterator[Violation]:
         return
     card = deck.companion.card
     condition = COMPANION_CONDITIONS.get(card.name)
-    if condition is None:
+    if condition is None or is_non_deck(card):
         return  # a companion we can't read yet: say nothing rather than guess
     starting = [*deck.commanders, *deck.main]
     failed = condition(starting)
     if failed is None:
         return
+    # a non-deck card is non_deck_card alone: judge the deck again without any (rare, so
+    # only on this path; leaving cards out never breaks a condition that held)
+    playable = [e for e in starting if not is_non_deck(e.card)]
+    if len(playable) != len(starting):
+        failed = condition(playable)
+        if failed is None:
+            return
     offenders, why = failed
     listed = f": {_and(_names(offenders))}" if offenders and len(offenders) <= 10 else ""
     count = f" ({len(_names(offenders))} cards)" if len(offenders) > 10 else ""
@@ -812,7 +861,7 @@ def kaheera(entries: list[Entry]) -> Failure:
 def keruga(entries: list[Entry]) -> Failure:
     """Keruga: only cards with mana value 3 or greater, and lands."""
     return _failing(
-        entries, lambda c: c.mana_value < 3 and "Land" not in c.types, "only lands and mana value 3 or more"
+        entries, lambda c: c.mana_value < 3 and "Land" not in card_types(c), "only lands and mana value 3 or more"
     )
 
 
@@ -820,7 +869,7 @@ def lurrus(entries: list[Entry]) -> Failure:
     """Lurrus: each permanent card has mana value 2 or less."""
     return _failing(
         entries,
-        lambda c: c.mana_value > 2 and bool(c.types & PERMANENT_TYPES),
+        lambda c: c.mana_value > 2 and bool(card_types(c) & PERMANENT_TYPES),
         "each permanent card of mana value 2 or less",
     )
 
@@ -829,7 +878,7 @@ def lutri(entries: list[Entry]) -> Failure:
     """Lutri: each nonland card has a different name."""
     counts = Counter()
     for entry in entries:
-        if "Land" not in entry.card.types:
+        if "Land" not in card_types(entry.card):
             counts[entry.card.name] += entry.quantity
     return _failing(entries, lambda c: counts[c.name] > 1, "each nonland card with a different name")
 
@@ -838,32 +887,40 @@ def obosh(entries: list[Entry]) -> Failure:
     """Obosh: only cards with odd mana value, and lands."""
     return _failing(
         entries,
-        lambda c: int(c.mana_value) % 2 == 0 and "Land" not in c.types,
+        lambda c: int(c.mana_value) % 2 == 0 and "Land" not in card_types(c),
         "only lands and odd mana value",
     )
 
 
 def umori(entries: list[Entry]) -> Failure:
-    """Umori: each nonland card shares a card type; offenders miss the most common one."""
-    nonland = [e for e in entries if "Land" not in e.card.types]
-    types = Counter(t for e in nonland for t in e.card.types)
+    """Umori: each nonland card shares a card type; offenders miss the most common one.
+    Types as outside the battlefield (card_types: Grist is a creature card there)."""
+    nonland = [e for e in entries if "Land" not in card_types(e.card)]
+    types = Counter(t for e in nonland for t in card_types(e.card))
     if not types:
         return None
     shared = max(sorted(types), key=lambda t: types[t])
     why = f"each nonland card sharing a card type (these are not {shared} cards)"
-    return _failing(nonland, lambda c: shared not in c.types, why)
+    return _failing(nonland, lambda c: shared not in card_types(c), why)
+
+
+YORION_SIZE = 120  # 20 over the minimum deck size, which is Commander's 100 (903.5a)
 
 
 def yorion(entries: list[Entry]) -> Failure:
-    """Yorion: 20 cards over the minimum deck size, impossible with Commander's fixed 100."""
-    return [], "at least 120 cards, which a 100-card Commander deck never meets"
+    """Yorion: 20 cards over the minimum deck size. A list that long meets it (deck_size
+    alone is then wrong); a legal 100-card Commander deck never does."""
+    if sum(e.quantity for e in entries) >= YORION_SIZE:
+        return None
+    return [], (f"a starting deck of at least {YORION_SIZE} cards (20 over the minimum), "
+                "which a Commander deck of exactly 100 cards never meets")
 
 
 def zirda(entries: list[Entry]) -> Failure:
     """Zirda: each permanent card has an activated ability."""
     return _failing(
         entries,
-        lambda c: bool(c.types & PERMANENT_TYPES) and not has_activated_ability(c),
+        lambda c: bool(card_types(c) & PERMANENT_TYPES) and not has_activated_ability(c),
         "each permanent card with an activated ability",
     )
 
@@ -971,17 +1028,42 @@ def _is_are(entries: list) -> str:
 
 
 def sideboard(deck: Deck) -> Iterator[Violation]:
-    """903.5e: Commander has no sideboard; sideboard and maybeboard cards are ignored."""
-    if deck.sideboard:
+    """903.5e: Commander has no sideboard; sideboard and maybeboard cards, unknown names
+    included, are named and ignored."""
+    unknown = [u for u in deck.unknown if u.section in SIDE_SECTIONS] if deck.unknown else None
+    if deck.sideboard or unknown:
         count = sum(e.quantity for e in deck.sideboard)
+        cards, lines = _names(deck.sideboard), _lines(deck.sideboard)
+        if unknown:
+            count += sum(u.quantity for u in unknown)
+            cards += tuple(sorted({u.name for u in unknown}))
+            lines = _lines([*deck.sideboard, *unknown])
         yield Violation(
             Code.SIDEBOARD,
             f"The list has {count} sideboard or maybeboard card{'s' * (count != 1)}; Commander has "
             "no sideboard, so they were ignored.",
             Severity.WARNING,
-            cards=_names(deck.sideboard),
-            lines=_lines(deck.sideboard),
+            cards=cards,
+            lines=lines,
             rule="903.5e",
+        )
+
+
+def not_in_deck(deck: Deck) -> Iterator[Violation]:
+    """Cards listed in a pile that is no part of the game (display commanders, tokens,
+    Forge's avatar or dungeon piles...): named, so nothing is dropped silently."""
+    unknown = [u for u in deck.unknown if u.section not in GAME_SECTIONS and u.section not in SIDE_SECTIONS]
+    if deck.outside or unknown:
+        names = _names(deck.outside) + tuple(sorted({u.name for u in unknown}))
+        count = sum(e.quantity for e in deck.outside) + sum(u.quantity for u in unknown)
+        listed = f": {_and(names)}" if len(names) <= 10 else ""
+        yield Violation(
+            Code.NOT_IN_DECK,
+            f"The list has {count} card{'s' * (count != 1)} in piles that are not part of the deck (a "
+            f"display commander, tokens...), so {'it was' if count == 1 else 'they were'} ignored{listed}.",
+            Severity.WARNING,
+            cards=names,
+            lines=_lines([*deck.outside, *unknown]),
         )
 
 
@@ -1002,4 +1084,5 @@ RULES: tuple[Rule, ...] = (
     planar_deck,
     scheme_deck,
     sideboard,
+    not_in_deck,
 )

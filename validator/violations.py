@@ -37,6 +37,7 @@ class Code(StrEnum):
     # Added codes (DESIGN.md: "Add codes when a new rule needs one").
     INVALID_QUANTITY = "invalid_quantity"
     COLOR_CHOICE = "color_choice"
+    NOT_IN_DECK = "not_in_deck"
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
 
 import pytest
 
 from card_data import CardDataUnavailable
 from card_data.client import RateLimits, ScryfallClient
+from tests.waiting import run_in_threads
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 
@@ -19,23 +19,11 @@ def client_for(server, limits_path) -> ScryfallClient:
     return ScryfallClient(server.base_url, backoff=0, timeout=(1.0, 1.0), limits=RateLimits(limits_path))
 
 
-def post_times(server) -> list[float]:
-    """When the server saw each /cards/collection request, in order."""
-    return sorted(r.at for r in server.requests if r.method == "POST")
-
-
 def test_two_clients_sharing_a_limits_file_share_one_budget(scryfall_server, tmp_path):
     path = tmp_path / "cards.sqlite3.scryfall-limits"
     clients = [client_for(scryfall_server, path) for _ in range(2)]
-    threads = [
-        threading.Thread(target=client.fetch_collection, args=(["Sol Ring"],))
-        for client in clients for _ in range(2)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    times = post_times(scryfall_server)
+    run_in_threads([lambda c=client: c.fetch_collection(["Sol Ring"]) for client in clients for _ in range(2)])
+    times = scryfall_server.collection_times()
     assert len(times) == 4
     assert all(later - earlier >= 0.45 for earlier, later in zip(times, times[1:]))
 
@@ -64,7 +52,7 @@ def test_separate_processes_share_the_budget(scryfall_server, tmp_path):
         for _ in range(2)
     ]
     assert [p.wait(timeout=30) for p in processes] == [0, 0]
-    times = post_times(scryfall_server)
+    times = scryfall_server.collection_times()
     assert len(times) == 4
     assert all(later - earlier >= 0.45 for earlier, later in zip(times, times[1:]))
 
@@ -73,5 +61,5 @@ def test_an_unwritable_limits_path_falls_back_to_this_process(scryfall_server, t
     client = client_for(scryfall_server, tmp_path / "missing-folder" / "limits")
     client.fetch_collection(["Sol Ring"])
     client.fetch_collection(["Counterspell"])
-    times = post_times(scryfall_server)
+    times = scryfall_server.collection_times()
     assert len(times) == 2 and times[1] - times[0] >= 0.45

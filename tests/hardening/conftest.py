@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from live_server import gunicorn as start_gunicorn
-from tests.apps import offline_app as make_app  # noqa: F401 - the hardening tests import it from here
+from tests.live_server import gunicorn as start_gunicorn
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATE = "/api/v1/validate"
@@ -43,16 +42,6 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@pytest.fixture
-def app(fixture_db):
-    """The service over a fresh copy of the fixture store, offline."""
-    return make_app(fixture_db)
-
-
-@pytest.fixture
-def client(app):
-    """A test client of `app`."""
-    return app.test_client()
 
 
 def raw_request(base: str, method: str, path: str, body: bytes = b"", headers: dict | None = None,

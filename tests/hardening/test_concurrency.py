@@ -18,7 +18,8 @@ import pytest
 
 from card_data.sync import import_file
 from tests.conftest import ROOT
-from tests.hardening.conftest import NORMAL_DECK, VALIDATE, gunicorn, http_json, make_app
+from tests.apps import offline_app
+from tests.hardening.conftest import NORMAL_DECK, VALIDATE, gunicorn, http_json
 
 VERSIONS = {  # updated_at -> the card banned in that version
     "2026-12-01T00:00:00+00:00": "Mana Crypt",
@@ -60,7 +61,7 @@ def swap(db: Path, sources: dict[str, Path], updated_at: str) -> None:
 def test_swaps_under_load_never_mix_versions(tmp_path, sources):
     db = tmp_path / "cards.sqlite3"
     swap(db, sources, A)
-    client = make_app(db).test_client()
+    client = offline_app(db).test_client()
     stop = threading.Event()
     seen: list[str] = []
 

@@ -10,15 +10,15 @@ import re
 import signal
 import sys
 import threading
-import time
 
 import pytest
 
-from observability import JsonFormatter, card_data_age
+from edh_service.observability import JsonFormatter, card_data_age
+from tests.apps import offline_app
+from tests.waiting import wait_for
 from tests.hardening.conftest import (
-    NORMAL_DECK, VALIDATE, assert_envelope, assert_normal_answer, gunicorn, http_json, make_app,
+    NORMAL_DECK, VALIDATE, assert_envelope, assert_normal_answer, gunicorn, http_json,
 )
-from tests.hardening.test_hostile_input import Case, via_client
 
 
 def sample(metrics: str, name: str, **labels: str) -> float:
@@ -100,13 +100,13 @@ def test_metrics_count_requests_verdicts_and_card_data_age(client):
 
 
 def test_metrics_without_card_data(tmp_path):
-    metrics = make_app(tmp_path / "absent").test_client().get("/metrics").get_data(as_text=True)
+    metrics = offline_app(tmp_path / "absent").test_client().get("/metrics").get_data(as_text=True)
     assert sample(metrics, "edh_card_data_loaded") == 0
     assert "edh_card_data_age_seconds" not in metrics
 
 
 def test_rate_limit_is_a_429_envelope_with_retry_after(fixture_db):
-    client = make_app(fixture_db, RATELIMIT_ENABLED=True, RATELIMIT="3/minute").test_client()
+    client = offline_app(fixture_db, RATELIMIT_ENABLED=True, RATELIMIT="3/minute").test_client()
     for _ in range(3):
         assert client.post(VALIDATE, json={"decklist": NORMAL_DECK}).status_code == 200
     response = client.post(VALIDATE, json={"decklist": NORMAL_DECK})
@@ -128,7 +128,7 @@ def test_rate_limit_is_off_in_tests_unless_asked(client):
 
 
 def test_a_503_keeps_its_own_retry_after_under_the_limiter(tmp_path):
-    client = make_app(tmp_path / "absent", RATELIMIT_ENABLED=True, CARD_DATA_RETRY_AFTER=7).test_client()
+    client = offline_app(tmp_path / "absent", RATELIMIT_ENABLED=True, CARD_DATA_RETRY_AFTER=7).test_client()
     response = client.post(VALIDATE, json={"decklist": "1 Sol Ring"})
     # CARD_DATA_RETRY_AFTER, as /readyz says, not stretched to the limiter's window.
     assert response.status_code == 503 and response.headers["Retry-After"] == "7"
@@ -173,12 +173,3 @@ def test_gunicorn_metrics_logs_and_graceful_sigterm(fixture_db, scryfall_server,
     assert len(requests) >= 14 and all(re.fullmatch(r"[0-9a-f]{32}", e["request_id"]) for e in requests)
     assert "Handling signal: term" in log.read_text()
 
-
-def wait_for(predicate, timeout: float = 10.0) -> bool:
-    """Poll until predicate() holds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False

@@ -5,13 +5,12 @@ loop exceeds Scryfall's limits (counted at the fake server)."""
 
 from __future__ import annotations
 
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from app import create_app
+from edh_service.factory import create_app
 from card_data import CardDataError
 from card_data.client import ScryfallClient
 from card_data.store import read_metadata

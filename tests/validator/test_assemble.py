@@ -78,7 +78,8 @@ def test_lines_naming_the_same_card_merge_into_one_entry():
         ([("Forest", 1, M)], {"commanders": ["Atrax"]},
          {"main": [("Forest", 1, (1,))], "unknown": [("Atrax", 1, (), "commander")]}),
         ([("Atrax", 1, M)], {"commanders": ["Atrax"]}, {"unknown": [("Atrax", 1, (1,), "commander")]}),
-        ([("Companoin", 1, S)], {"companion": "Companoin"}, {"unknown": [("Companoin", 1, (), "companion")]}),
+        # ... and take the line that lists them, wherever it is
+        ([("Companoin", 1, S)], {"companion": "Companoin"}, {"unknown": [("Companoin", 1, (1,), "companion")]}),
     ),
 )
 def test_overrides(rows, overrides, expected):
@@ -124,11 +125,22 @@ def test_unknown_names_only_matter_in_game_sections():
     rows = [("Sol Rnig", 2, M), ("Sol Rnig", 1, M), ("Nope", 1, S), ("Nah", 1, MB), ("Ignored", 1, IG),
             ("Plane?", 1, P), ("Forest", 3, IG)]
     d = assemble(listing(*rows), CARDS, {"Sol Rnig": ("Sol Ring", "Soul Ring", "Sal Ring", "Sell Ring")})
+    # every unresolved name is kept with its section: only game sections make unknown_card,
+    # the others are named by the sideboard / not_in_deck warnings (nothing dropped silently)
     assert [(u.name, u.quantity, u.lines, u.section, u.suggestions) for u in d.unknown] == [
         ("Sol Rnig", 3, (1, 2), "main", ("Sol Ring", "Soul Ring", "Sal Ring")),
+        ("Nope", 1, (3,), "sideboard", ()),
+        ("Nah", 1, (4,), "maybeboard", ()),
+        ("Ignored", 1, (5,), "ignored", ()),
         ("Plane?", 1, (6,), "planar", ()),
     ]
     assert d.main == () and d.sideboard == ()
+    assert [(e.card.name, e.quantity, e.lines) for e in d.outside] == [("Forest", 3, (7,))]
+    report = check(listing(*rows), CARDS)
+    named = {v.code: (v.cards, v.lines) for v in report.violations}
+    assert [v.cards for v in report.violations if v.code == Code.UNKNOWN_CARD] == [("Sol Rnig",), ("Plane?",)]
+    assert named[Code.SIDEBOARD] == (("Nah", "Nope"), (3, 4))
+    assert named[Code.NOT_IN_DECK] == (("Forest", "Ignored"), (5, 7))
 
 
 def test_color_choices_are_keyed_by_canonical_name():

@@ -2,7 +2,9 @@
 
 import pytest
 
-from tests.factories import ATRAXA, SOL_RING, card, deck, full_deck, legend
+from tests.factories import (
+    AKIRI, ATRAXA, BACKGROUND, NISSA, PIR, SOL_RING, TOOTHY, WESTVALE, WILSON, card, deck, full_deck, legend,
+)
 from validator.deck import UnknownName
 from validator.engine import validate
 from validator.rules import (
@@ -25,33 +27,21 @@ TEFERI = card(
     "Teferi, Temporal Archmage", "Legendary Planeswalker — Teferi", identity="U",
     text="+1: Look at the top two cards of your library.\nTeferi, Temporal Archmage can be your commander.",
 )
-NISSA = card("Nissa, Who Shakes the World", "Legendary Planeswalker — Nissa", identity="G",
-             text="Whenever you tap a Forest for mana, add an additional {G}.")
-WESTVALE = card(
-    "Westvale Abbey // Ormendahl, Profane Prince", "Land // Legendary Creature — Demon",
-    text=("{T}: Add {C}.", "Flying, lifelink, indestructible, haste"), layout="transform",
-)
 SMUGGLERS_COPTER = card("Smuggler's Copter", "Artifact — Vehicle", text="Flying\nCrew 1", pt=True)
 PARHELION = card("Parhelion II", "Legendary Artifact — Vehicle", identity="W", pt=True, text="Crew 4")
 SPACECRAFT_PT = card("The Seriema", "Legendary Artifact — Spacecraft", identity="W", pt=True, text="Station")
 ETERNITY_ELEVATOR = card("The Eternity Elevator", "Legendary Artifact — Spacecraft", pt=False,
                          text="{T}: Add {C}{C}{C}.\nStation (Tap another creature you control.)")
-BACKGROUND = card("Raised by Giants", "Legendary Enchantment — Background", identity="G",
-                  text="Commander creatures you own have base power and toughness 10/10.")
 OTHER_BACKGROUND = card("Cloakwood Hermit", "Legendary Enchantment — Background", identity="G",
                         text="Commander creatures you own have ...")
-WILSON = legend("Wilson, Refined Grizzly", "G", text="Choose a Background (You can have a Background as a second commander.)")
 FACELESS_ONE = card(
     "Faceless One", "Legendary Enchantment Creature — Background",
     text="If Faceless One is your commander, choose a color before the game begins. Faceless One is the chosen color.\n"
     "Choose a Background (You can have a Background as a second commander.)",
 )
-AKIRI = legend("Akiri, Line-Slinger", "RW", text="First strike, vigilance\nPartner (You can have two commanders if both have partner.)")
 BRUSE = legend("Bruse Tarl, Boorish Herder", "RW", text="Partner (You can have two commanders if both have partner.)")
 RHODA = legend("Rhoda, Geist Avenger", "W", text="Partner with Timin, Youthful Geist (When this creature enters, ...)\nVigilance")
 TIMIN = legend("Timin, Youthful Geist", "U", text="Partner with Rhoda, Geist Avenger (When this creature enters, ...)\nFlying")
-PIR = legend("Pir, Imaginative Rascal", "G", text="Partner with Toothy, Imaginary Friend (When this creature enters, ...)")
-TOOTHY = legend("Toothy, Imaginary Friend", "U", text="Partner with Pir, Imaginative Rascal (When this creature enters, ...)")
 # Jumpstart 2022 wording: Friends forever as its own keyword
 CECILY = legend("Cecily, Haunted Mage", "UR", text="Friends forever (You can have two commanders if both have friends forever.)")
 # Oracle wording since 2024: Partner—Friends forever

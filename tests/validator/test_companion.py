@@ -1,28 +1,21 @@
 """702.139: the companion's own eligibility and the ten conditions, commanders included."""
 
+from dataclasses import replace
+
 import pytest
 
-from tests.factories import ATRAXA, FOREST, SOL_RING, WASTES, card, deck, legend
+from tests.factories import (
+    ATRAXA, FOREST, GYRUDA, JEGANTHA, LUTRI, SOL_RING, UMORI, WASTES, YORION, ZIRDA, card, companion, deck, entry,
+    legend,
+)
 from validator.engine import validate
 from validator.rules import companion_condition, companion_ineligible, has_activated_ability
 
 
-def companion(name: str, identity: str, condition: str, cost: str = "{3}") -> "card":
-    """A companion creature with the given condition line."""
-    return card(name, "Legendary Creature — Beast", identity=identity, cost=cost,
-                text=f"Companion — {condition} (If this card is your chosen companion, ...)\nVigilance")
-
-
-GYRUDA = companion("Gyruda, Doom of Depths", "UB", "Your starting deck contains only cards with even mana value.")
-JEGANTHA = companion("Jegantha, the Wellspring", "RG", "No card in your starting deck has more than one of the same mana symbol in its mana cost.")
 KAHEERA = companion("Kaheera, the Orphanguard", "GW", "Each creature card in your starting deck is a Cat, Elemental, Nightmare, Dinosaur, or Beast card.")
 KERUGA = companion("Keruga, the Macrosage", "UG", "Your starting deck contains only cards with mana value 3 or greater and land cards.")
 LURRUS = companion("Lurrus of the Dream-Den", "WB", "Each permanent card in your starting deck has mana value 2 or less.")
-LUTRI = companion("Lutri, the Spellchaser", "UR", "Each nonland card in your starting deck has a different name.")
 OBOSH = companion("Obosh, the Preypiercer", "BR", "Your starting deck contains only cards with odd mana value and land cards.")
-UMORI = companion("Umori, the Collector", "BG", "Each nonland card in your starting deck shares a card type.")
-YORION = companion("Yorion, Sky Nomad", "WU", "Your starting deck contains at least twenty cards more than the minimum deck size.")
-ZIRDA = companion("Zirda, the Dawnwaker", "RW", "Each permanent card in your starting deck has an activated ability.")
 
 FIVE = legend("Five Color Legend", "WUBRG", cost="{W}{U}{B}{R}{G}")  # mana value 5, odd
 FOUR = legend("Four Drop Legend", "WUBRG", cost="{2}{W}{U}", subtypes="Cat")  # mana value 4, even, a Cat
@@ -78,7 +71,12 @@ PLANESWALKER = card("Chandra", "Legendary Planeswalker — Chandra", cost="{2}{R
         (OBOSH, FIVE, {TWO_DROP: 1}, ("Two Drop",)),
         (UMORI, FOUR, {TWO_DROP: 1, ARTIFACT_CREATURE: 1, FOREST: 3}, None),
         (UMORI, FOUR, {TWO_DROP: 2, THREE_SPELL: 1}, ("Three Spell",)),
-        (YORION, FOUR, {FOREST: 99}, ()),  # never met in Commander
+        # companion conditions read types as outside the battlefield: Grist is a creature card (604.3)
+        (UMORI, FOUR, {TWO_DROP: 1, GRIST: 1, ARTIFACT_CREATURE: 1, FOREST: 3}, None),
+        (UMORI, FOUR, {GRIST: 1, THREE_SPELL: 1}, ("Three Spell",)),
+        (KERUGA, FOUR, {GRIST: 1}, None),
+        (YORION, FOUR, {FOREST: 99}, ()),  # never met in a 100-card Commander deck
+        (YORION, FOUR, {FOREST: 119}, None),  # met by 120 cards: deck_size alone is wrong then
         (ZIRDA, legend("Activator", "RW", text="{1}: This gets +1/+0."), {TAPPER: 1, EQUIPMENT: 1, FOREST: 1, THREE_SPELL: 1}, None),
         (ZIRDA, FOUR, {VANILLA: 1, GRANTER: 1, WASTES: 1}, ("Cryptolith Rite", "Four Drop Legend", "Grizzly Bears")),
     ),
@@ -136,3 +134,17 @@ def test_without_a_companion_ability_no_condition_is_read():
 )
 def test_has_activated_ability(permanent, activated):
     assert has_activated_ability(permanent) is activated
+
+
+def test_a_second_declared_companion_is_reported():
+    d = replace(deck(ATRAXA, companion=GYRUDA), extra_companions=(entry(LURRUS),))
+    (found,) = validate(d, (companion_ineligible,))
+    assert (found.code, found.cards, found.rule) == ("companion_ineligible", ("Lurrus of the Dream-Den",), "702.139a")
+    assert found.message == ("Lurrus of the Dream-Den is also declared as companion, but only one card can be your "
+                             "companion; Gyruda, Doom of Depths was taken.")
+
+
+def test_yorion_message_never_claims_the_deck_is_short_of_120():
+    (found,) = validate(deck(FOUR, main={FOREST: 99}, companion=YORION), (companion_condition,))
+    assert "at least 120 cards" in found.message and "exactly 100" in found.message
+    assert list(companion_condition(deck(FOUR, main={FOREST: 119}, companion=YORION))) == []

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.factories import (
-    ATRAXA, FOREST, LIGHTNING_BOLT, SNOW_FOREST, SOL_RING, WASTES, card, deck, filler, full_deck, legend,
+    ATRAXA, BANNED, DWARVES, FOREST, LIGHTNING_BOLT, PIPER, PLANE, RATS, SNOW_FOREST, SOL_RING, SYNDIC, TOKEN, WASTES, card, deck, filler, full_deck, legend,
 )
 from validator.deck import UnknownName
 from validator.engine import validate
@@ -48,12 +48,6 @@ def test_two_commanders_leave_98_cards():
 
 # --- singleton (903.5b) ---------------------------------------------------------------
 
-RATS = card("Relentless Rats", "Creature — Rat", identity="B", cost="{1}{B}{B}",
-            text="Relentless Rats gets +1/+1 for each other creature named Relentless Rats.\n"
-            "A deck can have any number of cards named Relentless Rats.")
-DWARVES = card("Seven Dwarves", "Creature — Dwarf", identity="R", cost="{1}{R}",
-               text="This creature gets +1/+1 for each other creature named Seven Dwarves you control.\n"
-               "A deck can have up to seven cards named Seven Dwarves.")
 NAZGUL = card("Nazgûl", "Creature — Wraith Knight", identity="B", cost="{2}{B}",
               text="Deathtouch\nA deck can have up to nine cards named Nazgûl.")
 # the text names another card: it lifts no limit on this one
@@ -94,14 +88,9 @@ def test_singleton_lines_cover_every_copy():
 
 # --- color identity (903.5c-d, 903.4) ----------------------------------------------------
 
-SYNDIC = card("Syndic of Tithes", "Creature — Human Cleric", identity="W", cost="{1}{W}",
-              text="Extort (Whenever you cast a spell, you may pay {W/B}. ...)")
 ESIKA = card("Esika, God of the Tree // The Prismatic Bridge", "Legendary Creature — God",
              identity="WUBRG", text=("Vigilance", "At the beginning of your upkeep, ..."), layout="modal_dfc")
 TEMPLE_GARDEN = card("Temple Garden", "Land — Forest Plains", identity="GW", text="({T}: Add {G} or {W}.)")
-PIPER = legend("The Prismatic Piper", subtypes="Shapeshifter", text=(
-    "If The Prismatic Piper is your commander, choose a color before the game begins. "
-    "The Prismatic Piper is the chosen color.\nPartner (You can have two commanders if both have partner.)"))
 AKIRI = legend("Akiri, Line-Slinger", "RW", text="Partner (You can have two commanders if both have partner.)")
 BLUE = card("Opt", "Instant", identity="U", cost="{U}")
 GREEN = card("Cultivate", "Sorcery", identity="G", cost="{2}{G}")
@@ -169,15 +158,12 @@ def test_missing_choice_warning_says_which_color_was_allowed():
 
 # --- legality: one code per card ---------------------------------------------------------
 
-BANNED = card("Mana Crypt", "Artifact", legality="banned", text="{T}: Add {C}{C}.")
 CONSPIRACY = card("Backup Plan", "Conspiracy", legality="not_legal", text="Hidden agenda")
 SILVER = card("Blacker Lotus", "Artifact", legality="not_legal", text="{T}, Tear Blacker Lotus into pieces: Add {B}{B}{B}{B}.")
-PLANE = card("Tazeem", "Plane — Zendikar", layout="planar", legality="not_legal")
 PLANE_BANNED = card("Odd Plane", "Plane — Zendikar", layout="planar", legality="banned")
 PHENOMENON = card("Chaotic Aether", "Phenomenon", layout="planar", legality="not_legal")
 SCHEME = card("Your Puny Minds Cannot Fathom", "Scheme", layout="scheme", legality="not_legal")
 VANGUARD = card("Oni of Wild Places", "Vanguard", layout="vanguard", legality="not_legal")
-TOKEN = card("Goblin", "Token Creature — Goblin", layout="token", legality="not_legal")
 EMBLEM = card("Elspeth Emblem", "Emblem — Elspeth", layout="emblem", legality="not_legal")
 ART = card("Art Card", "Card", layout="art_series", legality="not_legal")
 FRONT = card("Front Card", "Card", layout="front_card", legality="legal")
@@ -225,3 +211,25 @@ def test_commander_and_companion_get_legality_checks_too():
 def test_a_legal_100_card_deck_has_no_violations():
     d = full_deck(ATRAXA, main={SOL_RING: 1, FOREST: 30, **filler(30, identity="W")})
     assert validate(d) == []
+
+
+# --- a non_deck_card is judged by nothing else (DESIGN.md, how the codes combine) ------
+
+RED_TOKEN = card("Goblin Token", "Token Creature — Goblin", identity="R", cost="{R}", layout="token",
+                 legality="not_legal")
+RED_PLANE = card("Naar Isle", "Plane — Wildfire", identity="R", layout="planar", legality="not_legal")
+
+
+def test_a_non_deck_card_is_named_by_non_deck_card_alone():
+    # off-color, two copies, mana value 1 beside Gyruda (even only): still only non_deck_card
+    green = legend("Green Legend", "G", cost="{2}{G}{G}")
+    d = deck(green, main={RED_TOKEN: 2, RED_PLANE: 1, FOREST: 96}, companion=GYRUDA)
+    named = [(v.code, v.cards) for v in validate(d) if {"Goblin Token", "Naar Isle"} & set(v.cards)]
+    assert sorted(named) == [("non_deck_card", ("Goblin Token",)), ("non_deck_card", ("Naar Isle",))]
+
+
+def test_a_non_deck_commander_is_non_deck_card_not_also_ineligible():
+    token_legend = card("Ragavan", "Legendary Creature — Monkey", identity="R", pt=True, layout="token",
+                        legality="not_legal")
+    d = full_deck(token_legend, main={LIGHTNING_BOLT: 1})
+    assert [(v.code, v.cards) for v in validate(d)] == [("non_deck_card", ("Ragavan",))]

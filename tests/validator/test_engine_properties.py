@@ -4,9 +4,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.factories import ATRAXA, FOREST, LIGHTNING_BOLT, SOL_RING, WASTES, card, deck, legend
-from tests.validator.test_commanders import AKIRI, BACKGROUND, NISSA, PIR, TOOTHY, WESTVALE, WILSON
-from tests.validator.test_companion import GYRUDA, JEGANTHA, LUTRI, UMORI, YORION, ZIRDA
-from tests.validator.test_deck_rules import BANNED, DWARVES, PIPER, PLANE, RATS, SYNDIC, TOKEN
+from tests.factories import AKIRI, BACKGROUND, NISSA, PIR, TOOTHY, WESTVALE, WILSON
+from tests.factories import GYRUDA, JEGANTHA, LUTRI, UMORI, YORION, ZIRDA
+from tests.factories import BANNED, DWARVES, PIPER, PLANE, RATS, SYNDIC, TOKEN
 from validator.deck import UnknownName
 from validator.engine import validate
 from validator.rules import card_count

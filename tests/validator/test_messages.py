@@ -44,7 +44,8 @@ def message_for(d, code):
         (deck(commanders=(THRASIOS, TYMNA, KRENKO)), "too_many_commanders",
          "The deck has 3 commanders (Krenko, Mob Boss, Thrasios, Triton Hero and Tymna the Weaver); at most two are allowed."),
         (deck(), "commander_missing",
-         "No commander is designated; mark one in the list or name it in the request."),
+         "No commander is designated; mark one in the list (a Commander header above it, *CMDR* after it, "
+         "or a COMMANDER: line) or name it in the request (commanders; --commander in the CLI)."),
         (deck(ATRAXA, unknown=(UnknownName("Sol Rnig", suggestions=("Sol Ring", "Soul Ring")),)), "unknown_card",
          'No card is named "Sol Rnig". Did you mean Sol Ring or Soul Ring?'),
         (deck(ATRAXA, main={BANNED: 1}), "banned", "Mana Crypt is banned in Commander."),

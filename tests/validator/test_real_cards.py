@@ -1,6 +1,6 @@
 """The rules against real Scryfall card objects from ../shared/carddata (skipped without it).
 
-The JSON -> Card conversion here is deliberately tiny and lives in the test: the real
+The JSON -> Card conversion (tests/factories.py to_card) is deliberately tiny: the real
 converter is card_data's job. It reads only what the rules need, front face first.
 """
 
@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.factories import parse_type_line
+from tests.factories import to_card
 from validator.deck import Card, Deck, Entry
 from validator.engine import validate
 from validator.rules import commander_eligibility, pairing_abilities
@@ -30,36 +30,8 @@ NAMES = (
     "Mana Crypt", "Backup Plan", "Blacker Lotus", "Tazeem", "Chaotic Aether", "Temple Garden", "Forest",
     "Wastes", "Sol Ring", "Lightning Bolt", "Kaheera, the Orphanguard", "Zirda, the Dawnwaker",
     "Arahbo, Roar of the World", "Mistform Ultimus", "Topiary Panther", "Arcanum Wings", "Grizzly Bears",
-    "Captain America, First Avenger",
+    "Captain America, First Avenger", "Umori, the Collector", "Yorion, Sky Nomad",
 )
-
-
-def to_card(obj: dict) -> Card:
-    """A minimal Scryfall card object -> Card: front-face types, every face's text."""
-    faces = obj.get("card_faces") or [obj]
-    front = faces[0]
-    supertypes, types, subtypes = parse_type_line(front.get("type_line", obj.get("type_line", "")))
-    mana_cost = obj.get("mana_cost") or " // ".join(f.get("mana_cost", "") for f in faces if f.get("mana_cost"))
-    meld_result = any(
-        part.get("component") == "meld_result" and part.get("name") == obj["name"] for part in obj.get("all_parts", ())
-    )
-    return Card(
-        name=obj["name"],
-        types=types,
-        supertypes=supertypes,
-        subtypes=subtypes,
-        face_texts=tuple(f.get("oracle_text", "") for f in faces),
-        mana_cost=mana_cost,
-        mana_value=float(obj.get("cmc", 0)),
-        color_identity=frozenset(obj.get("color_identity", ())),
-        layout=obj.get("layout", "normal"),
-        legality=obj.get("legalities", {}).get("commander", "not_legal"),
-        has_power_toughness="power" in front,
-        game_changer=bool(obj.get("game_changer")),
-        keywords=frozenset(obj.get("keywords", ())),
-        type_line=front.get("type_line", ""),
-        is_meld_result=meld_result,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -208,6 +180,9 @@ def test_real_companions(real, companion, expected):
         ("Kaheera, the Orphanguard", ["Mistform Ultimus"], None),  # every creature type by its own text
         ("Kaheera, the Orphanguard", ["Grist, the Hunger Tide"], ("Grist, the Hunger Tide",)),  # an Insect
         ("Kaheera, the Orphanguard", ["Grizzly Bears"], ("Grizzly Bears",)),
+        # Grist is a creature card outside the battlefield (604.3): it shares Creature
+        ("Umori, the Collector", ["Grist, the Hunger Tide", "Grizzly Bears"], None),
+        ("Umori, the Collector", ["Grist, the Hunger Tide", "Sol Ring"], ("Sol Ring",)),
         # basic landcycling, aura swap and an ability word with periods are activated abilities
         ("Zirda, the Dawnwaker", ["Topiary Panther", "Arcanum Wings", "Captain America, First Avenger"],
          ("Arahbo, Roar of the World",)),

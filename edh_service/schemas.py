@@ -1,7 +1,7 @@
 """marshmallow schemas of the HTTP API: request shapes and abuse bounds, response shapes.
 
 The schemas check the *shape* of a request and cap its size; whether a deck is legal
-is the engine's job and comes back as violations in a 200 (DESIGN.md). They are also
+is the engine's job and comes back as violations in a 200, never as a 4xx. They are also
 the single source of the OpenAPI document (openapi.py).
 
 `dump_report(report, card_meta)` turns an engine `Report` into the response body; the CLI
@@ -119,7 +119,7 @@ class ViolationSchema(Schema):
 
     @post_dump
     def suggestions_only_for_unknown_cards(self, data: dict, **kwargs: Any) -> dict:
-        """Only unknown_card carries suggestions (DESIGN.md); elsewhere the key is noise."""
+        """Only unknown_card carries suggestions (the API contract); elsewhere the key is noise."""
         if data.get("code") != Code.UNKNOWN_CARD:
             data.pop("suggestions", None)
         return data
@@ -266,9 +266,10 @@ def _iso(value: Any) -> str | None:
 
 
 def dump_report(report: Any, card_meta: Any, game_format: str = "commander") -> dict:
-    """The JSON body for one validated deck (DESIGN.md), shared by the API and the CLI.
+    """The JSON body for one validated deck (the API's documented shape: valid, format,
+    commanders, ...), shared by the API and the CLI.
 
-    DESIGN.md's `format` is the game format ("commander"); the engine's Report.format is
+    The API's `format` is the game format ("commander"); the engine's Report.format is
     the decklist syntax it read, which goes out as `decklist_format`.
     """
     body = _report_schema.dump({

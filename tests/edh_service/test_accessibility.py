@@ -14,16 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_browser import (  # noqa: F401 - pytest fixtures used by name
-    TEXT_COLORS_JS, browser, contrast, live_url, low_contrast, submit,
-)
-from tests.test_page import ILLEGAL_DECK
+from tests.browser import TEXT_COLORS_JS, contrast, low_contrast, requires_chromium, submit
+from tests.factories import ILLEGAL_DECK
 
-AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 SEVERE = ("serious", "critical")
 VIEWPORT = {"width": 1100, "height": 900}
 
-pytestmark = pytest.mark.skipif(not AXE.is_file(), reason="axe-core is not installed: run `make test` (npm ci)")
+pytestmark = [requires_chromium,
+              pytest.mark.skipif(not AXE.is_file(), reason="axe-core is not installed: run `make test` (npm ci)")]
 
 
 def axe_findings(page) -> list[dict]:

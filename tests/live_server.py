@@ -1,4 +1,4 @@
-"""Start the service as `make run` does (gunicorn + gunicorn.conf.py) on a free loopback
+"""Start the service as `make run` does (gunicorn + edh_service/gunicorn_conf.py) on a free loopback
 port. Shared by the tests that need a real process and by the HTTP benchmarks."""
 
 from __future__ import annotations
@@ -13,7 +13,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-ROOT = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parent.parent
+# As `make run` and the Docker image start it (the config is a module of the package).
+GUNICORN_CONFIG = "python:edh_service.gunicorn_conf"
+WSGI_APP = "edh_service.wsgi:app"
 
 
 class ServerFailed(RuntimeError):
@@ -29,25 +32,34 @@ def free_port() -> int:
 
 @contextmanager
 def gunicorn(log: Path, *, ready_path: str = "/healthz", **environment: str) -> Iterator[tuple[str, subprocess.Popen]]:
-    """gunicorn --config gunicorn.conf.py wsgi:app; yields (base URL, process) once
+    """gunicorn --config python:edh_service.gunicorn_conf edh_service.wsgi:app; yields (base URL, process) once
     ready_path answers 200, and stops it (SIGTERM, then SIGKILL) afterwards.
 
     `environment` overrides the inherited environment (CARD_DB, WEB_CONCURRENCY...);
     by default two workers, and no rate limit: one loopback client would hit it.
     """
     port = free_port()
-    env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2",
-           "RATELIMIT_ENABLED": "0", **environment}
-    env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # gunicorn.conf.py makes a private one
-    with open(log, "wb") as sink:  # a file, not a pipe: nobody reads it while clients run
-        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "wsgi:app"],
-                                   cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
+    process = spawn(log, port, **environment)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_ready(base + ready_path, process, log)
         yield base, process
     finally:
         stop(process)
+
+
+def spawn(log: Path, port: int, *, own_group: bool = False, **environment: str) -> subprocess.Popen:
+    """Start gunicorn on 127.0.0.1:port without waiting (see gunicorn() for the defaults);
+    the caller waits with wait_ready() and stops it with stop(). Its output goes to log.
+    own_group: in a process group of its own, so that os.killpg() ends master and workers
+    at once (a crash), where a SIGKILLed master alone leaves its workers serving."""
+    env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2",
+           "RATELIMIT_ENABLED": "0", **environment}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # the gunicorn config makes a private one
+    with open(log, "ab") as sink:  # a file, not a pipe: nobody reads it while clients run
+        return subprocess.Popen([sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG, WSGI_APP],
+                                cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT,
+                                process_group=0 if own_group else None)
 
 
 def wait_ready(url: str, process: subprocess.Popen, log: Path, timeout: float = 30.0) -> None:

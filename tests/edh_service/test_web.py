@@ -13,30 +13,13 @@ from urllib.parse import urlencode
 import pytest
 from bs4 import BeautifulSoup
 
-from app import create_app
+from edh_service.factory import create_app
 from tests.apps import offline_app
+from tests.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED
 
 # A deck that breaks several rules, one problem per line. Line numbers matter: the
 # page must mark exactly these lines.
-ILLEGAL_DECK = """\
-Commander
-1 Atraxa, Praetors' Voice
-
-Deck
-1 Mana Crypt
-1 Lightning Bolt
-1 Sol Rnig
-1 Sol Ring
-1 Sol Ring
-92 Forest
-"""
 # code -> (cards shown, lines); cards of unknown_card are the name as typed.
-ILLEGAL_EXPECTED = {
-    "banned": (["Mana Crypt"], [5]),
-    "color_identity": (["Lightning Bolt"], [6]),
-    "unknown_card": (["Sol Rnig"], [7]),
-    "singleton": (["Sol Ring"], [8, 9]),
-}
 
 LEGAL_DECK = """\
 Commander
@@ -51,25 +34,13 @@ Deck
 24 Swamp
 """
 
-# What the page must always send (DESIGN.md / the issue: strict headers, no inline code).
+# What the page must always send: strict security headers, no inline code.
 REQUIRED_CSP = (
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
     "frame-ancestors 'none'",
 )
-
-
-@pytest.fixture
-def app(fixture_db):
-    """The real app over the fixture card store; offline, no background sync."""
-    return offline_app(fixture_db)
-
-
-@pytest.fixture
-def client(app):
-    """A test client of the app."""
-    return app.test_client()
 
 
 def soup_of(response) -> BeautifulSoup:
@@ -371,7 +342,7 @@ def test_a_bug_is_a_500_page_that_keeps_the_list(client, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("service.validate_text", broken)
+    monkeypatch.setattr("edh_service.service.validate_text", broken)
     response = client.post("/", data={"decklist": LEGAL_DECK})
     soup = soup_of(response)
     assert response.status_code == 500

@@ -12,7 +12,8 @@ import logging
 
 import pytest
 
-from app import config_from_environment, create_app
+from edh_service.config import from_environment as config_from_environment
+from edh_service.factory import create_app
 from tests.apps import offline_app
 
 VALIDATE = "/api/v1/validate"
@@ -27,10 +28,6 @@ def app(tmp_path):
                        CORS_ORIGINS=("https://decks.example",))
 
 
-@pytest.fixture
-def client(app):
-    """A test client for the store-less app."""
-    return app.test_client()
 
 
 def assert_envelope(response, status: int) -> dict:
@@ -231,10 +228,10 @@ def test_unexpected_error_is_a_logged_500_envelope(client, monkeypatch, caplog):
     def broken(*args, **kwargs):
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("service.validate_text", broken)
+    monkeypatch.setattr("edh_service.service.validate_text", broken)
     # The store is absent, so give the view a repository that exists: reach the engine.
-    monkeypatch.setattr("app.repository", lambda: FakeMetadataOnly())
-    with caplog.at_level(logging.ERROR, logger="app"):
+    monkeypatch.setattr("edh_service.api.get_repository", lambda: FakeMetadataOnly())
+    with caplog.at_level(logging.ERROR, logger="edh_service.errors"):
         response = client.post(VALIDATE, json={"decklist": "1 Sol Ring"})
     body = assert_envelope(response, 500)
     assert "engine bug" not in body["message"]  # no internals leak to the client

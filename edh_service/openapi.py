@@ -12,7 +12,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, jsonify, render_template_string
 
-import schemas
+from edh_service import schemas
 
 bp = Blueprint("openapi", __name__)
 

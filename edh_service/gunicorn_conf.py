@@ -1,8 +1,10 @@
-"""gunicorn settings for `make run` and the Docker image; the environment tunes them.
+"""gunicorn settings for `make run`, the Docker image and an installed package:
 
-HOST (default 127.0.0.1; the image sets 0.0.0.0), PORT (8000), WEB_CONCURRENCY (workers,
-default one per core: validation is CPU-bound), GUNICORN_THREADS (2), ACCESS_LOG ("-" for
-stdout, empty to turn it off), LOG_LEVEL (info).
+    gunicorn --config python:edh_service.gunicorn_conf edh_service.wsgi:app
+
+The environment tunes them (HOST, PORT, WEB_CONCURRENCY, GUNICORN_THREADS, ACCESS_LOG,
+LOG_LEVEL, LOG_FORMAT: see config.SETTINGS). The whole environment is checked here, in
+the master, before any worker starts: a bad value stops gunicorn with one line naming it.
 """
 
 import logging
@@ -10,12 +12,20 @@ import multiprocessing
 import os
 from pathlib import Path
 
-bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
-workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count())
+# Imported by name: a module-level `config` would be read as gunicorn's own setting.
+from edh_service.config import ConfigError, defaults, from_environment
+
+try:
+    SETTINGS = {**defaults("app"), **defaults("gunicorn"), **from_environment(os.environ)}
+except ConfigError as error:
+    raise SystemExit(f"edh_service: {error}") from None
+
+bind = f"{SETTINGS['HOST']}:{SETTINGS['PORT']}"
+workers = SETTINGS["WEB_CONCURRENCY"] or multiprocessing.cpu_count()
 # gthread keeps client connections alive and does not let one slow client block a worker;
 # more threads than that buy nothing for CPU-bound work under the GIL.
 worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "2"))
+threads = SETTINGS["GUNICORN_THREADS"]
 timeout = 30
 graceful_timeout = 10
 keepalive = 5
@@ -25,8 +35,8 @@ preload_app = False
 # gunicornc is not used, and several instances (tests, the benchmark) would share ~/.gunicorn.
 control_socket_disable = True
 
-loglevel = os.environ.get("LOG_LEVEL", "info")
-accesslog = os.environ.get("ACCESS_LOG", "-") or None
+loglevel = SETTINGS["LOG_LEVEL"]
+accesslog = SETTINGS["ACCESS_LOG"] or None
 errorlog = "-"
 access_log_format = '%(h)s "%(r)s" %(s)s %(B)sB %(M)sms id=%({x-request-id}o)s'
 # Prometheus multiprocess mode: every worker writes its counters to files in this directory
@@ -45,8 +55,8 @@ def post_fork(server, worker):
     """Send the app's own loggers (app, runtime, card_data, edh.request) to stderr as JSON
     lines with the request id (LOG_FORMAT=json, the default), or to gunicorn's error log in
     its own format (LOG_FORMAT=text), so "card data sync failed: ..." shows up either way."""
-    if os.environ.get("LOG_FORMAT", "json").lower() == "json":
-        import observability
+    if SETTINGS["LOG_FORMAT"].lower() == "json":
+        from edh_service import observability
 
         observability.configure_logging(server.log.error_log.level)
         return
@@ -77,10 +87,10 @@ def on_starting(server):
     metrics_dir.mkdir(parents=True, exist_ok=True)
     for stale in metrics_dir.glob("*.db"):  # a previous run's counters would be summed in
         stale.unlink()
-    db = Path(os.environ.get("CARD_DB") or "instance/cards.sqlite3").resolve()
+    db = Path(SETTINGS["CARD_DB"]).resolve()
     if db.is_file():
         server.log.info("card data: %s", db)
-    elif os.environ.get("CARD_DATA_OFFLINE", "").lower() in {"1", "true", "yes", "on"}:
+    elif SETTINGS["CARD_DATA_OFFLINE"]:
         server.log.warning("card data: no store at %s and CARD_DATA_OFFLINE is set: answering 503 "
                            "until one is imported (python -m card_data import PATH)", db)
     else:

@@ -1,6 +1,6 @@
 """Contract tests of the HTTP API against a real store built from tests/fixtures/cards.jsonl.
 
-Every endpoint and status of DESIGN.md: 200 legal and illegal (codes, cards and lines
+Every documented endpoint and status: 200 legal and illegal (codes, cards and lines
 asserted), batch order, cards with suggestions, readiness, CORS, the OpenAPI document.
 """
 
@@ -10,7 +10,6 @@ import json
 
 import pytest
 
-from tests.apps import offline_app
 from validator.parse import MAX_LINES
 
 VALIDATE = "/api/v1/validate"
@@ -42,16 +41,12 @@ FIRST_SPELL_LINE = 5
 AFTER_BASICS_LINE = FIRST_SPELL_LINE + len(SPELLS) + len(BASICS)
 
 
-@pytest.fixture
-def app(fixture_db):
-    """The service over the fixture store, offline and without a background sync."""
-    return offline_app(fixture_db, CORS_ORIGINS=("https://decks.example",))
 
 
 @pytest.fixture
-def client(app):
-    """A test client for the fixture-store app."""
-    return app.test_client()
+def app_config() -> dict:
+    """The shared fixture-store app, with one allowed CORS origin."""
+    return {"CORS_ORIGINS": ("https://decks.example",)}
 
 
 def codes(body: dict) -> list[str]:
@@ -299,8 +294,8 @@ def test_docs_page_is_plain_html_under_a_strict_policy(client):
 
 def test_dump_report_is_json_ready(client):
     """The CLI's --format json uses dump_report directly; it must serialise as is."""
-    from schemas import dump_report
-    from service import validate_text
+    from edh_service.schemas import dump_report
+    from edh_service.service import validate_text
 
     repository = client.application.extensions["card_repository"]
     report = validate_text(deck_text(extra=("1 Sol Rnig",)), repository).report

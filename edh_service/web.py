@@ -14,11 +14,8 @@ from flask import Blueprint, current_app, render_template, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-import observability
-import schemas
-import service
-from runtime import REPOSITORY_KEY, card_data_wait, retry_after_for
 from card_data import CardDataError, CardDataUnavailable
+from edh_service import cards, observability, schemas, service
 from validator.parse import FORMATS, DecklistError
 from validator.parse_common import split_lines
 from validator.violations import Severity
@@ -188,13 +185,10 @@ def decode_upload(data: bytes) -> str:
 
 def validate_and_render(form: dict, data: dict):
     """Run the one engine on the loaded request and render the Report, or say why not."""
-    repository = current_app.extensions.get(REPOSITORY_KEY)
     try:
-        if repository is None:
-            raise CardDataUnavailable("the app has no card repository", retry_after=30)
         report = service.validate_text(
             data["decklist"],
-            repository,
+            cards.get_repository(),
             format=data.get("decklist_format"),
             commanders=data.get("commanders"),
             companion=data.get("companion"),
@@ -203,7 +197,7 @@ def validate_and_render(form: dict, data: dict):
         return render_page(form=form, error=str(error)), 422
     except CardDataUnavailable as error:
         # The same figure the API and /readyz send.
-        seconds = retry_after_for(error, repository, card_data_wait())
+        seconds = cards.retry_after(error)
         message = f"Card data is not loaded yet. Try again in {seconds} seconds."
         response = current_app.make_response((render_page(form=form, error=message), 503))
         response.headers["Retry-After"] = str(seconds)
@@ -234,9 +228,8 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
 
 def card_data_metadata():
     """Where the card data came from and how fresh it is, for the footer; None when unknown."""
-    repository = current_app.extensions.get(REPOSITORY_KEY)
     try:
-        return repository.metadata() if repository is not None else None
+        return cards.get_repository().metadata()
     except CardDataError:  # the footer must never take the page down with it
         return None
 

@@ -2,14 +2,9 @@
 /metrics, and per-client rate limiting. `create_app` calls `init_app(app)` once; nothing
 here knows about decks beyond reading the verdict out of a validate response.
 
-Configuration (app.config, or the environment when the app is not TESTING):
-  RATELIMIT            per-client limit on /api/ and the page's POST, e.g. "600/minute"
-  RATELIMIT_ENABLED    1/0 (default on; off in TESTING unless set)
-  RATELIMIT_STORAGE_URI  flask-limiter storage, "memory://" (per process) by default
-  PROXY_FIX_X_FOR      trusted proxies in front (X-Forwarded-For hops); 0 = none
-  METRICS_ENABLED      serve /metrics (default on)
-  REQUEST_LOG          one JSON log line per request on the "edh.request" logger (default on)
-Under gunicorn with PROMETHEUS_MULTIPROC_DIR set (gunicorn.conf.py sets it), /metrics
+Its settings (RATELIMIT, RATELIMIT_ENABLED, RATELIMIT_STORAGE_URI, PROXY_FIX_X_FOR,
+METRICS_ENABLED, REQUEST_LOG) are in config.SETTINGS like every other.
+Under gunicorn with PROMETHEUS_MULTIPROC_DIR set (gunicorn_conf.py sets it), /metrics
 sums every worker's counters; otherwise each worker reports its own.
 """
 
@@ -25,7 +20,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterator, Mapping, TextIO
+from typing import Any, Iterator, TextIO
 
 from flask import Flask, Response, current_app, g, has_request_context, request
 from flask_limiter import ApplicationLimit, Limiter
@@ -34,10 +29,10 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, H
 from prometheus_client.core import GaugeMetricFamily
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from edh_service import cards
+
 METRICS_KEY = "metrics"
 LIMITER_KEY = "limiter"
-REPOSITORY_KEY = "card_repository"  # app.REPOSITORY_KEY; not imported: app imports this module
-SYNC_KEY = "card_data_sync"
 REQUEST_ID_HEADER = "X-Request-ID"
 # A client's id is echoed into logs and headers: accept only a short, plain token.
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}\Z")
@@ -48,25 +43,8 @@ LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.
 request_log = logging.getLogger("edh.request")
 
 
-def flag(value: str) -> bool:
-    """An environment flag: 1/true/yes/on are true."""
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-# name -> (default, how to read it from the environment)
-SETTINGS: dict[str, tuple[Any, Callable[[str], Any]]] = {
-    "RATELIMIT": ("600/minute", str),
-    "RATELIMIT_ENABLED": (True, flag),
-    "RATELIMIT_STORAGE_URI": ("memory://", str),
-    "PROXY_FIX_X_FOR": (0, int),
-    "METRICS_ENABLED": (True, flag),
-    "REQUEST_LOG": (True, flag),
-}
-
-
 def init_app(app: Flask) -> None:
     """Install request ids, request logs, metrics and the rate limiter on the app."""
-    configure(app, os.environ)
     if app.config["PROXY_FIX_X_FOR"]:
         # Behind a reverse proxy every client has the proxy's address: trust its header.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=int(app.config["PROXY_FIX_X_FOR"]))
@@ -77,22 +55,6 @@ def init_app(app: Flask) -> None:
     if app.config["METRICS_ENABLED"]:
         app.add_url_rule("/metrics", "metrics", metrics_view)
     app.extensions[LIMITER_KEY] = build_limiter(app)
-
-
-def configure(app: Flask, environ: Mapping[str, str]) -> None:
-    """Fill in SETTINGS: test config wins, then the environment (not in TESTING), then defaults."""
-    for name, (default, read) in SETTINGS.items():
-        if name in app.config:
-            continue
-        if name in environ and not app.testing:
-            try:
-                app.config[name] = read(environ[name])
-            except ValueError:
-                raise ValueError(f"environment variable {name}={environ[name]!r} is malformed") from None
-        elif name == "RATELIMIT_ENABLED":
-            app.config[name] = not app.testing  # tests that count requests opt in explicitly
-        else:
-            app.config[name] = default
 
 
 # --- request ids and request logs --------------------------------------------------------
@@ -226,7 +188,7 @@ class CardDataCollector:
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         """Age and size of the store, and whether the last background sync failed."""
-        repository = self.app.extensions.get(REPOSITORY_KEY)
+        repository = cards.repository_of(self.app)
         meta = repository.metadata() if repository is not None else None
         loaded = GaugeMetricFamily("edh_card_data_loaded", "1 when a card store is loaded.")
         loaded.add_metric([], 1.0 if meta else 0.0)
@@ -235,7 +197,7 @@ class CardDataCollector:
             yield gauge("edh_card_data_age_seconds", "Seconds since the bulk file's updated_at.",
                         card_data_age(meta.updated_at))
             yield gauge("edh_card_data_cards", "Cards in the store.", meta.cards)
-        syncer = self.app.extensions.get(SYNC_KEY)
+        syncer = cards.syncer_of(self.app)
         if syncer is not None:
             yield gauge("edh_card_data_sync_failing", "1 when this process's last sync failed.",
                         1.0 if syncer.last_error else 0.0)

@@ -1,8 +1,8 @@
 """Keeping a running service's card data: one background sync per store, retrying with
 capped exponential backoff.
 
-The service must come up even when Scryfall cannot be reached on a first start
-(DESIGN.md): until a store exists, every lookup raises `CardDataUnavailable`, which the
+The service must come up even when Scryfall cannot be reached on a first start (a
+deployment contract: it serves 503s, it does not crash): until a store exists, every lookup raises `CardDataUnavailable`, which the
 API answers with 503 and `Retry-After`. Meanwhile one thread keeps trying to sync. Under
 gunicorn every worker builds its own app, so a file lock next to the store elects one
 syncing process per store; the others see the new file when the card store notices
@@ -17,8 +17,6 @@ import threading
 import time
 from pathlib import Path
 from typing import Callable
-
-from flask import current_app
 
 from card_data import CardDataError, CardDataUnavailable
 
@@ -150,34 +148,3 @@ class BackgroundSync:
             return False
         self._lock_file = handle
         return True
-
-
-
-# The app.extensions keys of the CardRepository and the BackgroundSync (app.py sets them,
-# the API and the page read them).
-REPOSITORY_KEY = "card_repository"
-SYNC_KEY = "card_data_sync"
-
-
-def card_data_wait() -> int:
-    """Seconds a client should wait for card data, as /readyz says: until this process's
-    next sync attempt, or the configured figure when this process does not sync."""
-    syncer = current_app.extensions.get(SYNC_KEY)
-    return syncer.retry_after() if syncer else int(current_app.config["CARD_DATA_RETRY_AFTER"])
-
-
-def retry_after_for(error: CardDataUnavailable, repository, waiting: int) -> int:
-    """Retry-After for a 503 answered because card data is unavailable.
-
-    `waiting` is what /readyz says: the background sync's next attempt, or the configured
-    figure when this process does not sync. Before any store exists that is the answer for
-    every endpoint (card_data's own "no store" figure is a fixed 60 s); once a store is
-    there (a look-up Scryfall rate-limited, say) the error's own figure stands.
-    """
-    try:
-        loaded = repository is not None and repository.metadata() is not None
-    except CardDataError:
-        loaded = False
-    if not loaded:
-        return max(1, int(waiting))
-    return max(1, int(error.retry_after or waiting))

@@ -7,7 +7,7 @@ import json
 import urllib.error
 import urllib.request
 
-from live_server import gunicorn
+from tests.live_server import gunicorn
 
 
 def call(base: str, path: str, body: dict | None = None) -> tuple[int, dict, dict]:

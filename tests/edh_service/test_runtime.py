@@ -3,13 +3,12 @@ Scryfall server, capped exponential backoff that honours a 429, one syncer per s
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
-from app import create_app
+from edh_service.factory import create_app
 from tests.waiting import wait_for
-from runtime import backoff_delay
+from edh_service.runtime import backoff_delay
 
 
 @pytest.fixture
@@ -117,7 +116,10 @@ def test_an_existing_store_is_only_refreshed_later(scryfall_server, make_app, fi
     (tmp_path / "cards.sqlite3").write_bytes(fixture_db.read_bytes())
     app = make_app(scryfall_server, CARD_DATA_REFRESH_SECONDS=3600)
     assert app.test_client().get("/readyz").status_code == 200
-    time.sleep(0.3)
+    # The thread has decided: its next attempt is the daily refresh, about an hour away
+    # (not a fixed sleep and a hope that it would have asked by then).
+    syncer = app.extensions["card_data_sync"]
+    assert wait_for(lambda: syncer.retry_after() > 3000)
     assert scryfall_server.requests == []  # `make run` already synced; no request at start
 
 

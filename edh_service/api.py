@@ -1,0 +1,220 @@
+"""The JSON API (/api/v1) and the health endpoints.
+
+No rule logic lives here: a view reads the request through a schema, hands the text to
+`service.validate_text` and dumps the Report. Errors become the one JSON envelope in
+errors.py.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+from typing import Any, Mapping
+
+from flask import Blueprint, current_app, jsonify, request
+from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import BadRequest, NotFound, UnsupportedMediaType
+
+from card_data import CardDataUnavailable
+from card_data.repository import MAX_SUGGESTED_NAMES
+from edh_service import cards, schemas, service
+from edh_service.cards import get_repository
+from edh_service.errors import unprocessable
+from validator.parse import DecklistError
+from validator.parse_common import split_lines
+from validator.rules import commander_eligibility, pairing_abilities
+
+BATCH_MIN_SUGGESTIONS = 3  # each deck of a batch still gets suggestions for a few typos
+
+
+# --- the API ---------------------------------------------------------------------------
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+@bp.post("/validate")
+def validate():
+    """Validate one decklist (JSON body or text/plain) and return every violation."""
+    data = read_validate_request()
+    return jsonify(validate_deck(data))
+
+
+@bp.post("/validate/batch")
+def validate_batch():
+    """Validate up to BATCH_LIMIT decks; one result each, in request order."""
+    body = read_json()
+    data = load(schemas.batch_request_schema(current_app.config["BATCH_LIMIT"]), body)
+    check_batch_lines(data["decks"], current_app.config["BATCH_LINE_LIMIT"])
+    results = []
+    # The decks share one suggestion budget: fuzzy "did you mean" costs ~13 ms a name, and
+    # 50 decks of garbage names would otherwise take minutes (measured: 20 decks, 38 s).
+    share = max(BATCH_MIN_SUGGESTIONS, MAX_SUGGESTED_NAMES // len(data["decks"]))
+    for index, deck in enumerate(data["decks"]):
+        try:
+            results.append(validate_deck(deck, suggest_limit=share))
+        except DecklistError as error:
+            raise unprocessable(str(error), {"decks": {str(index): {"decklist": [str(error)]}}})
+    return jsonify({"results": results})
+
+
+def check_batch_lines(decks: list[Mapping[str, Any]], limit: int) -> None:
+    """422 when a batch holds more lines in all than `limit`: the work per request is bounded
+    by lines, and 50 decks of 10,000 lines each would be 50 times one deck's worst case."""
+    lines = sum(line_count(deck["decklist"]) for deck in decks)
+    if lines > limit:
+        message = f"The batch has {lines} lines in all; at most {limit} are accepted. Send fewer decks."
+        raise unprocessable(message, {"decks": [message]})
+
+
+def line_count(text: str) -> int:
+    """Lines as the list's author counts them: a final line break ends a line, it does not
+    start another (CR, LF and CRLF each break a line, as the parser numbers them)."""
+    lines = split_lines(text)
+    return len(lines) - 1 if len(lines) > 1 and lines[-1] == "" else len(lines)
+
+
+@bp.get("/cards/<path:name>")
+def card(name: str):
+    """What the service knows about one card, or 404 with suggestions."""
+    name = load(schemas.card_name_schema, {"name": name})["name"]
+    resolution = get_repository().resolve([name])
+    found = resolution.cards.get(name)
+    if found is None:
+        suggestions = list(resolution.suggestions.get(name, ()))
+        error = NotFound(f"No card is named {name!r}.")
+        error.errors = {"name": name, "suggestions": suggestions}
+        raise error
+    return jsonify(card_body(found, get_repository().describe(name) or {}))
+
+
+def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None) -> dict:
+    """Run one loaded request through the engine and dump the Report."""
+    repo = get_repository()
+    report, source = service.validate_text(
+        data["decklist"],
+        repo,
+        suggest_limit=suggest_limit,
+        format=data.get("decklist_format"),
+        commanders=data.get("commanders"),
+        companion=data.get("companion"),
+        color_choices=data.get("color_choices"),
+    )
+    # The metadata of the store the cards came from, not of whatever file is current now.
+    return schemas.dump_report(report, source or repo.metadata(), data["format"])
+
+
+def card_body(card, described: Mapping[str, Any]) -> dict:
+    """The /api/v1/cards response: the stored card plus what the rules say about it."""
+    reason = commander_eligibility(card)
+    return schemas.card_schema.dump({
+        "scryfall_uri": schemas.scryfall_search_url(card.name),  # a stored scryfall_uri wins
+        **described,
+        "legality": card.legality,
+        "commander": {"eligible": reason is None, "reason": reason},
+        "pairing_abilities": list(pairing_abilities(card)),
+    })
+
+
+# --- reading requests ------------------------------------------------------------------
+
+
+def read_validate_request() -> dict:
+    """A validate request from JSON, or from a text/plain body; query parameters give the
+    options either way (JSON fields win over them)."""
+    if request.is_json:
+        body = read_json()
+        if isinstance(body, dict):
+            body = {**query_options(), **body}
+        return load(schemas.validate_request_schema, body)
+    if request.mimetype == "text/plain":
+        return load(schemas.validate_request_schema, {**query_options(), "decklist": read_text()})
+    raise UnsupportedMediaType("Send the decklist as application/json or text/plain.")
+
+
+def query_options() -> dict:
+    """The options given as query parameters, checked like the JSON fields (422 if wrong)."""
+    if not request.args:
+        return {}
+    given = {key: values if key == "commanders" else values[0] for key, values in request.args.lists()}
+    loaded = load(schemas.validate_query_schema, given)
+    return {key: value for key, value in loaded.items() if key in given}  # no defaults yet
+
+
+def read_json() -> Any:
+    """The JSON body; 415 for another media type, 400 when it does not parse."""
+    if not request.is_json:
+        raise UnsupportedMediaType("Send a JSON body with Content-Type: application/json.")
+    # get_json raises BadRequest for malformed JSON and for bytes that are not UTF-8.
+    try:
+        body = request.get_json()
+    except BadRequest as error:
+        # Flask hides the parser's reason outside debug mode; a client needs it to fix the body.
+        cause = error.__cause__ if isinstance(error.__cause__, BadRequest) else error
+        reason = str(cause.description).removeprefix("Failed to decode JSON object: ")
+        if isinstance(cause.__cause__, UnicodeDecodeError) or "codec can't decode" in reason:
+            raise BadRequest("The JSON body is not valid UTF-8.") from None
+        raise BadRequest(f"The body is not valid JSON: {reason}") from None
+    except RecursionError:
+        # json.loads recurses once per nesting level: 100,000 "[" overflowed into a 500.
+        raise BadRequest("The JSON body is nested too deeply.") from None
+    try:
+        # JSON may escape a lone surrogate ("\ud800"): valid JSON, but no text. It reached
+        # SQLite's UTF-8 encoder as a 500; refuse it here like any other undecodable body.
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadRequest("The JSON body holds an unpaired surrogate escape; it is not valid Unicode.") from None
+    return body
+
+
+def read_text() -> str:
+    """A text/plain body decoded with its charset (UTF-8 by default)."""
+    charset = request.mimetype_params.get("charset", "utf-8")
+    try:
+        info = codecs.lookup(charset)
+        # The codec registry also holds transforms (rot13, base64, zlib...) that bytes.decode
+        # refuses: they are no charset either (decoding with one was a 500).
+        if not getattr(info, "_is_text_encoding", True):
+            raise LookupError(charset)
+        codec = info.name
+    except LookupError:
+        raise UnsupportedMediaType(f"Unknown charset {charset!r}; send UTF-8.") from None
+    # utf-8-sig drops the byte-order mark Windows editors write, so line 1 still parses.
+    codec = "utf-8-sig" if codec == "utf-8" else codec
+    try:
+        return request.get_data(cache=False).decode(codec)
+    except UnicodeDecodeError as error:
+        raise BadRequest(f"The body is not valid {charset}: byte {error.start} cannot be decoded.") from None
+    except UnicodeError:  # some codecs (punycode, undefined) raise the bare base class
+        raise BadRequest(f"The body is not valid {charset}.") from None
+
+
+def load(schema: Schema, data: Any) -> dict:
+    """Load through a schema; shape problems become a 422 listing every field."""
+    try:
+        return schema.load(data)
+    except ValidationError as error:
+        raise unprocessable("The request does not have the expected shape.", error.messages) from None
+
+
+# --- health ----------------------------------------------------------------------------
+
+
+def healthz():
+    """Liveness: the process answers. Card data is /readyz's business."""
+    return jsonify({"status": "ok"})
+
+
+def readyz():
+    """Readiness: 200 once card data is loaded, 503 with Retry-After before."""
+    meta = get_repository().metadata()
+    if meta is None or not meta.cards:
+        raise CardDataUnavailable("card data is not loaded yet", cards.wait_seconds())
+    updated = schemas.dump_card_data(meta)["updated_at"]
+    body = {"status": "ready", "card_data": {"updated_at": updated, "cards": meta.cards}}
+    syncer = cards.get_syncer()
+    if syncer is not None and syncer.last_error:
+        # Still serving from the last good store, but it is not being refreshed: say so.
+        body.update(degraded=True, last_sync_error=syncer.last_error)
+    return jsonify(body)
+
+

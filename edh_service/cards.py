@@ -1,0 +1,102 @@
+"""Card data as a Flask extension, in the manner of flaskr's db.py.
+
+`init_app(app)` opens the card repository and starts the background sync, keeping both in
+`app.extensions`; `get_repository()` hands the repository to a view; `retry_after(error)`
+is the one figure every 503 sends (API, page, /readyz). Nothing else reaches into
+`app.extensions` for card data.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask, current_app
+
+from card_data import CardDataError, CardDataUnavailable, CardRepository, open_repository
+from edh_service.runtime import BackgroundSync
+
+# The app.extensions keys of the CardRepository and the BackgroundSync.
+REPOSITORY_KEY = "card_repository"
+SYNC_KEY = "card_data_sync"
+
+
+def init_app(app: Flask) -> None:
+    """Put the live repository in app.extensions and start the background sync."""
+    config = app.config
+    syncer = None
+    if config["CARD_DATA_SYNC"] and not config["CARD_DATA_OFFLINE"]:
+        syncer = BackgroundSync(
+            Path(config["CARD_DB"]),
+            lambda: sync_store(config),
+            base=config["SYNC_BACKOFF_BASE"],
+            cap=config["SYNC_BACKOFF_CAP"],
+            refresh=config["CARD_DATA_REFRESH_SECONDS"],
+        )
+    app.extensions[SYNC_KEY] = syncer
+    # The repository opens the store lazily and reopens it when a sync swaps the file, so
+    # it can be created before the store exists (it raises CardDataUnavailable until then).
+    app.extensions[REPOSITORY_KEY] = open_repository(
+        Path(config["CARD_DB"]),
+        api_url=config["SCRYFALL_API_URL"],
+        offline=bool(config["CARD_DATA_OFFLINE"]),
+        user_agent=config["USER_AGENT"],
+    )
+    if syncer is not None:
+        syncer.start()
+
+
+def sync_store(config: Mapping[str, Any]) -> None:
+    """One bulk sync of the store (the background thread calls this)."""
+    from card_data import sync  # imported late: only the syncing process needs it
+
+    Path(config["CARD_DB"]).parent.mkdir(parents=True, exist_ok=True)
+    sync.sync(Path(config["CARD_DB"]), config["SCRYFALL_API_URL"], user_agent=config["USER_AGENT"])
+
+
+def repository_of(app: Flask) -> CardRepository | None:
+    """The app's card repository, or None before init_app (metrics read it outside requests)."""
+    return app.extensions.get(REPOSITORY_KEY)
+
+
+def syncer_of(app: Flask) -> BackgroundSync | None:
+    """The app's background sync; None when this process does not sync."""
+    return app.extensions.get(SYNC_KEY)
+
+
+def get_repository() -> CardRepository:
+    """The current app's card repository (raises CardDataUnavailable while there is none)."""
+    repository = repository_of(current_app)
+    if repository is None:
+        raise CardDataUnavailable("the app has no card repository", retry_after=wait_seconds())
+    return repository
+
+
+def get_syncer() -> BackgroundSync | None:
+    """The current app's background sync, if this process runs one."""
+    return syncer_of(current_app)
+
+
+def wait_seconds() -> int:
+    """Seconds a client should wait for card data, as /readyz says: until this process's
+    next sync attempt, or CARD_DATA_RETRY_AFTER when this process does not sync."""
+    syncer = get_syncer()
+    return syncer.retry_after() if syncer else int(current_app.config["CARD_DATA_RETRY_AFTER"])
+
+
+def retry_after(error: CardDataUnavailable | None = None) -> int:
+    """Retry-After for a 503 answered because card data is unavailable.
+
+    Before any store exists every endpoint says what /readyz says (the background sync's
+    next attempt; card_data's own "no store" figure is a fixed 60 s). Once a store is there
+    (a look-up Scryfall rate-limited, say) the error's own figure stands.
+    """
+    waiting = wait_seconds()
+    repository = repository_of(current_app)
+    try:
+        loaded = repository is not None and repository.metadata() is not None
+    except CardDataError:
+        loaded = False
+    if not loaded or error is None:
+        return max(1, int(waiting))
+    return max(1, int(error.retry_after or waiting))

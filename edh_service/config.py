@@ -1,0 +1,253 @@
+"""Every setting of the service, the CLI and gunicorn, defined once: its environment
+variable, type, default and meaning.
+
+`SETTINGS` is the table. `from_environment(environ)` reads it once, typed, and refuses a
+bad value with a `ConfigError` naming the variable (every bad one at once), so a typo
+stops start-up with one clear line instead of a traceback. The README's configuration
+table is generated from here (`python -m edh_service.config`) and a test keeps the two
+equal. Adding a setting is one `Setting(...)` line below; `create_app` puts every
+service setting in `app.config` under the same name.
+
+This module imports neither flask nor the rest of the package: the CLI and gunicorn's
+config read it before (or without) an app.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
+
+from validator.parse import MAX_LINES
+
+# One default for the card store everywhere (service, `edh-validate`, `cards`, gunicorn):
+# relative to the working directory the command starts in.
+DEFAULT_CARD_DB = "instance/cards.sqlite3"
+DEFAULT_SCRYFALL_API_URL = "https://api.scryfall.com"
+DEFAULT_BATCH_LIMIT = 50
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+
+
+class ConfigError(ValueError):
+    """A setting's value cannot be read; the message names every bad variable."""
+
+
+def flag(value: str) -> bool:
+    """An on/off setting: 1/true/yes/on or 0/false/no/off (any case); anything else is refused."""
+    word = value.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ValueError("expected 1/true/yes/on or 0/false/no/off")
+
+
+def origins(value: str) -> tuple[str, ...]:
+    """Comma-separated origins, `*` for any, empty for none."""
+    return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+def whole_number(value: str) -> int:
+    """A whole number (ValueError with a plain message otherwise)."""
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError("expected a whole number") from None
+
+
+def positive_int(value: str) -> int:
+    """A whole number above zero."""
+    number = whole_number(value)
+    if number <= 0:
+        raise ValueError("expected a whole number above 0")
+    return number
+
+
+def non_negative_int(value: str) -> int:
+    """A whole number, zero or more."""
+    number = whole_number(value)
+    if number < 0:
+        raise ValueError("expected a whole number, 0 or more")
+    return number
+
+
+def non_negative_float(value: str) -> float:
+    """A number of seconds, zero or more."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise ValueError("expected a number of seconds") from None
+    if not number >= 0:  # also refuses nan
+        raise ValueError("expected a number, 0 or more")
+    return number
+
+
+def text(value: str) -> str:
+    """Any text, as given."""
+    return value
+
+
+# How each reader is named in the README's "type" column.
+TYPE_NAMES: dict[Callable[[str], Any], str] = {
+    flag: "flag", origins: "list", positive_int: "integer > 0", non_negative_int: "integer ≥ 0",
+    non_negative_float: "seconds", text: "text",
+}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: `name` is both the environment variable and the app.config key."""
+
+    name: str
+    read: Callable[[str], Any]
+    default: Any
+    meaning: str
+    # "app": create_app puts it in app.config; "gunicorn": only gunicorn's config reads it.
+    scope: str = "app"
+    # The README's default column when the default is not a plain value.
+    shown_default: str | None = None
+
+    @property
+    def type_name(self) -> str:
+        """The value's kind, as the README shows it."""
+        return TYPE_NAMES[self.read]
+
+    def show_default(self) -> str:
+        """The default as the README shows it."""
+        if self.shown_default is not None:
+            return self.shown_default
+        if isinstance(self.default, bool):
+            return "`1`" if self.default else "`0`"
+        if isinstance(self.default, tuple):
+            return f"`{','.join(self.default)}`" if self.default else "empty"
+        return f"`{self.default}`"
+
+
+SETTINGS: tuple[Setting, ...] = (
+    # card data
+    Setting("CARD_DB", text, DEFAULT_CARD_DB,
+            "the SQLite card store; a relative path is relative to the working directory"),
+    Setting("SCRYFALL_API_URL", text, DEFAULT_SCRYFALL_API_URL,
+            "Scryfall API base (tests point it at a local server)"),
+    Setting("REDIS_URL", text, None,
+            "several instances: Redis shared by every instance for the request budgets, "
+            "Scryfall's lockout and the sync lock (`redis://host:6379/0`); unset, one instance",
+            shown_default="unset"),
+    Setting("CARD_DATA_SHARED_DIR", text, None,
+            "several instances: a folder every instance can read where the syncing instance "
+            "publishes the bulk file (docs/several-instances.md)", shown_default="unset"),
+    Setting("CARD_DATA_OFFLINE", flag, False,
+            "`1`: no background sync and no `/cards/collection` look-ups"),
+    Setting("CARD_DATA_SYNC", flag, True,
+            "`0`: no background sync (the store is managed outside, e.g. a mounted volume)"),
+    Setting("CARD_DATA_REFRESH_SECONDS", non_negative_int, 24 * 3600,
+            "how often the background sync checks for a newer bulk file (`0`: never); "
+            "Scryfall rebuilds its bulk files daily"),
+    Setting("CARD_DATA_RETRY_AFTER", positive_int, 30,
+            "`Retry-After` seconds for a 503 when no sync runs in this process"),
+    Setting("SYNC_BACKOFF_BASE", non_negative_float, 5.0,
+            "first wait after a failed background sync; it doubles per failure"),
+    Setting("SYNC_BACKOFF_CAP", non_negative_float, 600.0, "longest wait between failed background syncs"),
+    Setting("USER_AGENT", text, None, "the User-Agent sent to Scryfall",
+            shown_default="`edh-deck-validator/<version>`"),
+    # requests
+    Setting("MAX_CONTENT_LENGTH", positive_int, 1024 * 1024, "request body limit in bytes (413 above it)"),
+    Setting("BATCH_LIMIT", positive_int, DEFAULT_BATCH_LIMIT, "decks per batch request"),
+    Setting("BATCH_LINE_LIMIT", positive_int, 2 * MAX_LINES,
+            "lines of all a batch's decks together (422 above it)"),
+    Setting("CORS_ORIGINS", origins, ("*",),
+            "comma-separated origins allowed to call `/api/` from a browser; empty for none"),
+    # operations
+    Setting("RATELIMIT", text, "600/minute",
+            "per-client budget (by address) shared by `/api/` and the page's form post; "
+            "429 + `Retry-After` beyond it"),
+    Setting("RATELIMIT_ENABLED", flag, True, "`0`: no rate limit (tests turn it off unless they count)"),
+    Setting("RATELIMIT_STORAGE_URI", text, "memory://",
+            "flask-limiter storage (`memory://` counts per worker process, so with N workers a "
+            "client may get up to N times the budget: use a shared storage such as `redis://` "
+            "to make it exact)"),
+    Setting("PROXY_FIX_X_FOR", non_negative_int, 0,
+            "proxies in front that set `X-Forwarded-For`; without it every client behind a proxy "
+            "shares one budget"),
+    Setting("METRICS_ENABLED", flag, True, "serve `/metrics`"),
+    Setting("REQUEST_LOG", flag, True, "one `edh.request` log line per request"),
+    # gunicorn (edh_service/gunicorn_conf.py)
+    Setting("HOST", text, "127.0.0.1", "where gunicorn listens (the Docker image sets `0.0.0.0`)",
+            scope="gunicorn"),
+    Setting("PORT", positive_int, 8000, "gunicorn's port", scope="gunicorn"),
+    Setting("WEB_CONCURRENCY", positive_int, None, "gunicorn workers (validation is CPU-bound)",
+            scope="gunicorn", shown_default="one per core"),
+    Setting("GUNICORN_THREADS", positive_int, 2, "threads per gunicorn worker", scope="gunicorn"),
+    Setting("ACCESS_LOG", text, "-", "gunicorn access log: `-` stdout, empty to turn it off",
+            scope="gunicorn"),
+    Setting("LOG_LEVEL", text, "info", "gunicorn's log level", scope="gunicorn"),
+    Setting("LOG_FORMAT", text, "json",
+            "the app's log lines under gunicorn: `json` (with request ids, for a log collector) "
+            "or `text` (`make run` sets it, for a terminal)", scope="gunicorn"),
+)
+
+BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}
+
+
+def from_environment(environ: Mapping[str, str], names: Iterable[str] | None = None) -> dict[str, Any]:
+    """The settings present in `environ` (all, or those in `names`), typed.
+
+    Raises ConfigError listing every malformed variable at once.
+    """
+    wanted = [BY_NAME[name] for name in names] if names is not None else SETTINGS
+    values, problems = {}, []
+    for setting in wanted:
+        if setting.name not in environ:
+            continue
+        raw = environ[setting.name]
+        try:
+            values[setting.name] = setting.read(raw)
+        except ValueError as error:
+            problems.append(f"{setting.name}={raw!r} is malformed ({error})")
+    if problems:
+        raise ConfigError("bad configuration: " + "; ".join(problems))
+    return values
+
+
+def defaults(scope: str = "app") -> dict[str, Any]:
+    """Every setting of `scope` at its default."""
+    return {setting.name: setting.default for setting in SETTINGS if setting.scope == scope}
+
+
+def setting(name: str, environ: Mapping[str, str] | None = None) -> Any:
+    """One setting from the environment (os.environ by default), else its default."""
+    environ = os.environ if environ is None else environ
+    return from_environment(environ, [name]).get(name, BY_NAME[name].default)
+
+
+def markdown_table() -> str:
+    """The README's configuration table, generated from SETTINGS."""
+    rows = ["| variable | type | default | meaning |", "|---|---|---|---|"]
+    for item in SETTINGS:
+        rows.append(f"| `{item.name}` | {item.type_name} | {item.show_default()} | {item.meaning} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str]) -> int:
+    """`python -m edh_service.config`: the README table; with NAME, that setting's value as
+    read from the environment, in JSON (the Makefile asks for CARD_DATA_OFFLINE this way)."""
+    import json
+    import sys
+
+    if not argv:
+        print(markdown_table())
+        return 0
+    try:
+        print(json.dumps(setting(argv[0])))
+    except ConfigError as error:
+        print(f"edh_service: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))

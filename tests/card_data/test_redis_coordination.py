@@ -1,0 +1,199 @@
+"""Scryfall's budget and lockout, and the sync lock, shared by instances through a real
+redis-server (card_data/coordination.py); Redis going away fails open and comes back.
+
+Each "instance" has its own store folder, so nothing is shared through the file backend:
+what the instances share, they share through Redis.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from card_data import CardDataUnavailable
+from card_data.client import RATE_LIMITED_INTERVAL, ScryfallClient
+from card_data.coordination import RedisCoordination
+from tests.waiting import run_in_threads, wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def instance(redis_server):
+    """instance(folder, **options): one instance's coordination (its own store folder, the
+    shared Redis); every one is closed after the test."""
+    made = []
+
+    def make(folder: Path, **options) -> RedisCoordination:
+        folder.mkdir(parents=True, exist_ok=True)
+        made.append(RedisCoordination(redis_server.url, folder / "cards.sqlite3", **options))
+        return made[-1]
+
+    yield make
+    for coordination in made:
+        coordination.close()
+
+
+def client_for(server, coordination) -> ScryfallClient:
+    return ScryfallClient(server.base_url, backoff=0, timeout=(1.0, 2.0), limits=coordination.limits)
+
+
+def most_in_one_second(times: list[float]) -> int:
+    """The largest number of requests inside any 1 s window (Scryfall's 2/s rule)."""
+    return max((sum(1 for t in times if start <= t < start + 1.0) for start in times), default=0)
+
+
+def test_two_instances_share_one_budget(instance, scryfall_server, tmp_path):
+    clients = [client_for(scryfall_server, instance(tmp_path / name)) for name in "ab"]
+    run_in_threads([lambda c=client: c.fetch_collection(["Sol Ring"]) for client in clients for _ in range(3)])
+    times = scryfall_server.collection_times()
+    assert len(times) == 6
+    gaps = [later - earlier for earlier, later in zip(times, times[1:])]
+    assert min(gaps) >= RATE_LIMITED_INTERVAL - 0.1, gaps  # spaced by the cluster budget
+    assert most_in_one_second(times) <= 2
+
+
+SCRIPT = """
+import sys
+from card_data.client import ScryfallClient
+from card_data.coordination import coordination_for
+api, redis_url, db, rounds = sys.argv[1:5]
+client = ScryfallClient(api, backoff=0, limits=coordination_for(db, redis_url).limits)
+for _ in range(int(rounds)):
+    client.fetch_collection(["Sol Ring"])
+"""
+
+
+def run_instances(server, redis_url: str, folders: list[Path], rounds: int) -> list[tuple[int, str]]:
+    """One Python process per folder, all at once, each fetching `rounds` times through
+    Redis; their (exit code, stderr)."""
+    for folder in folders:
+        folder.mkdir(parents=True, exist_ok=True)
+    processes = [subprocess.Popen([sys.executable, "-c", SCRIPT, server.base_url, redis_url,
+                                   str(folder / "cards.sqlite3"), str(rounds)],
+                                  cwd=ROOT, stderr=subprocess.PIPE, text=True)
+                 for folder in folders]
+    return [(p.returncode, stderr) for p in processes for _, stderr in [p.communicate(timeout=60)]]
+
+
+def test_separate_processes_stay_within_two_requests_a_second(redis_server, scryfall_server, tmp_path):
+    outcomes = run_instances(scryfall_server, redis_server.url, [tmp_path / name for name in "abc"], 3)
+    assert [code for code, _ in outcomes] == [0, 0, 0], outcomes
+    times = scryfall_server.collection_times()
+    assert len(times) == 9
+    assert most_in_one_second(times) <= 2
+    assert min(later - earlier for earlier, later in zip(times, times[1:])) >= 0.5
+
+
+def test_a_429_stops_every_instance_for_the_lockout(instance, redis_server, scryfall_server, tmp_path):
+    first = client_for(scryfall_server, instance(tmp_path / "a"))
+    scryfall_server.fail_next = [429]
+    with pytest.raises(CardDataUnavailable):
+        first.fetch_collection(["Sol Ring"])
+    # Another process, another host's folder: it learns of the lockout from Redis alone.
+    [(code, stderr)] = run_instances(scryfall_server, redis_server.url, [tmp_path / "b"], 1)
+    assert code == 1 and "CardDataUnavailable: Scryfall rate limit" in stderr
+    assert len(scryfall_server.requests) == 1  # the 429 only: nobody sent anything after it
+    remaining = instance(tmp_path / "c").limits.lockout_remaining()
+    assert 25 < remaining <= 30
+
+
+LOCK_SCRIPT = """
+import sys, time
+from card_data.coordination import RedisCoordination
+redis_url, db, ttl = sys.argv[1:4]
+lock = RedisCoordination(redis_url, db, lock_ttl=float(ttl)).sync_lock()
+print("held" if lock.acquire() else "refused", flush=True)
+time.sleep(60)
+"""
+
+
+def start_lock_holder(redis_url: str, folder: Path, ttl: float = 1.0) -> tuple[subprocess.Popen, str]:
+    """A process that tries the sync lock once and then lives on; (process, its answer)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    process = subprocess.Popen([sys.executable, "-c", LOCK_SCRIPT, redis_url, str(folder / "cards.sqlite3"), str(ttl)],
+                               cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    answer = process.stdout.readline().strip()
+    process.stdout.close()
+    return process, answer
+
+
+def kill(process: subprocess.Popen) -> None:
+    """SIGKILL, as a crashed instance dies, and reap it."""
+    process.kill()
+    process.wait()
+
+
+def test_the_sync_lock_is_exclusive_across_processes(instance, redis_server, tmp_path):
+    holder, answer = start_lock_holder(redis_server.url, tmp_path / "a")
+    try:
+        assert answer == "held"
+        time.sleep(1.5)  # past the 1 s TTL: the holder's renewals keep it
+        other, answer = start_lock_holder(redis_server.url, tmp_path / "b")
+        kill(other)
+        assert answer == "refused"
+        here = instance(tmp_path / "c", lock_ttl=1.0).sync_lock()
+        assert here.acquire() is False
+        kill(holder)  # a dead syncer's lock expires within the TTL
+        assert wait_for(here.acquire, timeout=5)
+        assert here.held()
+        here.release()
+        assert instance(tmp_path / "d").sync_lock().acquire() is True
+    finally:
+        kill(holder)
+
+
+def test_redis_down_fails_open_and_comes_back(instance, redis_server, scryfall_server, tmp_path, caplog):
+    coordination = instance(tmp_path / "a", lock_ttl=1.0)
+    client = client_for(scryfall_server, coordination)
+    lock = coordination.sync_lock()
+    assert lock.acquire()
+    client.fetch_collection(["Sol Ring"])
+
+    redis_server.stop()
+    with caplog.at_level(logging.WARNING, logger="card_data.coordination"):
+        for _ in range(3):  # requests go on at this host's budget
+            found, _ = client.fetch_collection(["Sol Ring"])
+            assert [name for name, _ in found] == ["Sol Ring"]
+        time.sleep(1.2)  # past a renewal: the holder keeps syncing on its host's flock
+        assert lock.held()
+        status = coordination.status()
+        assert status["redis_up"] is False and status["redis_outages"] == 1 and status["redis_fallbacks"] >= 3
+        down = [r for r in caplog.records if "Redis unreachable" in r.getMessage()]
+        assert len(down) == 1  # logged once per outage, not once per request
+    times = scryfall_server.collection_times()
+    assert len(times) == 4
+    assert min(later - earlier for earlier, later in zip(times, times[1:])) >= 0.5  # the local budget holds
+
+    redis_server.start()  # an empty Redis on the same port
+    time.sleep(1.1)  # the next call tries Redis again after RETRY_INTERVAL
+    client.fetch_collection(["Sol Ring"])
+    assert coordination.status()["redis_up"] is True
+    assert wait_for(lambda: not instance(tmp_path / "b").sync_lock().acquire(), timeout=3)
+    assert lock.held()  # the renewal re-took the lock in the new Redis
+    # The budget is shared again: another instance's request waits for this one's slot.
+    other = client_for(scryfall_server, instance(tmp_path / "c"))
+    other.fetch_collection(["Sol Ring"])
+    times = scryfall_server.collection_times()
+    assert times[-1] - times[-2] >= RATE_LIMITED_INTERVAL - 0.1
+    lock.release()
+
+
+def test_while_redis_is_down_the_holder_keeps_its_host_to_itself(instance, redis_server, tmp_path):
+    host = tmp_path / "host"  # two processes of one host: the same store folder
+    holder = instance(host).sync_lock()
+    assert holder.acquire()
+    redis_server.stop()
+    neighbour = instance(host).sync_lock()
+    assert neighbour.acquire() is False  # the host's flock is the holder's
+    other_host = instance(tmp_path / "other").sync_lock()
+    assert other_host.acquire() is True  # fail open: one syncer per host during the outage
+    other_host.release()
+    holder.release()
+    assert neighbour.acquire() is True
+    neighbour.release()

@@ -1,0 +1,93 @@
+"""The one settings table: typed readers, loud refusals, one CARD_DB default, the README."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import cli
+from edh_service import config
+from edh_service.factory import create_app
+from tests.cli_runs import ROOT
+
+
+def test_readme_table_is_the_settings_table():
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("<!-- settings table")
+    block = readme[readme.index("\n", start) + 1:readme.index("<!-- end of settings table -->")]
+    assert block.strip() == config.markdown_table()
+
+
+def test_every_setting_is_documented_once():
+    names = [setting.name for setting in config.SETTINGS]
+    assert len(names) == len(set(names))
+    assert all(setting.meaning and setting.type_name for setting in config.SETTINGS)
+
+
+@pytest.mark.parametrize(("raw", "expected"), (
+    ("1", True), ("true", True), ("YES", True), (" on ", True),
+    ("0", False), ("false", False), ("No", False), ("off", False), ("", False),
+))
+def test_flag_reads_the_usual_words(raw, expected):
+    assert config.flag(raw) is expected
+
+
+@pytest.mark.parametrize("raw", ("maybe", "2", "enabled"))
+def test_flag_refuses_anything_else(raw):
+    with pytest.raises(ValueError):
+        config.flag(raw)
+
+
+def test_every_bad_variable_is_named_at_once():
+    with pytest.raises(config.ConfigError) as caught:
+        config.from_environment({"PORT": "eighty", "CARD_DATA_OFFLINE": "maybe", "BATCH_LIMIT": "0",
+                                 "SYNC_BACKOFF_CAP": "-1", "CARD_DB": "/ok.sqlite3"})
+    message = str(caught.value)
+    assert "PORT='eighty' is malformed (expected a whole number)" in message
+    assert "CARD_DATA_OFFLINE='maybe'" in message
+    assert "BATCH_LIMIT='0' is malformed (expected a whole number above 0)" in message
+    assert "SYNC_BACKOFF_CAP='-1'" in message
+    assert "CARD_DB" not in message
+
+
+def test_create_app_refuses_a_bad_environment(monkeypatch):
+    monkeypatch.setenv("CARD_DATA_SYNC", "sometimes")
+    with pytest.raises(config.ConfigError, match="CARD_DATA_SYNC='sometimes'"):
+        create_app()
+
+
+def test_card_db_default_is_the_same_for_the_service_and_the_cli(monkeypatch):
+    monkeypatch.delenv("CARD_DB", raising=False)
+    app = create_app({"TESTING": True, "CARD_DATA_OFFLINE": True})
+    assert app.config["CARD_DB"] == config.DEFAULT_CARD_DB == "instance/cards.sqlite3"
+    assert cli.build_parser().parse_args(["x"]).card_db == app.config["CARD_DB"]
+
+
+def test_cli_refuses_a_bad_flag_with_one_line(monkeypatch, capsys):
+    monkeypatch.setenv("CARD_DATA_OFFLINE", "perhaps")
+    assert cli.main(["deck.txt"]) == cli.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "CARD_DATA_OFFLINE='perhaps' is malformed" in err and "Traceback" not in err
+
+
+def test_gunicorn_refuses_a_bad_value_before_any_worker_starts(tmp_path):
+    env = {**os.environ, "PORT": "eighty", "CARD_DATA_OFFLINE": "1", "CARD_DB": str(tmp_path / "c.sqlite3")}
+    done = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "--config", "python:edh_service.gunicorn_conf", "edh_service.wsgi:app"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode != 0
+    assert "edh_service: bad configuration: PORT='eighty' is malformed (expected a whole number)" in done.stderr
+    assert "Traceback" not in done.stderr and "Booting worker" not in done.stderr
+
+
+def test_config_command_prints_a_typed_value_or_refuses(monkeypatch, capsys):
+    monkeypatch.setenv("CARD_DATA_OFFLINE", "yes")
+    assert config.main(["CARD_DATA_OFFLINE"]) == 0
+    assert capsys.readouterr().out.strip() == "true"
+    monkeypatch.setenv("CARD_DATA_OFFLINE", "yes please")
+    assert config.main(["CARD_DATA_OFFLINE"]) == 2
+    assert "CARD_DATA_OFFLINE='yes please'" in capsys.readouterr().err
