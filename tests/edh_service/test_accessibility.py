@@ -159,8 +159,12 @@ def test_submit_by_keyboard(page, live_url, key):
 
 def test_file_chooser_opens_from_the_keyboard(page, live_url):
     """Space on the focused file input opens the chooser; the chosen list is validated."""
+    # A listener before the page loads turns Chromium's file chooser interception on up
+    # front; enabled lazily by expect_file_chooser, it can miss a chooser opened at once.
+    page.on("filechooser", lambda _chooser: None)
     page.goto(live_url)
     page.focus("#deckfile")
+    assert page.evaluate("document.activeElement.id") == "deckfile"
     with page.expect_file_chooser() as chooser:
         page.keyboard.press("Space")
     chooser.value.set_files(files=[{"name": "deck.txt", "mimeType": "text/plain", "buffer": ILLEGAL_DECK.encode()}])
