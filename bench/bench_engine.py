@@ -11,7 +11,7 @@ import statistics
 import time
 
 from bench.common import Row, median_seconds, micros
-from validator import rules
+from validator import card_facts, companions
 from validator.assemble import assemble
 from validator.deck import Card, Deck
 from validator.decklist import Decklist, ListEntry, Section
@@ -87,10 +87,10 @@ def run() -> list[Row]:
 
 def _clear_caches() -> None:
     """Forget every Oracle text the rules have read, as if the cards were new."""
-    for cached in (rules.rules_lines, rules.text_facts, rules._pairing, rules._copy_limit, rules._activated,
-                   rules._repeats_symbol):
+    for cached in (card_facts.rules_lines, card_facts.text_facts, card_facts._pairing, card_facts._copy_limit,
+                   card_facts._activated, companions._repeats_symbol):
         cached.cache_clear()
-    rules._ELIGIBILITY.clear()
+    card_facts._ELIGIBILITY.clear()
 
 
 def _cold_median(deck: Deck, repeat: int = 300) -> float:

@@ -22,8 +22,8 @@ from edh_service.cards import get_repository
 from edh_service.errors import unprocessable
 from validator.brackets import BracketData, card_flags
 from validator.parse import DecklistError
-from validator.parse_common import split_lines
-from validator.rules import commander_eligibility, pairing_abilities
+from validator.parse import split_lines
+from validator.card_facts import commander_eligibility, pairing_abilities
 
 BATCH_MIN_SUGGESTIONS = 3  # each deck of a batch still gets suggestions for a few typos
 

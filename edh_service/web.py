@@ -18,7 +18,7 @@ from card_data import CardDataError, CardDataUnavailable
 from edh_service import cards, observability, schemas, service
 from validator.brackets import BRACKET_NAMES
 from validator.parse import FORMATS, DecklistError
-from validator.parse_common import split_lines
+from validator.parse import split_lines
 from validator.violations import Severity
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static")

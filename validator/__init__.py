@@ -6,7 +6,8 @@ from validator.violations import Code, Severity, Violation
 from validator.assemble import assemble
 from validator.engine import Report, check, validate
 from validator.brackets import Bracket, BracketData, Combo, Reason
-from validator.rules import RULES, commander_eligibility, pairing_abilities
+from validator.card_facts import commander_eligibility, pairing_abilities
+from validator.rules import RULES
 
 __all__ = [
     "Bracket", "BracketData", "Card", "Code", "Combo", "Deck", "Decklist", "Entry", "ListEntry", "Reason",

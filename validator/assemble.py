@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 
 from validator.deck import Card, Deck, Entry, UnknownName
 from validator.decklist import Candidate, Decklist, ListEntry, Section
-from validator.rules import can_pair, commander_eligibility, has_companion, is_background
+from validator.card_facts import can_pair, commander_eligibility, has_companion, is_background
 from validator.violations import Code, Severity, Violation
 
 COUNTED = (Section.COMMANDER, Section.MAIN)  # the sections of the 100

@@ -10,7 +10,8 @@ from validator.assemble import assemble, infer_commanders
 from validator.brackets import Bracket, BracketData
 from validator.deck import Card, Deck, Entry, wubrg
 from validator.decklist import Decklist
-from validator.rules import RULES, Rule, card_count, commander_identity
+from validator.deck_facts import card_count, commander_identity
+from validator.rules import RULES, Rule
 from validator.violations import Code, Severity, Violation
 
 

@@ -7,14 +7,8 @@ from tests.factories import (
 )
 from validator.deck import UnknownName
 from validator.engine import validate
-from validator.rules import (
-    commander_eligibility,
-    commander_ineligible,
-    commander_missing,
-    pairing_abilities,
-    partner_pairing,
-    too_many_commanders,
-)
+from validator.card_facts import commander_eligibility, pairing_abilities
+from validator.rules import commander_ineligible, commander_missing, partner_pairing, too_many_commanders
 
 COMMANDER_RULES = (commander_missing, too_many_commanders, commander_ineligible, partner_pairing)
 

@@ -9,7 +9,8 @@ from tests.factories import (
     legend,
 )
 from validator.engine import validate
-from validator.rules import companion_condition, companion_ineligible, has_activated_ability
+from validator.card_facts import has_activated_ability
+from validator.rules import companion_condition, companion_ineligible
 
 
 KAHEERA = companion("Kaheera, the Orphanguard", "GW", "Each creature card in your starting deck is a Cat, Elemental, Nightmare, Dinosaur, or Beast card.")

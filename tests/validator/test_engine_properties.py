@@ -9,7 +9,7 @@ from tests.factories import GYRUDA, JEGANTHA, LUTRI, UMORI, YORION, ZIRDA
 from tests.factories import BANNED, DWARVES, PIPER, PLANE, RATS, SYNDIC, TOKEN
 from validator.deck import UnknownName
 from validator.engine import validate
-from validator.rules import card_count
+from validator.deck_facts import card_count
 from validator.violations import Code, Severity, Violation
 
 POOL = [ATRAXA, FOREST, LIGHTNING_BOLT, SOL_RING, WASTES, AKIRI, BACKGROUND, NISSA, PIR, TOOTHY, WESTVALE,

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.factories import card, legend
-from tests.validator.test_parse_property import DECKLIKE
+from tests.validator.parse.test_property import DECKLIKE
 from validator import engine
 from validator.assemble import assemble, infer_commanders
 from validator.engine import check

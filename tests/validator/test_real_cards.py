@@ -14,7 +14,7 @@ import pytest
 from tests.factories import load_real_cards
 from validator.deck import Card, Deck, Entry
 from validator.engine import validate
-from validator.rules import commander_eligibility, pairing_abilities
+from validator.card_facts import commander_eligibility, pairing_abilities
 
 NAMES = (
     "Esika, God of the Tree // The Prismatic Bridge", "Valki, God of Lies // Tibalt, Cosmic Impostor",

@@ -1,5 +1,5 @@
-"""Site exports pasted whole: Moxfield, Archidekt, Aetherhub, MTGJSON, TappedOut and
-TCGplayer JSON, and CSV exports (Scryfall's deck CSV and its look-alikes).
+"""JSON site exports pasted whole: Moxfield, Archidekt, Aetherhub, MTGJSON, TappedOut and
+TCGplayer.
 
 Each site reader turns the document into a list of `_Card`s without touching the
 collector, so a document that is not the shape it looked like is reported once instead
@@ -10,13 +10,12 @@ line is the first line where its name appears.
 from __future__ import annotations
 
 import bisect
-import csv
 import json
 from html.parser import HTMLParser
 from typing import Callable, NamedTuple
 
 from validator.decklist import Section
-from validator.parse_common import Collector, heading_section
+from validator.parse.common import Collector, heading_section
 
 _SITE_ERRORS = (TypeError, KeyError, AttributeError, ValueError, IndexError)
 
@@ -292,71 +291,3 @@ def _site_of(document) -> tuple[str, Callable[[dict], list[_Card]] | None]:
     if isinstance(document.get("cards"), str) or isinstance(document.get("board"), str):
         return "tappedout", _tappedout
     return "json", None
-
-
-# --- CSV -----------------------------------------------------------------------------
-
-_QUANTITY_COLUMNS = ("count", "quantity", "qty", "amount")
-_CSV_SECTIONS = {"nonlands": Section.MAIN, "lands": Section.MAIN, "outside": Section.SIDEBOARD}
-
-
-def looks_like_csv(lines: list[str]) -> bool:
-    """A header row naming a name column and a quantity column."""
-    columns = {cell.strip().strip('"').lower() for cell in lines[0].split(",")} if lines else set()
-    return "name" in columns and any(q in columns for q in _QUANTITY_COLUMNS)
-
-
-def read_csv(lines: list[str], c: Collector) -> str:
-    """Read a CSV export: one card a row; a section/board column places it."""
-    reader = csv.reader(lines)
-    try:
-        header = [cell.strip().lower() for cell in next(reader)]
-    except (StopIteration, csv.Error):
-        c.unparsed(1, lines[0] if lines else "", "is not a readable CSV header")
-        return "csv"
-    c.account(1)
-    for n in range(2, reader.line_num + 1):  # an unclosed quote ran the header over these lines
-        if lines[n - 1].strip():
-            c.unparsed(n, lines[n - 1], "is inside the CSV header row (is a quote left open?)")
-    columns = {name: i for i, name in reversed(list(enumerate(header)))}
-    done = reader.line_num
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as error:
-            c.unparsed(reader.line_num, lines[reader.line_num - 1], f"is not readable CSV ({error})")
-            row = None
-        # a quoted field may span lines: the record's earlier lines belong to it
-        c.accounted.extend(n for n in range(done + 1, reader.line_num) if lines[n - 1].strip())
-        if reader.line_num == done:
-            break  # the reader made no progress: never loop on the same line
-        done = reader.line_num
-        if row is not None:
-            _csv_row(row, columns, done, lines, c)
-    return "scryfall_csv" if "scryfall_id" in columns else "csv"
-
-
-def _csv_row(row: list[str], columns: dict[str, int], line: int, lines: list[str], c: Collector) -> None:
-    """One CSV row: a card, or an unparsed_line when it names none."""
-    if not any(cell.strip() for cell in row):
-        if lines[line - 1].strip():
-            c.account(line)  # a row of empty cells: spreadsheet padding
-        return
-
-    def cell(name: str) -> str:
-        """The row's value in a column ("" when the column or the cell is missing)."""
-        index = columns.get(name)
-        return row[index].strip() if index is not None and index < len(row) else ""
-
-    name = cell("name")
-    if not name:
-        c.unparsed(line, lines[line - 1], "is a CSV row without a card name")
-        return
-    quantity = next((cell(q) for q in _QUANTITY_COLUMNS if q in columns), "1") or "1"
-    where = (cell("section") or cell("board")).lower()
-    section = _CSV_SECTIONS.get(where) or heading_section(where) or Section.MAIN
-    hints = {"set_code": cell("set_code") or None, "collector_number": cell("collector_number") or None,
-             "foil": cell("finish").lower() == "foil"}
-    c.add(name, quantity, line, section, **hints)

@@ -1,42 +1,16 @@
 """The decklist parser: one hand-written sample per format, then markers, headers,
-quantities, unparsed lines, commander inference, XML safety and input bounds."""
+quantities, unparsed lines and commander inference (the line-based reader,
+validator/parse/text.py) and input bounds (validator/parse/common.py). The XML, JSON and
+CSV readers' own cases are in test_xml, test_json and test_csv."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.validator.parse import C, M, MB, S, codes, one, rows, sample
 from validator.decklist import Section
 from validator.parse import FORMATS, MAX_LINE_LENGTH, MAX_LINES, DecklistError, parse
 from validator.violations import Code, Severity
-
-SAMPLES = Path(__file__).resolve().parent.parent / "fixtures" / "decklists"
-C, M, S, MB = Section.COMMANDER, Section.MAIN, Section.SIDEBOARD, Section.MAYBEBOARD
-
-
-def sample(name: str) -> str:
-    """A hand-written sample, decoded the way the API decodes a body (BOM kept)."""
-    return (SAMPLES / name).read_bytes().decode("utf-8")
-
-
-def rows(decklist) -> list[tuple]:
-    """(name, quantity, section, line) of every entry, in order."""
-    return [(e.name, e.quantity, e.section, e.line) for e in decklist.entries]
-
-
-def codes(decklist) -> list[tuple[str, tuple[int, ...]]]:
-    """(code, lines) of every problem."""
-    return [(p.code, p.lines) for p in decklist.problems]
-
-
-def one(text: str, format: str | None = None):
-    """The single entry of a one-card text."""
-    decklist = parse(text, format)
-    assert decklist.problems == ()
-    (entry,) = decklist.entries
-    return entry
-
 
 # --- one sample per format --------------------------------------------------------
 
@@ -306,100 +280,6 @@ def test_three_or_more_side_cards_stay_sideboard_and_nothing_is_inferred(side):
     decklist = parse(f'<?xml version="1.0"?>\n<Deck>\n<Cards Quantity="1" Sideboard="false" Name="Sol Ring" />\n{cards}</Deck>\n')
     assert [e.section for e in decklist.entries] == [M] + [S] * side
     assert decklist.problems == ()
-
-
-# --- XML --------------------------------------------------------------------------
-
-def test_xml_entities_are_refused_not_expanded():
-    bomb = ('<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol">'
-            '<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>\n'
-            '<Deck>\n<Cards Quantity="1" Sideboard="false" Name="&lol2;" />\n</Deck>\n')
-    decklist = parse(bomb)
-    assert decklist.entries == ()
-    assert codes(decklist) == [(Code.UNPARSED_LINE, (2,)), (Code.UNPARSED_LINE, (4,))]
-    assert all("entities" in p.message for p in decklist.problems)
-
-
-def test_broken_xml_reports_the_broken_line_and_keeps_the_cards_it_can_read():
-    text = ('<?xml version="1.0" encoding="utf-16"?>\n<Deck>\n'
-            '<Cards Quantity="1" Sideboard="false" Name="Sol Ring" />\n'
-            '<Cards Quantity="2" Sideboard="false" Name="Forest"\n'
-            '<Cards Quantity="1" Sideboard="true" Name="Atraxa, Praetors\' Voice" />\n</Deck>\n')
-    decklist = parse(text)
-    assert rows(decklist) == [("Sol Ring", 1, M, 3), ("Atraxa, Praetors' Voice", 1, C, 5)]
-    assert codes(decklist) == [(Code.UNPARSED_LINE, (4,))]
-    assert "not well-formed" in decklist.problems[0].message
-    assert decklist.accounted == (1, 2, 6)
-
-
-def test_xml_broken_only_in_structure_still_says_so():
-    decklist = parse('<?xml version="1.0"?>\n<Deck>\n<Cards Quantity="1" Sideboard="false" Name="Sol Ring" />\n</Dek>\n')
-    assert rows(decklist) == [("Sol Ring", 1, M, 3)]
-    assert codes(decklist) == [(Code.UNPARSED_LINE, (4,))]
-
-
-def test_dek_card_without_a_name_is_reported_not_dropped():
-    decklist = parse('<?xml version="1.0"?>\n<Deck>\n<Cards CatID="1" Quantity="1" Sideboard="false" Name="" />\n</Deck>')
-    assert decklist.entries == ()
-    assert codes(decklist) == [(Code.UNPARSED_LINE, (3,))]
-
-
-def test_dek_bad_quantity_is_invalid_quantity_on_the_element_line():
-    decklist = parse('<?xml version="1.0"?>\n<Deck>\n\n<Cards Quantity="0" Sideboard="false" Name="Sol Ring" />\n</Deck>')
-    assert codes(decklist) == [(Code.INVALID_QUANTITY, (4,))]
-
-
-# --- JSON and CSV -----------------------------------------------------------------
-
-def test_json_that_is_no_known_export_is_one_unparsed_line():
-    decklist = parse('{"hello": "world"}')
-    assert decklist.format == "json"
-    assert codes(decklist) == [(Code.UNPARSED_LINE, (1,))]
-
-
-def test_forced_json_that_does_not_decode_is_unparsed():
-    assert codes(parse("1 Sol Ring", "json")) == [(Code.UNPARSED_LINE, (1,))]
-
-
-def test_json_export_of_the_wrong_shape_is_reported_not_raised():
-    decklist = parse('{"convertedDeck": [{"quantity": 1}], "x": 1}')
-    assert decklist.entries == ()
-    assert [p.code for p in decklist.problems] == [Code.UNPARSED_LINE]
-
-
-def test_tcgplayer_export_reads_names_from_its_card_map_and_reports_bare_ids():
-    export = ('{"result": {"deck": {"companionID": 3, "subDecks": {"commandzone": [{"cardID": 1, "quantity": 1}], '
-              '"maindeck": [{"cardID": 2, "quantity": 98}, {"cardID": 4, "quantity": 1}], '
-              '"sideboard": [{"cardID": 3, "quantity": 1}]}}, '
-              '"cards": {"1": {"name": "Arahbo, Roar of the World"}, "2": {"name": "Plains"}, '
-              '"3": {"name": "Kaheera, the Orphanguard"}}}}')
-    decklist = parse(export)
-    assert decklist.format == "tcgplayer_json"
-    assert rows(decklist) == [("Arahbo, Roar of the World", 1, C, 1), ("Plains", 98, M, 1),
-                              ("Kaheera, the Orphanguard", 1, Section.COMPANION, 1)]
-    (problem,) = decklist.problems
-    assert problem.code == Code.UNPARSED_LINE and "cardID 4" in problem.message
-
-
-def test_forge_file_starting_with_a_bracket_is_not_mistaken_for_json():
-    decklist = parse("[Commander]\n1 Krenko, Mob Boss\n[Main]\n1 Sol Ring\n[Sideboard]")
-    assert rows(decklist) == [("Krenko, Mob Boss", 1, C, 2), ("Sol Ring", 1, M, 4)]
-
-
-def test_csv_row_without_a_name_is_unparsed():
-    decklist = parse("section,count,name\nnonlands,1,Sol Ring\nnonlands,1,\n")
-    assert rows(decklist) == [("Sol Ring", 1, M, 2)]
-    assert codes(decklist) == [(Code.UNPARSED_LINE, (3,))]
-
-
-@pytest.mark.parametrize(("text", "expected"), [
-    # an unclosed quote in the header row swallows the lines after it: they are reported, not lost
-    ('"\n1 Sol Ring', [(Code.UNPARSED_LINE, (2,))]),
-    ('count,"name\n1,Sol Ring\n', [(Code.UNPARSED_LINE, (2,))]),
-])
-def test_csv_header_spanning_lines_reports_the_lines_it_swallowed(text, expected):
-    decklist = parse(text, "csv")
-    assert (rows(decklist), codes(decklist)) == ([], expected)
 
 
 # --- lines and bounds -------------------------------------------------------------

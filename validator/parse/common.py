@@ -1,7 +1,7 @@
 """What every decklist reader shares: limits, header words, and the collector of results.
 
-Readers (parse_text, parse_xml, parse_export) turn one syntax into calls on a `Collector`;
-the collector owns the rules every format obeys: quantities are checked in one place,
+The readers (text, xml, json, csv) turn one syntax into calls on a `Collector`; the
+collector owns the rules every format obeys: quantities are checked in one place,
 problems carry their line, and every line a reader skips is recorded as accounted for.
 """
 

@@ -16,7 +16,7 @@ import defusedxml
 import defusedxml.sax
 
 from validator.decklist import Section
-from validator.parse_common import Collector, side_zone_section
+from validator.parse.common import Collector, side_zone_section
 
 # The declared encoding is about bytes; we parse a str re-encoded as UTF-8, so the
 # declaration is dropped (on its own line, so line numbers do not move).

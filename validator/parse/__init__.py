@@ -3,6 +3,10 @@
 `parse()` picks a reader (or takes the caller's `format` hint), and every reader reports
 into one `Collector`, so quantities, problems and accounted-for lines follow the same
 rules in every format. Pure: no I/O, no card data (names are resolved later).
+
+One module per syntax family: `text` (every line-based syntax), `xml` (MTGO `.dek`,
+Cockatrice `.cod`), `json` (site exports), `csv` (Scryfall-style CSV), and `common`
+(limits, header words, the `Collector` they all report into).
 """
 
 from __future__ import annotations
@@ -10,12 +14,13 @@ from __future__ import annotations
 import re
 
 from validator.decklist import Decklist
-from validator.parse_common import MAX_LINE_LENGTH, MAX_LINES, Collector, DecklistError, check_size, split_lines
-from validator.parse_export import load_json, looks_like_csv, looks_like_json, read_csv, read_json
-from validator.parse_text import read_text
-from validator.parse_xml import read_xml
+from validator.parse.common import MAX_LINE_LENGTH, MAX_LINES, Collector, DecklistError, check_size, split_lines
+from validator.parse.csv import looks_like_csv, read_csv
+from validator.parse.json import load_json, looks_like_json, read_json
+from validator.parse.text import read_text
+from validator.parse.xml import read_xml
 
-__all__ = ["FORMATS", "MAX_LINES", "MAX_LINE_LENGTH", "DecklistError", "parse"]
+__all__ = ["FORMATS", "MAX_LINES", "MAX_LINE_LENGTH", "DecklistError", "parse", "split_lines"]
 
 # The line-based dialects share one reader; the name is what Decklist.format reports.
 TEXT_FORMATS = ("text", "arena", "moxfield", "archidekt", "forge", "xmage")

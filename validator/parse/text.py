@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from validator.decklist import ListEntry, Section
-from validator.parse_common import HEADERS, MAX_LINE_LENGTH, Collector, heading_word, side_zone_section
+from validator.parse.common import HEADERS, MAX_LINE_LENGTH, Collector, heading_word, side_zone_section
 from validator.violations import Code
 
 # The common cases, `1 Sol Ring`, `4x Forest`, Arena's `1 Sol Ring (C21) 263` and

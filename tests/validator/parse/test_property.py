@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from validator.parse import DecklistError, parse
-from validator.parse_common import split_lines
+from validator.parse import split_lines
 
 # Fragments of every syntax, so random lists reach the readers' branches (headers,
 # markers, printings, XML and JSON openings), not only the unparsed path.

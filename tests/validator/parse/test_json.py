@@ -1,0 +1,43 @@
+"""The JSON reader (validator/parse/json.py): site exports, and what is not one."""
+
+from __future__ import annotations
+
+from tests.validator.parse import C, M, codes, rows
+from validator.decklist import Section
+from validator.parse import parse
+from validator.violations import Code
+
+
+def test_json_that_is_no_known_export_is_one_unparsed_line():
+    decklist = parse('{"hello": "world"}')
+    assert decklist.format == "json"
+    assert codes(decklist) == [(Code.UNPARSED_LINE, (1,))]
+
+
+def test_forced_json_that_does_not_decode_is_unparsed():
+    assert codes(parse("1 Sol Ring", "json")) == [(Code.UNPARSED_LINE, (1,))]
+
+
+def test_json_export_of_the_wrong_shape_is_reported_not_raised():
+    decklist = parse('{"convertedDeck": [{"quantity": 1}], "x": 1}')
+    assert decklist.entries == ()
+    assert [p.code for p in decklist.problems] == [Code.UNPARSED_LINE]
+
+
+def test_tcgplayer_export_reads_names_from_its_card_map_and_reports_bare_ids():
+    export = ('{"result": {"deck": {"companionID": 3, "subDecks": {"commandzone": [{"cardID": 1, "quantity": 1}], '
+              '"maindeck": [{"cardID": 2, "quantity": 98}, {"cardID": 4, "quantity": 1}], '
+              '"sideboard": [{"cardID": 3, "quantity": 1}]}}, '
+              '"cards": {"1": {"name": "Arahbo, Roar of the World"}, "2": {"name": "Plains"}, '
+              '"3": {"name": "Kaheera, the Orphanguard"}}}}')
+    decklist = parse(export)
+    assert decklist.format == "tcgplayer_json"
+    assert rows(decklist) == [("Arahbo, Roar of the World", 1, C, 1), ("Plains", 98, M, 1),
+                              ("Kaheera, the Orphanguard", 1, Section.COMPANION, 1)]
+    (problem,) = decklist.problems
+    assert problem.code == Code.UNPARSED_LINE and "cardID 4" in problem.message
+
+
+def test_forge_file_starting_with_a_bracket_is_not_mistaken_for_json():
+    decklist = parse("[Commander]\n1 Krenko, Mob Boss\n[Main]\n1 Sol Ring\n[Sideboard]")
+    assert rows(decklist) == [("Krenko, Mob Boss", 1, C, 2), ("Sol Ring", 1, M, 4)]

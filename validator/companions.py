@@ -1,0 +1,164 @@
+"""The companion conditions (702.139a): one function per companion, registered by name in
+COMPANION_CONDITIONS. Each takes the starting deck's entries (commanders included) and
+returns None when the condition is met, else (offenders, why) for the message.
+
+The rules that report on the companion (companion_ineligible, companion_condition) are in
+validator/rules.py; the card facts the conditions read are in validator/card_facts.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+from typing import Callable
+
+from validator.card_facts import (
+    PERMANENT_TYPES,
+    card_types,
+    every_creature_type,
+    has_activated_ability,
+    is_creature_card,
+)
+from validator.deck import Card, Entry
+
+# Lutri's companion-only ban: 2026-02-09 Commander B&R (RULES.md 5.2). Scryfall's
+# legalities cannot express a role ban, so this one name is hard-coded here.
+BANNED_AS_COMPANION = frozenset({"Lutri, the Spellchaser"})
+
+_SYMBOL = re.compile(r"\{([^}]+)\}")  # one mana symbol of a cost: {U}, {R/G}, {X}
+
+# What a condition returns: None when met, else (the offending entries, why) for the message.
+Failure = tuple[list[Entry], str] | None
+
+
+def _front_cost(card: Card) -> str:
+    """The mana cost that counts outside the game: both halves of a split card, else the front."""
+    cost = card.mana_cost
+    if " // " not in cost:
+        return cost
+    return cost.replace(" // ", "") if card.layout == "split" else cost.split(" // ")[0]
+
+
+def _failing(entries: list[Entry], bad: Callable[[Card], bool], why: str) -> Failure:
+    """(the entries whose card is bad, why) or None when there are none."""
+    offenders = [e for e in entries if bad(e.card)]
+    return (offenders, why) if offenders else None
+
+
+def gyruda(entries: list[Entry]) -> Failure:
+    """Gyruda: only cards with even mana value."""
+    return _failing(entries, lambda c: int(c.mana_value) % 2, "only cards with even mana value")
+
+
+def jegantha(entries: list[Entry]) -> Failure:
+    """Jegantha: no card with more than one of the same mana symbol in its cost."""
+
+    # decks repeat costs ({1}{G}, {2}{U}...): judge each distinct cost once
+    bad = {cost for cost in {e.card.mana_cost for e in entries} if _repeats_symbol(cost)}
+    return _failing(
+        entries,
+        lambda c: c.mana_cost in bad and _repeats_symbol(_front_cost(c)),
+        "no card with more than one of the same mana symbol in its cost",
+    )
+
+
+@lru_cache(maxsize=16384)
+def _repeats_symbol(cost: str) -> bool:
+    """The cost holds some mana symbol twice ("{U}{U}", "{R/G}{R/G}", "{X}{X}")."""
+    symbols = _SYMBOL.findall(cost)
+    return len(symbols) != len(set(symbols))
+
+
+def kaheera(entries: list[Entry]) -> Failure:
+    """Kaheera: each creature card is a Cat, Elemental, Nightmare, Dinosaur or Beast."""
+    kinds = {"Cat", "Elemental", "Nightmare", "Dinosaur", "Beast"}
+
+    def bad(card: Card) -> bool:
+        # Grist is an Insect creature card in the deck (its CDA works outside the battlefield)
+        if not is_creature_card(card) or card.subtypes & kinds:
+            return False
+        return not every_creature_type(card)
+
+    return _failing(entries, bad, "each creature card a Cat, Elemental, Nightmare, Dinosaur or Beast")
+
+
+def keruga(entries: list[Entry]) -> Failure:
+    """Keruga: only cards with mana value 3 or greater, and lands."""
+    return _failing(
+        entries, lambda c: c.mana_value < 3 and "Land" not in card_types(c), "only lands and mana value 3 or more"
+    )
+
+
+def lurrus(entries: list[Entry]) -> Failure:
+    """Lurrus: each permanent card has mana value 2 or less."""
+    return _failing(
+        entries,
+        lambda c: c.mana_value > 2 and bool(card_types(c) & PERMANENT_TYPES),
+        "each permanent card of mana value 2 or less",
+    )
+
+
+def lutri(entries: list[Entry]) -> Failure:
+    """Lutri: each nonland card has a different name."""
+    counts = Counter()
+    for entry in entries:
+        if "Land" not in card_types(entry.card):
+            counts[entry.card.name] += entry.quantity
+    return _failing(entries, lambda c: counts[c.name] > 1, "each nonland card with a different name")
+
+
+def obosh(entries: list[Entry]) -> Failure:
+    """Obosh: only cards with odd mana value, and lands."""
+    return _failing(
+        entries,
+        lambda c: int(c.mana_value) % 2 == 0 and "Land" not in card_types(c),
+        "only lands and odd mana value",
+    )
+
+
+def umori(entries: list[Entry]) -> Failure:
+    """Umori: each nonland card shares a card type; offenders miss the most common one.
+    Types as outside the battlefield (card_types: Grist is a creature card there)."""
+    nonland = [e for e in entries if "Land" not in card_types(e.card)]
+    types = Counter(t for e in nonland for t in card_types(e.card))
+    if not types:
+        return None
+    shared = max(sorted(types), key=lambda t: types[t])
+    why = f"each nonland card sharing a card type (these are not {shared} cards)"
+    return _failing(nonland, lambda c: shared not in card_types(c), why)
+
+
+YORION_SIZE = 120  # 20 over the minimum deck size, which is Commander's 100 (903.5a)
+
+
+def yorion(entries: list[Entry]) -> Failure:
+    """Yorion: 20 cards over the minimum deck size. A list that long meets it (deck_size
+    alone is then wrong); a legal 100-card Commander deck never does."""
+    if sum(e.quantity for e in entries) >= YORION_SIZE:
+        return None
+    return [], (f"a starting deck of at least {YORION_SIZE} cards (20 over the minimum), "
+                "which a Commander deck of exactly 100 cards never meets")
+
+
+def zirda(entries: list[Entry]) -> Failure:
+    """Zirda: each permanent card has an activated ability."""
+    return _failing(
+        entries,
+        lambda c: bool(card_types(c) & PERMANENT_TYPES) and not has_activated_ability(c),
+        "each permanent card with an activated ability",
+    )
+
+
+COMPANION_CONDITIONS: dict[str, Callable[[list[Entry]], Failure]] = {
+    "Gyruda, Doom of Depths": gyruda,
+    "Jegantha, the Wellspring": jegantha,
+    "Kaheera, the Orphanguard": kaheera,
+    "Keruga, the Macrosage": keruga,
+    "Lurrus of the Dream-Den": lurrus,
+    "Lutri, the Spellchaser": lutri,
+    "Obosh, the Preypiercer": obosh,
+    "Umori, the Collector": umori,
+    "Yorion, Sky Nomad": yorion,
+    "Zirda, the Dawnwaker": zirda,
+}

@@ -1,0 +1,65 @@
+"""What a deck adds up to, as the rules and the report read it: how many cards it has,
+how many commanders are designated, and the commanders' color identity with the colors
+chosen (903.4b) or, when a choice is missing, assumed.
+
+Nothing here builds a violation: the rules (validator/rules.py) and the report
+(validator/engine.py) read these answers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from validator.card_facts import chooses_color
+from validator.deck import WUBRG, Card, Deck, Entry
+
+COLOR_LETTERS = frozenset(WUBRG)
+
+
+def card_count(deck: Deck) -> int:
+    """Cards in the deck: commanders, main deck and unknown names there (903.5a)."""
+    # list comprehensions: this runs on every deck, and they are the fastest loop Python has
+    total = sum([e.quantity for e in deck.commanders]) + sum([e.quantity for e in deck.main])
+    if deck.unknown:
+        total += sum([u.quantity for u in deck.unknown if u.section in ("main", "commander")])
+    return total
+
+
+def designated_commanders(deck: Deck) -> int:
+    """Commanders designated, resolved or not."""
+    return len(deck.commanders) + sum(1 for u in deck.unknown if u.section == "commander")
+
+
+def commander_identity(deck: Deck) -> frozenset[str]:
+    """Union of every designated commander's identity plus valid chosen colors (702.124c, 903.4b)."""
+    colors = set()
+    for entry in deck.commanders:
+        colors |= entry.card.color_identity
+        choice = deck.color_choices.get(entry.card.name)
+        if choice in COLOR_LETTERS and chooses_color(entry.card):
+            colors.add(choice)
+    return frozenset(colors)
+
+
+def unchosen_commanders(deck: Deck) -> list[Card]:
+    """Color-choosing commanders (903.4b) without a valid choice in the request."""
+    return [
+        e.card
+        for e in deck.commanders
+        if chooses_color(e.card) and deck.color_choices.get(e.card.name) not in COLOR_LETTERS
+    ]
+
+
+def identity_entries(deck: Deck) -> list[Entry]:
+    """Entries whose identity must fit: the main deck and the companion (903.5c, 903.11a)."""
+    return [*deck.main, deck.companion] if deck.companion else list(deck.main)
+
+
+def assumed_colors(deck: Deck, base: frozenset[str], wildcards: int) -> frozenset[str]:
+    """The colors an unchosen color-choosing commander is assumed to be: the most needed ones."""
+    needed = Counter()
+    for entry in identity_entries(deck):
+        for color in entry.card.color_identity - base:
+            needed[color] += entry.quantity
+    ranked = sorted(needed, key=lambda c: (-needed[c], WUBRG.index(c)))
+    return frozenset(ranked[:wildcards])
