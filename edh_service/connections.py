@@ -13,19 +13,39 @@ discards whatever the app left of the body, up to `drain_limit` bytes and `DRAIN
 (Content-Length or chunked alike: gunicorn's wsgi.input decodes both). A body drained to
 its end leaves a clean keep-alive connection. A bigger one gets its answer, then the
 socket is half-closed (FIN after the answer) and lingers reading what the client still
-sends for a bounded while, so the answer arrives before the close and the client's pool
-sees the connection is gone instead of reusing it.
+sends for a bounded while, so the answer arrives before the close; and the answer says
+`Connection: close`, so the client's pool does not send another request on it.
+
+gunicorn decides `Connection:` itself (it drops the app's); its `pre_request` hook
+(gunicorn_conf.py) hands the request to `remember_request`, and `close_after_answer`
+marks it to close, which gunicorn reads when it sends the headers.
 """
 
 from __future__ import annotations
 
 import socket
+import threading
 import time
 from typing import Any, Callable, Iterable, Iterator
 
 DRAIN_SECONDS = 5.0  # the longest the app reads a refused body before answering
 LINGER_SECONDS = 2.0  # after a half-close: how long to read what the client still sends
 CHUNK = 65536
+
+_serving = threading.local()  # gunicorn's request being served by this thread
+
+
+def remember_request(request: Any) -> None:
+    """gunicorn's pre_request hook: the request this thread is about to serve."""
+    _serving.request = request
+
+
+def close_after_answer() -> None:
+    """Make gunicorn answer `Connection: close` and close after this answer (no-op
+    outside gunicorn)."""
+    request = getattr(_serving, "request", None)
+    if request is not None:
+        request.must_close = True
 
 
 class DrainUnreadBodies:
@@ -39,6 +59,7 @@ class DrainUnreadBodies:
         result = self.app(environ, start_response)
         if drain(environ.get("wsgi.input"), self.drain_limit()):
             return result
+        close_after_answer()
         sock = environ.get("gunicorn.socket")
         return HalfCloseAfter(result, sock) if sock is not None else result
 
