@@ -173,10 +173,12 @@ SETTINGS: tuple[Setting, ...] = (
             "per-client budget (by address) shared by `/api/` and the page's form post; "
             "429 + `Retry-After` beyond it"),
     Setting("RATELIMIT_ENABLED", flag, True, "`0`: no rate limit (tests turn it off unless they count)"),
-    Setting("RATELIMIT_STORAGE_URI", text, "memory://",
-            "flask-limiter storage (`memory://` counts per worker process, so with N workers a "
-            "client may get up to N times the budget: use a shared storage such as `redis://` "
-            "to make it exact)"),
+    Setting("RATELIMIT_STORAGE_URI", text, None,
+            "flask-limiter storage; set, it wins over `REDIS_URL`. `memory://` counts per worker "
+            "process, so with N workers a client may get up to N times the budget; a shared "
+            "storage such as `redis://` makes it exact (if it cannot be reached, each process "
+            "counts in memory meanwhile: fail open)",
+            shown_default="`REDIS_URL` when set, else `memory://`"),
     Setting("PROXY_FIX_X_FOR", non_negative_int, 0,
             "proxies in front that set `X-Forwarded-For`; without it every client behind a proxy "
             "shares one budget"),

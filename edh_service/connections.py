@@ -57,11 +57,13 @@ class DrainUnreadBodies:
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         result = self.app(environ, start_response)
-        if drain(environ.get("wsgi.input"), self.drain_limit()):
+        sock = environ.get("gunicorn.socket")
+        # Only gunicorn's wsgi.input ends where the body ends (Content-Length or chunked);
+        # another server's (werkzeug's development server) may be the bare socket.
+        if sock is None or drain(environ.get("wsgi.input"), self.drain_limit()):
             return result
         close_after_answer()
-        sock = environ.get("gunicorn.socket")
-        return HalfCloseAfter(result, sock) if sock is not None else result
+        return HalfCloseAfter(result, sock)
 
 
 def drain(stream: Any, limit: int) -> bool:
