@@ -33,6 +33,7 @@ def init_app(app: Flask) -> None:
             base=config["SYNC_BACKOFF_BASE"],
             cap=config["SYNC_BACKOFF_CAP"],
             refresh=config["CARD_DATA_REFRESH_SECONDS"],
+            lock_poll=config["CARD_DATA_LOCK_POLL"],
             # One syncer per store (flock) or, with REDIS_URL, per cluster; the others
             # adopt the bulk file it publishes in CARD_DATA_SHARED_DIR.
             lock=coordination_of(config).sync_lock(),

@@ -154,6 +154,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("CARD_DATA_REFRESH_SECONDS", non_negative_int, 24 * 3600,
             "how often the background sync checks for a newer bulk file (`0`: never); "
             "Scryfall rebuilds its bulk files daily"),
+    Setting("CARD_DATA_LOCK_POLL", non_negative_float, 10.0,
+            "seconds between an instance's looks at the sync lock while another holds it (it "
+            "also adopts the bulk file the syncing instance published in `CARD_DATA_SHARED_DIR`)"),
     Setting("CARD_DATA_RETRY_AFTER", positive_int, 30,
             "`Retry-After` seconds for a 503 when no sync runs in this process"),
     Setting("SYNC_BACKOFF_BASE", non_negative_float, 5.0,

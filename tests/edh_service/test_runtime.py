@@ -112,6 +112,29 @@ def test_one_syncer_per_store(scryfall_server, make_app):
     assert scryfall_server.paths("GET").count("/bulk-data/oracle-cards") == 1
 
 
+def test_with_redis_one_instance_syncs_and_the_others_adopt_its_file(scryfall_server, make_app, redis_server,
+                                                                     tmp_path):
+    """Three instances (own stores) sharing Redis and a folder: one downloads the bulk file,
+    the others build their stores from the file it published, without asking Scryfall."""
+    scryfall_server.delay = 0.2
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    apps = [make_app(scryfall_server, f"store-{index}/cards.sqlite3", REDIS_URL=redis_server.url,
+                     CARD_DATA_SHARED_DIR=str(shared), CARD_DATA_LOCK_POLL=0.2) for index in range(3)]
+    for app in apps:
+        assert wait_for(lambda app=app: app.test_client().get("/readyz").status_code == 200)
+    for app in apps:
+        body = app.test_client().get("/readyz").get_json()
+        assert body["card_data"]["updated_at"] == scryfall_server.updated_at
+        assert body["redis"]["backend"] == "redis" and body["redis"]["redis_up"] is True
+    # One bulk-data request and one download for the three stores.
+    assert scryfall_server.paths("GET").count("/bulk-data/oracle-cards") == 1
+    assert len([path for path in scryfall_server.paths("GET") if not path.startswith("/bulk-data/")]) == 1
+    assert [path.name for path in shared.glob("*.bulk")] != []
+    syncing = [app for app in apps if app.extensions["card_data_sync"]._lock.held()]
+    assert len(syncing) == 1
+
+
 def test_an_existing_store_is_only_refreshed_later(scryfall_server, make_app, fixture_db, tmp_path):
     (tmp_path / "cards.sqlite3").write_bytes(fixture_db.read_bytes())
     app = make_app(scryfall_server, CARD_DATA_REFRESH_SECONDS=3600)
