@@ -4,11 +4,13 @@ Scryfall server, capped exponential backoff that honours a 429, one syncer per s
 from __future__ import annotations
 
 
+import time
+
 import pytest
 
 from edh_service.factory import create_app
 from tests.waiting import wait_for
-from edh_service.runtime import backoff_delay
+from edh_service.runtime import BackgroundSync, backoff_delay
 
 
 @pytest.fixture
@@ -151,3 +153,31 @@ def test_offline_never_syncs(scryfall_server, make_app):
     assert app.extensions["card_data_sync"] is None
     assert app.test_client().get("/readyz").status_code == 503
     assert scryfall_server.requests == []
+
+
+def test_a_syncer_that_loses_the_redis_lock_stops_syncing_and_waits(scryfall_server, redis_server, tmp_path):
+    """Another instance took the lock (this one's expired while it was stalled): the next
+    renewal notices, this syncer stops syncing and goes back to waiting for the lock."""
+    from card_data import sync
+    from card_data.coordination import RedisCoordination
+
+    db = tmp_path / "cards.sqlite3"
+    coordination = RedisCoordination(redis_server.url, db, lock_ttl=0.6)  # renewed every 0.2 s
+    lock = coordination.sync_lock()
+    syncer = BackgroundSync(db, lambda: sync.sync(db, scryfall_server.base_url),
+                            base=0.1, cap=0.2, refresh=0.2, lock_poll=0.1, lock=lock).start()
+    try:
+        assert wait_for(lambda: scryfall_server.paths("GET").count("/bulk-data/oracle-cards") >= 2)
+        coordination.redis.set(lock.key, "another-instance", px=60_000)  # taken over
+        assert wait_for(lambda: not lock.held())
+        time.sleep(0.5)  # at most one sync already under way may finish
+        asked = scryfall_server.paths("GET").count("/bulk-data/oracle-cards")
+        time.sleep(1.0)  # five refresh periods: a syncer would have asked again
+        assert scryfall_server.paths("GET").count("/bulk-data/oracle-cards") == asked
+        assert syncer.retry_after() >= 20  # waiting: the unelected Retry-After
+        coordination.redis.delete(lock.key)  # the other instance is gone: this one syncs again
+        assert wait_for(lambda: scryfall_server.paths("GET").count("/bulk-data/oracle-cards") > asked)
+        assert lock.held()
+    finally:
+        syncer.stop()
+        coordination.close()
