@@ -3,7 +3,9 @@
 The same 100-card deck and wrk script as bench_http.py, 8 connections: one gunicorn
 instance straight, one instance behind HAProxy (the load balancer's own cost), and three
 instances behind HAProxy (tests/cluster.py starts them: real gunicorn processes, HAProxy
-from a generated config with health checks). All three set-ups run at once and the wrk
+from a generated config with health checks), and, when Debian's redis-server is there,
+three instances sharing a per-client budget in Redis (REDIS_URL, a limit too high to be
+reached: the cost of one Redis round trip per request). All three set-ups run at once and the wrk
 runs alternate between them, ROUNDS times, so that other work on this shared machine
 weighs on each alike; the median round counts. Each instance runs WEB_CONCURRENCY
 workers (default 2, one per core here): on a 2-core machine three instances share the
@@ -33,6 +35,8 @@ QUIET = {"CARD_DATA_OFFLINE": "1", "ACCESS_LOG": "", "LOG_LEVEL": "warning",
 def run() -> list[Row]:
     """Median decks/s and p99 over ROUNDS alternating runs of each set-up."""
     from tests.cluster import Cluster, available
+    from tests.redis_server import RedisServer
+    from tests.redis_server import available as redis_available
 
     if not available():
         return [Row("cluster", "skipped", "Debian's haproxy is not installed")]
@@ -47,6 +51,11 @@ def run() -> list[Row]:
             "1 instance, HAProxy": running.enter_context(Cluster(scratch / "one", [store], **QUIET)).url,
             "3 instances, HAProxy": running.enter_context(Cluster(scratch / "three", [store] * 3, **QUIET)).url,
         }
+        if redis_available():
+            redis = running.enter_context(RedisServer(scratch / "redis"))
+            bases["3 instances, HAProxy, limits in Redis"] = running.enter_context(Cluster(
+                scratch / "three-redis", [store] * 3, REDIS_URL=redis.url, RATELIMIT_ENABLED="1",
+                RATELIMIT="100000000/minute", **QUIET)).url
         results: dict[str, list[dict]] = {label: [] for label in bases}
         for base in bases.values():
             check_deck(base, body.read_bytes())

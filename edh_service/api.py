@@ -17,7 +17,7 @@ from werkzeug.exceptions import BadRequest, NotFound, UnsupportedMediaType
 
 from card_data import CardDataUnavailable
 from card_data.repository import MAX_SUGGESTED_NAMES
-from edh_service import cards, schemas, service
+from edh_service import cards, observability, schemas, service
 from edh_service.cards import get_repository
 from edh_service.errors import unprocessable
 from validator.brackets import BracketData, card_flags
@@ -221,6 +221,10 @@ def readyz():
     if syncer is not None and syncer.last_error:
         # Still serving from the last good store, but it is not being refreshed: say so.
         body.update(degraded=True, last_sync_error=syncer.last_error)
+    redis = observability.redis_status(current_app)
+    if redis is not None:
+        # Validation goes on without Redis (limits fail open): ready, and saying so.
+        body["redis"] = redis
     return jsonify(body)
 
 

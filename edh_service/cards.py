@@ -15,6 +15,7 @@ from flask import Flask, current_app
 
 from card_data import CardDataError, CardDataUnavailable, CardRepository, open_repository
 from card_data.brackets import BracketSources
+from card_data.coordination import coordination_for
 from edh_service.runtime import BackgroundSync
 
 # The app.extensions keys of the CardRepository and the BackgroundSync.
@@ -33,6 +34,11 @@ def init_app(app: Flask) -> None:
             base=config["SYNC_BACKOFF_BASE"],
             cap=config["SYNC_BACKOFF_CAP"],
             refresh=config["CARD_DATA_REFRESH_SECONDS"],
+            lock_poll=config["CARD_DATA_LOCK_POLL"],
+            # One syncer per store (flock) or, with REDIS_URL, per cluster; the others
+            # adopt the bulk file it publishes in CARD_DATA_SHARED_DIR.
+            lock=coordination_of(config).sync_lock(),
+            adopt=lambda: adopt_published(config),
         )
     app.extensions[SYNC_KEY] = syncer
     # The repository opens the store lazily and reopens it when a sync swaps the file, so
@@ -42,6 +48,8 @@ def init_app(app: Flask) -> None:
         api_url=config["SCRYFALL_API_URL"],
         offline=bool(config["CARD_DATA_OFFLINE"]),
         user_agent=config["USER_AGENT"],
+        redis_url=config["REDIS_URL"],
+        shared_dir=config["CARD_DATA_SHARED_DIR"],
     )
     if syncer is not None:
         syncer.start()
@@ -57,7 +65,35 @@ def sync_store(config: Mapping[str, Any]) -> None:
 
     Path(config["CARD_DB"]).parent.mkdir(parents=True, exist_ok=True)
     sync.sync(Path(config["CARD_DB"]), config["SCRYFALL_API_URL"], user_agent=config["USER_AGENT"],
+              redis_url=config["REDIS_URL"], shared_dir=config["CARD_DATA_SHARED_DIR"],
               brackets=BracketSources.from_settings(config))
+
+
+def adopt_published(config: Mapping[str, Any]) -> object:
+    """Build the store from the bulk file the syncing instance published (several
+    instances); None when there is nothing newer. Never asks Scryfall."""
+    from card_data import sync
+
+    Path(config["CARD_DB"]).parent.mkdir(parents=True, exist_ok=True)
+    return sync.adopt(Path(config["CARD_DB"]), redis_url=config["REDIS_URL"],
+                      shared_dir=config["CARD_DATA_SHARED_DIR"])
+
+
+def coordination_of(config: Mapping[str, Any]):
+    """This process's card_data coordination (files, or Redis with REDIS_URL): the same
+    object the repository, the sync and /metrics use."""
+    return coordination_for(Path(config["CARD_DB"]), config["REDIS_URL"],
+                            shared_dir=config["CARD_DATA_SHARED_DIR"])
+
+
+def probe_redis(app: Flask) -> dict[str, Any]:
+    """Ask Redis now (one PING, 0.5 s at most; a failure starts the outage, logged once, and
+    a success ends it) and return the coordination's status: backend, redis_up,
+    redis_outages, redis_fallbacks. Without REDIS_URL: {"backend": "file"}."""
+    coordination = coordination_of(app.config)
+    if coordination.backend == "redis":
+        coordination.call(coordination.redis.ping, lambda: False)
+    return coordination.status()
 
 
 def repository_of(app: Flask) -> CardRepository | None:

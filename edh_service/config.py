@@ -154,6 +154,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("CARD_DATA_REFRESH_SECONDS", non_negative_int, 24 * 3600,
             "how often the background sync checks for a newer bulk file (`0`: never); "
             "Scryfall rebuilds its bulk files daily"),
+    Setting("CARD_DATA_LOCK_POLL", non_negative_float, 10.0,
+            "seconds between an instance's looks at the sync lock while another holds it (it "
+            "also adopts the bulk file the syncing instance published in `CARD_DATA_SHARED_DIR`)"),
     Setting("CARD_DATA_RETRY_AFTER", positive_int, 30,
             "`Retry-After` seconds for a 503 when no sync runs in this process"),
     Setting("SYNC_BACKOFF_BASE", non_negative_float, 5.0,
@@ -173,10 +176,12 @@ SETTINGS: tuple[Setting, ...] = (
             "per-client budget (by address) shared by `/api/` and the page's form post; "
             "429 + `Retry-After` beyond it"),
     Setting("RATELIMIT_ENABLED", flag, True, "`0`: no rate limit (tests turn it off unless they count)"),
-    Setting("RATELIMIT_STORAGE_URI", text, "memory://",
-            "flask-limiter storage (`memory://` counts per worker process, so with N workers a "
-            "client may get up to N times the budget: use a shared storage such as `redis://` "
-            "to make it exact)"),
+    Setting("RATELIMIT_STORAGE_URI", text, None,
+            "flask-limiter storage; set, it wins over `REDIS_URL`. `memory://` counts per worker "
+            "process, so with N workers a client may get up to N times the budget; a shared "
+            "storage such as `redis://` makes it exact (if it cannot be reached, each process "
+            "counts in memory meanwhile: fail open)",
+            shown_default="`REDIS_URL` when set, else `memory://`"),
     Setting("PROXY_FIX_X_FOR", non_negative_int, 0,
             "proxies in front that set `X-Forwarded-For`; without it every client behind a proxy "
             "shares one budget"),

@@ -14,8 +14,12 @@ from flask import Flask, current_app, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from edh_service import api, cards, config, errors, observability, openapi, web
+from edh_service.connections import DrainUnreadBodies
 
 CORS_PATHS = ("/api/", "/openapi.json")
+# A refused body up to this many times MAX_CONTENT_LENGTH is read to its end before the 413
+# goes out, so the connection stays usable (edh_service/connections.py); beyond, half-close.
+DRAIN_FACTOR = 8
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -42,6 +46,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(openapi.bp)
     app.register_blueprint(web.bp)  # the paste-and-validate page at /
     observability.init_app(app)  # request ids, JSON request logs, /metrics, per-client rate limit
+    app.wsgi_app = DrainUnreadBodies(app.wsgi_app, lambda: DRAIN_FACTOR * int(app.config["MAX_CONTENT_LENGTH"] or 0))
     return app
 
 

@@ -66,6 +66,13 @@ def post_fork(server, worker):
     root.setLevel(server.log.error_log.level)
 
 
+def pre_request(worker, req):
+    """Let the app close a connection whose refused body is too big to drain (connections.py)."""
+    from edh_service import connections
+
+    connections.remember_request(req)
+
+
 def child_exit(server, worker):
     """A dead worker's live gauges must not linger in the multiprocess metrics."""
     from prometheus_client import multiprocess

@@ -3,7 +3,11 @@
 here knows about decks beyond reading the verdict out of a validate response.
 
 Its settings (RATELIMIT, RATELIMIT_ENABLED, RATELIMIT_STORAGE_URI, PROXY_FIX_X_FOR,
-METRICS_ENABLED, REQUEST_LOG) are in config.SETTINGS like every other.
+METRICS_ENABLED, REQUEST_LOG) are in config.SETTINGS like every other. With REDIS_URL
+(several instances) the per-client budget is counted in Redis, unless
+RATELIMIT_STORAGE_URI names a storage itself; when that storage cannot be reached, each
+process counts in memory until it answers again (fail open), which flask-limiter logs and
+/metrics counts.
 Under gunicorn with PROMETHEUS_MULTIPROC_DIR set (gunicorn_conf.py sets it), /metrics
 sums every worker's counters; otherwise each worker reports its own.
 """
@@ -149,6 +153,7 @@ class Metrics:
     requests: Counter
     latency: Histogram
     validations: Counter
+    limit_fallbacks: Counter
 
     @classmethod
     def create(cls, app: Flask) -> "Metrics":
@@ -164,6 +169,9 @@ class Metrics:
             validations=Counter("edh_validations_total", "Decks validated through the API, by verdict "
                                 "(valid, invalid; rejected or unavailable requests).", ("verdict",),
                                 registry=registry),
+            limit_fallbacks=Counter("edh_rate_limit_fallbacks_total", "Requests whose per-client budget "
+                                    "was counted in this process's memory because the shared rate-limit "
+                                    "storage (Redis) could not be reached.", registry=registry),
         )
         registry.register(CardDataCollector(app))
         return metrics
@@ -201,6 +209,7 @@ class CardDataCollector:
         if syncer is not None:
             yield gauge("edh_card_data_sync_failing", "1 when this process's last sync failed.",
                         1.0 if syncer.last_error else 0.0)
+        yield from redis_gauges(self.app)
 
     def describe(self) -> list:
         """Nothing to describe up front: reading the store at registration is not wanted."""
@@ -212,6 +221,29 @@ def gauge(name: str, documentation: str, value: float) -> GaugeMetricFamily:
     family = GaugeMetricFamily(name, documentation)
     family.add_metric([], float(value))
     return family
+
+
+def redis_status(app: Flask) -> dict[str, Any] | None:
+    """With REDIS_URL: whether Redis answers now (asked, not remembered) and the shared
+    limits' fallbacks so far, from card_data.coordination and flask-limiter; else None."""
+    if not app.config["REDIS_URL"]:
+        return None
+    status = cards.probe_redis(app)
+    limiter = app.extensions.get(LIMITER_KEY)
+    status["rate_limit_storage"] = "memory (fallback)" if limit_storage_dead(limiter) else "shared"
+    return status
+
+
+def redis_gauges(app: Flask) -> Iterator[GaugeMetricFamily]:
+    """edh_redis_up and the card-data coordination's outage and fallback counts."""
+    status = redis_status(app)
+    if status is None:
+        return
+    yield gauge("edh_redis_up", "1 when Redis answers (REDIS_URL set).", 1.0 if status["redis_up"] else 0.0)
+    yield gauge("edh_redis_outages", "Times this process lost Redis (card data coordination).",
+                status["redis_outages"])
+    yield gauge("edh_scryfall_budget_fallbacks", "Scryfall budget, lockout and sync-lock calls answered "
+                "by this host's files because Redis could not be reached.", status["redis_fallbacks"])
 
 
 def card_data_age(updated_at: str) -> float:
@@ -256,17 +288,48 @@ def build_limiter(app: Flask) -> Limiter:
         exempt_when=lambda: not is_limited(),
         error_message=lambda: f"Too many requests: at most {current_app.config['RATELIMIT']} per client.",
     )
+    storage = limit_storage_uri(app.config)
+    shared = not storage.startswith("memory://")
     limiter = Limiter(
         get_remote_address,
         application_limits=[limit],
-        storage_uri=app.config["RATELIMIT_STORAGE_URI"],
+        storage_uri=storage,
+        # A Redis that hangs must not hang requests: give up after half a second.
+        storage_options=REDIS_TIMEOUTS if storage.startswith(("redis://", "rediss://")) else None,
+        # Shared storage unreachable: count in this process's memory and retry the storage
+        # now and then (flask-limiter backs off up to 32 s); any other error: let the request through.
+        in_memory_fallback_enabled=shared,
+        swallow_errors=shared,
         # Its headers would also stretch a 503's Retry-After to the window's end: add our own.
         headers_enabled=False,
         enabled=bool(app.config["RATELIMIT_ENABLED"]),
     )
     limiter.init_app(app)
     app.after_request(lambda response: add_retry_after(response, limiter))
+    if shared:
+        app.after_request(lambda response: count_limit_fallback(response, limiter))
     return limiter
+
+
+REDIS_TIMEOUTS = {"socket_timeout": 0.5, "socket_connect_timeout": 0.5}
+
+
+def limit_storage_uri(config: Any) -> str:
+    """RATELIMIT_STORAGE_URI when set; else REDIS_URL (several instances share one budget
+    per client); else memory:// (one budget per process)."""
+    return config["RATELIMIT_STORAGE_URI"] or config["REDIS_URL"] or "memory://"
+
+
+def limit_storage_dead(limiter: Limiter | None) -> bool:
+    """Whether flask-limiter is counting in its in-memory fallback (it has no public flag)."""
+    return bool(getattr(limiter, "_storage_dead", False))
+
+
+def count_limit_fallback(response: Response, limiter: Limiter) -> Response:
+    """Count a limited request that was counted in memory because the storage was down."""
+    if limiter.enabled and is_limited() and limit_storage_dead(limiter):
+        current_app.extensions[METRICS_KEY].limit_fallbacks.inc()
+    return response
 
 
 def add_retry_after(response: Response, limiter: Limiter) -> Response:

@@ -4,9 +4,11 @@ capped exponential backoff.
 The service must come up even when Scryfall cannot be reached on a first start (a
 deployment contract: it serves 503s, it does not crash): until a store exists, every lookup raises `CardDataUnavailable`, which the
 API answers with 503 and `Retry-After`. Meanwhile one thread keeps trying to sync. Under
-gunicorn every worker builds its own app, so a file lock next to the store elects one
-syncing process per store; the others see the new file when the card store notices
-the swapped-in inode.
+gunicorn every worker builds its own app, so a sync lock elects one syncing process:
+card_data.coordination's, an flock next to the store on one host, or a Redis lock for the
+whole cluster with REDIS_URL (docs/several-instances.md). The others see the new file
+when the card store notices the swapped-in inode; with several instances they also
+`adopt` the bulk file the syncing instance published, without asking Scryfall.
 """
 
 from __future__ import annotations
@@ -19,11 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from card_data import CardDataError, CardDataUnavailable
-
-try:  # POSIX only; without it every process syncs, which is still correct, just wasteful
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None
+from card_data.coordination import SyncLock, coordination_for
 
 log = logging.getLogger(__name__)
 
@@ -43,16 +41,22 @@ def jittered(seconds: float) -> float:
 
 class BackgroundSync:
     """One daemon thread that syncs the store: right away when it is missing, then every
-    `refresh` seconds; failures back off exponentially up to `cap`."""
+    `refresh` seconds; failures back off exponentially up to `cap`.
+
+    Only the holder of `lock` (default: the store's flock) syncs; the others call `adopt`
+    every `lock_poll` seconds while they wait (several instances: build the store from
+    the published bulk file)."""
 
     def __init__(self, db_path: Path, sync: Callable[[], object], *, base: float = 5.0,
-                 cap: float = 600.0, refresh: float = 24 * 3600.0, lock_poll: float = 10.0):
+                 cap: float = 600.0, refresh: float = 24 * 3600.0, lock_poll: float = 10.0,
+                 lock: SyncLock | None = None, adopt: Callable[[], object] | None = None):
         self.db_path = Path(db_path)
         self._sync = sync
+        self._adopt = adopt
+        self._lock = lock if lock is not None else coordination_for(self.db_path).sync_lock()
         self.base, self.cap, self.refresh, self.lock_poll = base, cap, refresh, lock_poll
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="card-data-sync", daemon=True)
-        self._lock_file = None
         self.next_attempt = time.monotonic()  # read by Retry-After
         self.last_error: str | None = None
         self._server_hint = 0.0  # Retry-After of the last failure, in seconds
@@ -67,8 +71,7 @@ class BackgroundSync:
         self._stop.set()
         if self._thread.ident is not None:  # started
             self._thread.join(timeout)
-        if self._lock_file is not None:
-            self._lock_file.close()  # closing the descriptor releases the flock
+        self._lock.release()
 
     def retry_after(self) -> int:
         """Whole seconds until the next attempt, at least 1, for the Retry-After header."""
@@ -80,19 +83,42 @@ class BackgroundSync:
         return not self._stop.wait(seconds)
 
     def _run(self) -> None:
-        """Elect this process as the syncer, then sync until stopped."""
-        while not self._acquire_lock():
+        """Elect this process as the syncer, then sync while it holds the lock."""
+        while self._elect():
+            if not self._sync_while_held():
+                return
+
+    def _elect(self) -> bool:
+        """Wait until this process holds the sync lock (adopting what the syncing instance
+        publishes meanwhile); False when stopped."""
+        while not self._lock.acquire():
             # Another process syncs; if it dies its lock goes with it and we take over. We
             # cannot see its schedule, so clients hear a conservative half a minute.
             self.next_attempt = time.monotonic() + UNELECTED_RETRY_AFTER
+            self._adopt_published()
             if self._stop.wait(self.lock_poll):
-                return
+                return False
+        return True
+
+    def _adopt_published(self) -> None:
+        """Build the store from the bulk file another instance published, if newer."""
+        if self._adopt is None:
+            return
+        try:
+            if self._adopt() is not None:
+                log.info("card data adopted from the shared bulk file into %s", self.db_path)
+        except Exception as error:  # noqa: BLE001 - a bad shared file must not end the thread
+            log.warning("adopting the shared bulk file failed: %s", error)
+
+    def _sync_while_held(self) -> bool:
+        """Sync now (no store yet) or every `refresh`; True when the lock was lost (wait
+        for it again), False when stopped or there is nothing more to do."""
         if self.db_path.is_file():
             # `make run` or a mounted volume already provided a store: only refresh it.
             if self.refresh <= 0 or not self._wait(jittered(self.refresh)):
-                return
+                return False
         failures = 0
-        while True:
+        while self._lock.held():
             failures, error = self._attempt(failures)
             delay = self._next_delay(failures)
             # Publish when to come back before why, so a reader that sees the error also
@@ -100,7 +126,9 @@ class BackgroundSync:
             self.next_attempt = time.monotonic() + (delay or 0.0)
             self.last_error = error
             if delay is None or not self._wait(delay):
-                return
+                return False
+        log.info("the sync lock went to another instance; %s waits for it again", self.db_path)
+        return True
 
     def _attempt(self, failures: int) -> tuple[int, str | None]:
         """One sync: the number of consecutive failures after it, and why it failed."""
@@ -133,18 +161,3 @@ class BackgroundSync:
         """Say why the sync failed: a warning the first few times, then quieter info lines."""
         level = logging.WARNING if failures <= 3 else logging.INFO
         log.log(level, "card data sync failed (attempt %d): %s", failures, error)
-
-    def _acquire_lock(self) -> bool:
-        """Take the per-store sync lock without blocking; True when this process holds it."""
-        if fcntl is None:
-            return True
-        lock_path = self.db_path.with_name(self.db_path.name + ".sync-lock")
-        lock_path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(lock_path, "a+b")  # noqa: SIM115 - held for the thread's lifetime
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            return False
-        self._lock_file = handle
-        return True

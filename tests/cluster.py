@@ -182,8 +182,8 @@ class Cluster:
 
     # -- what HAProxy thinks ---------------------------------------------------------------
 
-    def states(self) -> dict[str, str]:
-        """Each instance's status in HAProxy's stats ("UP", "DOWN", "UP 1/2"...)."""
+    def stats(self) -> list[dict[str, str]]:
+        """HAProxy's stats rows ("show stat") for each instance: status, stot (sessions)..."""
         with socket.socket(socket.AF_UNIX) as connection:
             connection.settimeout(2)
             connection.connect(str(self.socket))
@@ -192,8 +192,11 @@ class Cluster:
             while chunk := connection.recv(65536):
                 data += chunk
         rows = csv.DictReader(data.decode().lstrip("# ").splitlines())
-        return {row["svname"]: row["status"] for row in rows if row["pxname"] == "instances"
-                and row["svname"] not in ("FRONTEND", "BACKEND")}
+        return [row for row in rows if row["pxname"] == "instances" and row["svname"] not in ("FRONTEND", "BACKEND")]
+
+    def states(self) -> dict[str, str]:
+        """Each instance's status in HAProxy's stats ("UP", "DOWN", "UP 1/2"...)."""
+        return {row["svname"]: row["status"] for row in self.stats()}
 
     def wait_state(self, index: int, state: str, timeout: float = 20.0) -> float:
         """Wait until HAProxy reports instance index as exactly `state`; the monotonic time it did."""

@@ -18,7 +18,13 @@ def _no_internet_sources(monkeypatch):
     A test that refreshes them names its own local source (SPELLBOOK_URL, the files);
     one that forgets gets a refused connection on 127.0.0.1, never a request out.
     """
-    monkeypatch.setenv("SPELLBOOK_URL", "http://127.0.0.1:9/no-spellbook-in-tests")
+    from edh_service import config
+
+    nowhere = "http://127.0.0.1:9/no-spellbook-in-tests"
+    monkeypatch.setenv("SPELLBOOK_URL", nowhere)
+    # create_app(test mapping) starts from the table's defaults, not the environment.
+    table_defaults = config.defaults
+    monkeypatch.setattr(config, "defaults", lambda scope="app": {**table_defaults(scope), "SPELLBOOK_URL": nowhere})
     for name in ("MASS_LAND_DENIAL_FILE", "COMBOS_FILE"):
         monkeypatch.delenv(name, raising=False)
 

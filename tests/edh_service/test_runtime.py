@@ -4,11 +4,13 @@ Scryfall server, capped exponential backoff that honours a 429, one syncer per s
 from __future__ import annotations
 
 
+import time
+
 import pytest
 
 from edh_service.factory import create_app
 from tests.waiting import wait_for
-from edh_service.runtime import backoff_delay
+from edh_service.runtime import BackgroundSync, backoff_delay
 
 
 @pytest.fixture
@@ -112,6 +114,29 @@ def test_one_syncer_per_store(scryfall_server, make_app):
     assert scryfall_server.paths("GET").count("/bulk-data/oracle-cards") == 1
 
 
+def test_with_redis_one_instance_syncs_and_the_others_adopt_its_file(scryfall_server, make_app, redis_server,
+                                                                     tmp_path):
+    """Three instances (own stores) sharing Redis and a folder: one downloads the bulk file,
+    the others build their stores from the file it published, without asking Scryfall."""
+    scryfall_server.delay = 0.2
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    apps = [make_app(scryfall_server, f"store-{index}/cards.sqlite3", REDIS_URL=redis_server.url,
+                     CARD_DATA_SHARED_DIR=str(shared), CARD_DATA_LOCK_POLL=0.2) for index in range(3)]
+    for app in apps:
+        assert wait_for(lambda app=app: app.test_client().get("/readyz").status_code == 200)
+    for app in apps:
+        body = app.test_client().get("/readyz").get_json()
+        assert body["card_data"]["updated_at"] == scryfall_server.updated_at
+        assert body["redis"]["backend"] == "redis" and body["redis"]["redis_up"] is True
+    # One bulk-data request and one download for the three stores.
+    assert scryfall_server.paths("GET").count("/bulk-data/oracle-cards") == 1
+    assert len([path for path in scryfall_server.paths("GET") if path.startswith("/files/")]) == 1
+    assert [path.name for path in shared.glob("*.bulk")] != []
+    syncing = [app for app in apps if app.extensions["card_data_sync"]._lock.held()]
+    assert len(syncing) == 1
+
+
 def test_an_existing_store_is_only_refreshed_later(scryfall_server, make_app, fixture_db, tmp_path):
     (tmp_path / "cards.sqlite3").write_bytes(fixture_db.read_bytes())
     app = make_app(scryfall_server, CARD_DATA_REFRESH_SECONDS=3600)
@@ -151,3 +176,31 @@ def test_the_background_sync_refreshes_the_bracket_lists(scryfall_server, make_a
     assert bracket["two_card_combos"] == [["Dark Ritual", "Lim-Dûl's Vault"]]
     assert bracket["mass_land_denial"] == ["Vindicate"]
     assert bracket["minimum"] == 4
+
+
+def test_a_syncer_that_loses_the_redis_lock_stops_syncing_and_waits(scryfall_server, redis_server, tmp_path):
+    """Another instance took the lock (this one's expired while it was stalled): the next
+    renewal notices, this syncer stops syncing and goes back to waiting for the lock."""
+    from card_data import sync
+    from card_data.coordination import RedisCoordination
+
+    db = tmp_path / "cards.sqlite3"
+    coordination = RedisCoordination(redis_server.url, db, lock_ttl=0.6)  # renewed every 0.2 s
+    lock = coordination.sync_lock()
+    syncer = BackgroundSync(db, lambda: sync.sync(db, scryfall_server.base_url),
+                            base=0.1, cap=0.2, refresh=0.2, lock_poll=0.1, lock=lock).start()
+    try:
+        assert wait_for(lambda: scryfall_server.paths("GET").count("/bulk-data/oracle-cards") >= 2)
+        coordination.redis.set(lock.key, "another-instance", px=60_000)  # taken over
+        assert wait_for(lambda: not lock.held())
+        time.sleep(0.5)  # at most one sync already under way may finish
+        asked = scryfall_server.paths("GET").count("/bulk-data/oracle-cards")
+        time.sleep(1.0)  # five refresh periods: a syncer would have asked again
+        assert scryfall_server.paths("GET").count("/bulk-data/oracle-cards") == asked
+        assert syncer.retry_after() >= 20  # waiting: the unelected Retry-After
+        coordination.redis.delete(lock.key)  # the other instance is gone: this one syncs again
+        assert wait_for(lambda: scryfall_server.paths("GET").count("/bulk-data/oracle-cards") > asked)
+        assert lock.held()
+    finally:
+        syncer.stop()
+        coordination.close()

@@ -173,3 +173,26 @@ def test_gunicorn_metrics_logs_and_graceful_sigterm(fixture_db, scryfall_server,
     assert len(requests) >= 14 and all(re.fullmatch(r"[0-9a-f]{32}", e["request_id"]) for e in requests)
     assert "Handling signal: term" in log.read_text()
 
+
+
+def test_redis_url_shares_the_budget_and_an_explicit_storage_wins(fixture_db, redis_server):
+    """Two apps (two instances) with REDIS_URL count one budget; RATELIMIT_STORAGE_URI set
+    explicitly (memory://) keeps a budget per app; without REDIS_URL /readyz says nothing
+    about Redis."""
+    shared = dict(RATELIMIT_ENABLED=True, RATELIMIT="3/minute", REDIS_URL=redis_server.url)
+    first, second = (offline_app(fixture_db, **shared).test_client() for _ in range(2))
+    statuses = [client.post(VALIDATE, json={"decklist": NORMAL_DECK}).status_code
+                for client in (first, second, first, second)]
+    assert statuses == [200, 200, 200, 429]
+    ready = first.get("/readyz").get_json()["redis"]
+    assert ready == {"backend": "redis", "redis_up": True, "redis_outages": 0, "redis_fallbacks": 0,
+                     "rate_limit_storage": "shared"}
+    assert sample(first.get("/metrics").get_data(as_text=True), "edh_redis_up") == 1
+
+    own = dict(shared, RATELIMIT_STORAGE_URI="memory://")
+    third, fourth = (offline_app(fixture_db, **own).test_client() for _ in range(2))
+    statuses = [client.post(VALIDATE, json={"decklist": NORMAL_DECK}).status_code
+                for client in (third, fourth, third, fourth)]
+    assert statuses == [200, 200, 200, 200]
+
+    assert "redis" not in offline_app(fixture_db).test_client().get("/readyz").get_json()
