@@ -62,6 +62,9 @@ TEXT_PARAMETERS = [
     {"in": "query", "name": "companion",
      "schema": {"type": "string", "minLength": 1, "maxLength": schemas.MAX_NAME_LENGTH},
      "description": "Designate the companion (JSON `companion` wins)."},
+    {"in": "query", "name": "include", "style": "form", "explode": True,
+     "schema": {"type": "array", "maxItems": len(schemas.INCLUDES), "items": {"type": "string", "enum": list(schemas.INCLUDES)}},
+     "description": "Optional response blocks: `overview` (JSON `include` wins)."},
 ]
 
 

@@ -15,7 +15,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from card_data import CardDataError, CardDataUnavailable
-from edh_service import cards, observability, schemas, service
+from edh_service import cards, charts, observability, schemas, service
 from validator.parse import FORMATS, DecklistError
 from validator.parse import split_lines
 from validator.violations import Severity
@@ -29,7 +29,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self'",
-        "img-src 'self' data:",
+        f"img-src 'self' {charts.IMAGE_HOST}",  # card previews: Scryfall's image CDN only
         "connect-src 'self'",
         "form-action 'self'",
         "base-uri 'none'",
@@ -223,6 +223,7 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         scryfall_url=schemas.scryfall_search_url,
         card_data=card_data_metadata(),
         max_name=schemas.MAX_NAME_LENGTH,
+        **charts.page_context(report),  # the deck overview and the card previews
     )
 
 

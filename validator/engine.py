@@ -11,6 +11,7 @@ from validator.brackets import Bracket, BracketData
 from validator.deck import Card, Deck, Entry, wubrg
 from validator.decklist import Decklist
 from validator.deck_facts import card_count, commander_identity
+from validator.overview import Overview, overview
 from validator.rules import RULES, Rule
 from validator.violations import Code, Severity, Violation
 
@@ -27,6 +28,7 @@ class Report:
     card_count: int  # commanders + main deck + unknown names there; companion excluded
     violations: tuple[Violation, ...]
     bracket: Bracket | None = None  # the Commander Brackets block (check() always fills it)
+    overview: Overview | None = None  # curve, colors, types, cards by type, images (check() fills it)
 
 
 def validate(deck: Deck, rules: Iterable[Rule] = RULES) -> list[Violation]:
@@ -76,6 +78,7 @@ def check(
         card_count=card_count(deck),
         violations=tuple(violations),
         bracket=evaluated,
+        overview=overview(deck),
     )
 
 
