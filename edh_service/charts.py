@@ -29,7 +29,7 @@ COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green"
 # Mana curve: a column per bucket.
 CURVE_COLUMN, CURVE_BAR, CURVE_BASE, CURVE_TALL = 40, 26, 140, 110
 # Horizontal charts: a label column, then bars up to BAR_SPAN wide.
-COLOR_ROW, COLOR_LEFT, TYPE_ROW, TYPE_LEFT, BAR_SPAN = 40, 72, 24, 96, 180
+COLOR_ROW, COLOR_LEFT, TYPE_ROW, TYPE_LEFT, BAR_SPAN = 40, 72, 24, 104, 168
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,13 +99,18 @@ def color_chart(overview: Overview) -> Chart:
     """Per color: its share of the colored symbols in costs (upper bar) against the share
     of lands that make it (lower bar)."""
     symbols = sum(overview.cost_symbols.values())
+    colors = color_rows(overview)
+    # Both bars share one scale: the largest share of either kind spans BAR_SPAN.
+    widest = max((share for c in colors for share in (_share(overview.cost_symbols.get(c, 0), symbols),
+                                                       _share(overview.land_sources.get(c, 0), overview.lands))),
+                 default=0.0) or 1.0
     bars, labels, said, rows = [], [], [], []
-    for row, color in enumerate(color_rows(overview)):
+    for row, color in enumerate(colors):
         top = row * COLOR_ROW + 4
         cost, lands = overview.cost_symbols.get(color, 0), overview.land_sources.get(color, 0)
         percent = _round(_share(cost, symbols) * 100)
-        cost_width = _round(_share(cost, symbols) * BAR_SPAN)
-        land_width = _round(_share(lands, overview.lands) * BAR_SPAN)
+        cost_width = _round(_share(cost, symbols) / widest * BAR_SPAN)
+        land_width = _round(_share(lands, overview.lands) / widest * BAR_SPAN)
         bars.append(Bar(COLOR_LEFT, top + 2, cost_width, 13, f"bar bar-cost color-{color}"))
         bars.append(Bar(COLOR_LEFT, top + 17, land_width, 13, f"bar bar-land color-{color}"))
         labels.append(Label(0, top + 21, COLOR_NAMES[color], "name"))

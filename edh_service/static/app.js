@@ -253,12 +253,15 @@
 
   function colorChart(o) {
     const symbols = COLORS.reduce((sum, c) => sum + (o.cost_symbols[c] || 0), 0);
+    const shown = COLORS.filter((c) => o.cost_symbols[c] || o.land_sources[c]);
+    // Both bars share one scale: the largest share of either kind spans the 168 units.
+    const widest = Math.max(0, ...shown.flatMap((c) => [share(o.cost_symbols[c] || 0, symbols), share(o.land_sources[c] || 0, o.lands)])) || 1;
     const bars = [], labels = [], said = [], rows = [];
-    COLORS.filter((c) => o.cost_symbols[c] || o.land_sources[c]).forEach((color, row) => {
+    shown.forEach((color, row) => {
       const top = row * 40 + 4, name = COLOR_NAMES[color];
       const cost = o.cost_symbols[color] || 0, lands = o.land_sources[color] || 0;
       const percent = round(share(cost, symbols) * 100);
-      const costWidth = round(share(cost, symbols) * 180), landWidth = round(share(lands, o.lands) * 180);
+      const costWidth = round(share(cost, symbols) / widest * 168), landWidth = round(share(lands, o.lands) / widest * 168);
       bars.push([72, top + 2, costWidth, 13, `bar bar-cost color-${color}`]);
       bars.push([72, top + 17, landWidth, 13, `bar bar-land color-${color}`]);
       labels.push([0, top + 21, name, "name", "start"]);
@@ -277,10 +280,10 @@
     const largest = Math.max(0, ...entries.map(([, n]) => n)) || 1;
     const bars = [], labels = [];
     entries.forEach(([kind, count], row) => {
-      const width = round(count / largest * 180);
-      bars.push([96, row * 24 + 4, width, 16, "bar bar-type"]);
+      const width = round(count / largest * 168);
+      bars.push([104, row * 24 + 4, width, 16, "bar bar-type"]);
       labels.push([0, row * 24 + 16, kind, "name", "start"]);
-      labels.push([96 + width + 5, row * 24 + 16, String(count), "value", "start"]);
+      labels.push([104 + width + 5, row * 24 + 16, String(count), "value", "start"]);
     });
     return { key: "types", title: "Card types", height: Math.max(entries.length, 1) * 24 + 4, bars, labels,
       description: "Cards by type: " + (entries.map(([k, n]) => `${k} ${n}`).join(", ") || "none") + ".",

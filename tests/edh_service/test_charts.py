@@ -23,7 +23,7 @@ def test_a_deck_of_lands_only_draws_empty_charts_that_say_so():
     curve, colors, types = shown
     assert all(bar.height == 0 for bar in curve.bars)
     assert colors.description.endswith("Green: 0 symbols (0%), 10 of 10 lands.")
-    assert [bar.width for bar in colors.bars] == [0, 180]
+    assert [bar.width for bar in colors.bars] == [0, 168]
     assert types.rows == (("Land", "10"),)
     empty = charts.color_chart(overview(deck()))
     assert (empty.bars, empty.description) == ((), "Colored mana symbols in costs against lands producing each color: none.")
