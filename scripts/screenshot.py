@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import zlib
 import tempfile
 import threading
 from pathlib import Path
@@ -86,7 +87,7 @@ def fixture_store(directory: Path) -> Path:
     for line in (ROOT / "tests" / "fixtures" / "cards.jsonl").read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         if record["name"] in PREVIEWED:
-            record["image_uris"] = {"normal": f"{CDN}/normal/front/{abs(hash(record['name'])) % 10**8}.svg"}
+            record["image_uris"] = {"normal": f"{CDN}/normal/front/{zlib.crc32(record['name'].encode())}.svg"}
         lines.append(json.dumps(record))
     (directory / "cards.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     path = directory / "cards.sqlite3"
