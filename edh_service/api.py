@@ -98,6 +98,7 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None) -> 
         commanders=data.get("commanders"),
         companion=data.get("companion"),
         color_choices=data.get("color_choices"),
+        with_overview="overview" in (data.get("include") or ()),
     )
     # The metadata of the store the cards came from, not of whatever file is current now.
     return schemas.dump_report(report, source or repo.metadata(), data["format"], data.get("include"))

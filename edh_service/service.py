@@ -37,11 +37,13 @@ def validate_text(
     companion: str | None = None,
     color_choices: Mapping[str, str] | None = None,
     suggest_limit: int | None = None,
+    with_overview: bool = False,
 ) -> Validated:
     """Parse the text, resolve every name in one batch, and apply every rule.
 
     `suggest_limit` caps how many unknown names get fuzzy suggestions (the repository's
     default when None): a batch shares one budget so 50 decks of typos stay cheap.
+    `with_overview` fills Report.overview (the page's charts, the API's `overview` block).
     """
     decklist = parse(text, format)
     names = names_to_resolve(decklist, commanders, companion, color_choices)
@@ -54,6 +56,7 @@ def validate_text(
         commanders=commanders,
         companion=companion,
         color_choices=color_choices,
+        with_overview=with_overview,
     )
     return Validated(report, resolution.metadata)
 

@@ -192,6 +192,7 @@ def validate_and_render(form: dict, data: dict):
             format=data.get("decklist_format"),
             commanders=data.get("commanders"),
             companion=data.get("companion"),
+            with_overview=True,  # the deck overview under the problems
         ).report
     except DecklistError as error:
         return render_page(form=form, error=str(error)), 422

@@ -20,9 +20,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import zlib
 import tempfile
 import threading
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -166,6 +166,7 @@ def test_previews_markup_lazy_sized_on_the_cdn(page, preview_url):
 def test_preview_shows_on_hover_and_on_keyboard_focus(page, preview_url):
     """Hidden (and not fetched) until the name is hovered or focused; Escape hides it (JS)."""
     validate(page, preview_url)
+    page.mouse.move(0, 0)  # the pointer off every card name (it was left on the submit button)
     ref = page.locator('li.violation[data-code="banned"] .card-ref')
     preview = ref.locator(".preview")
     assert not preview.is_visible()
@@ -186,12 +187,12 @@ def test_preview_shows_on_hover_and_on_keyboard_focus(page, preview_url):
     assert IMAGES["Mana Crypt"] in page.cdn_requests
     assert page.evaluate(loaded)  # the image arrived and was allowed by the CSP
     page.mouse.move(0, 0)
-    assert not preview.is_visible()
+    preview.wait_for(state="hidden")
     ref.locator("a.card").focus()  # keyboard focus alone shows it
-    assert preview.is_visible()
+    preview.wait_for(state="visible")
     if page.js:
         page.keyboard.press("Escape")
-        assert not preview.is_visible()
+        preview.wait_for(state="hidden")
     assert page.errors == []  # no CSP report: the CDN host is allowed
 
 

@@ -118,3 +118,12 @@ def test_cards_by_type_and_images():
     assert {kind: sum(n for _, n in names) for kind, names in result.cards_by_type.items()} == dict(result.types)
     # The sideboard card is no part of the numbers but a violation may name it: its image is there.
     assert dict(result.images) == {"Lightning Bolt": bolt.image, "Counterspell": side.image}
+
+
+def test_check_fills_the_overview_only_when_asked():
+    from validator.decklist import Decklist, ListEntry, Section
+    from validator.engine import check
+
+    decklist = Decklist(entries=(ListEntry("Forest", 3, 1, Section.MAIN),), format="text")
+    assert check(decklist, {"Forest": FOREST}).overview is None
+    assert check(decklist, {"Forest": FOREST}, with_overview=True).overview.types == {"Land": 3}
