@@ -155,7 +155,15 @@ def to_card(card: Mapping[str, Any]) -> Card:
         type_line=_front_type_line(card),
         is_meld_result=is_meld_result(card),
         produced_mana=frozenset(card.get("produced_mana") or ()),
+        image=front_image(card),
     )
+
+
+def front_image(card: Mapping[str, Any]) -> str:
+    """The front face's preview image: the card's own image_uris (a single image for the
+    whole card), else the first face's (transform, modal DFC); "normal" size, else "small"."""
+    images = card.get("image_uris") or faces(card)[0].get("image_uris") or {}
+    return images.get("normal") or images.get("small") or ""
 
 
 def trim(card: Mapping[str, Any]) -> dict[str, Any]:

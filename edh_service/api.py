@@ -101,9 +101,10 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None) -> 
         companion=data.get("companion"),
         color_choices=data.get("color_choices"),
         bracket=data.get("bracket"),
+        with_overview="overview" in (data.get("include") or ()),
     )
     # The metadata of the store the cards came from, not of whatever file is current now.
-    return schemas.dump_report(report, source or repo.metadata(), data["format"])
+    return schemas.dump_report(report, source or repo.metadata(), data["format"], data.get("include"))
 
 
 def card_body(card, described: Mapping[str, Any], bracket_data: BracketData) -> dict:
@@ -140,7 +141,7 @@ def query_options() -> dict:
     """The options given as query parameters, checked like the JSON fields (422 if wrong)."""
     if not request.args:
         return {}
-    given = {key: values if key == "commanders" else values[0] for key, values in request.args.lists()}
+    given = {key: values if key in ("commanders", "include") else values[0] for key, values in request.args.lists()}
     loaded = load(schemas.validate_query_schema, given)
     return {key: value for key, value in loaded.items() if key in given}  # no defaults yet
 

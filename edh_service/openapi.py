@@ -65,6 +65,9 @@ TEXT_PARAMETERS = [
     {"in": "query", "name": "bracket", "schema": {"type": "integer", "minimum": 1, "maximum": 5},
      "description": "Declare the Commander Bracket, 1 to 5: what the list breaks in it is an error "
                     "(bracket_*). A JSON `bracket` wins."},
+    {"in": "query", "name": "include", "style": "form", "explode": True,
+     "schema": {"type": "array", "maxItems": len(schemas.INCLUDES), "items": {"type": "string", "enum": list(schemas.INCLUDES)}},
+     "description": "Optional response blocks: `overview` (JSON `include` wins)."},
 ]
 
 

@@ -18,6 +18,7 @@ from marshmallow import Schema, fields, post_dump, validate
 
 from validator.brackets import BRACKETS
 from validator.deck import WUBRG
+from validator.overview import COLORS, CURVE_BUCKETS
 from validator.parse import FORMATS
 from validator.violations import Code
 
@@ -28,6 +29,8 @@ MAX_DECKLIST_LENGTH = 1024 * 1024
 MAX_COMMANDERS = 5
 MAX_COLOR_CHOICES = 5
 BATCH_LIMIT = 50  # default; the app's BATCH_LIMIT config may lower or raise it
+# Optional response blocks a request may ask for with "include" (the base shape is fixed).
+INCLUDES = ("overview",)
 GAME_FORMATS = ("commander",)
 
 
@@ -96,6 +99,14 @@ class ValidateRequestSchema(Schema):
         metadata={"description": 'Color chosen for a commander, e.g. {"The Prismatic Piper": "R"}.'},
     )
     bracket = bracket_field()
+    include = fields.List(
+        fields.String(validate=validate.OneOf(INCLUDES)),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=len(INCLUDES)),
+        metadata={"description": 'Optional blocks to add to the response: ["overview"] adds `overview` '
+                                 "(mana curve, color balance, card types, cards by type, preview images)."},
+    )
 
 
 class ValidateQuerySchema(ValidateRequestSchema):
@@ -145,6 +156,43 @@ class ViolationSchema(Schema):
         if data.get("code") != Code.UNKNOWN_CARD:
             data.pop("suggestions", None)
         return data
+
+
+def _counts(keys, what: str) -> Schema:
+    """An object with one required integer per key (curve buckets, colors)."""
+    return Schema.from_dict({key: fields.Integer(required=True) for key in keys}, name=what)
+
+
+CurveSchema = _counts(CURVE_BUCKETS, "CurveSchema")
+ColorCountsSchema = _counts(COLORS, "ColorCountsSchema")
+
+
+class TypeEntrySchema(Schema):
+    """A card counted under a type, and its copies."""
+
+    name = fields.String(required=True)
+    quantity = fields.Integer(required=True)
+
+
+class OverviewSchema(Schema):
+    """The deck overview (request `"include": ["overview"]`): the numbers behind the page's
+    charts, over the commanders and main deck, every copy counted."""
+
+    cards = fields.Integer(required=True, metadata={"description": "Cards counted (resolved commanders and main deck)."})
+    lands = fields.Integer(required=True)
+    curve = fields.Nested(CurveSchema, required=True,
+                          metadata={"description": 'Nonland cards by mana value, "0" to "6" and "7+".'})
+    cost_symbols = fields.Nested(ColorCountsSchema, required=True, metadata={
+        "description": "Mana symbols of each color (WUBRG, C) in the nonland cards' costs; hybrid counts for each."})
+    land_sources = fields.Nested(ColorCountsSchema, required=True,
+                                 metadata={"description": "Lands able to produce each color."})
+    types = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True, metadata={
+        "description": "Cards per card type (a card counts under each of its types), creatures first."})
+    cards_by_type = fields.Dict(keys=fields.String(), values=fields.List(fields.Nested(TypeEntrySchema)),
+                                required=True, metadata={"description": "The cards behind `types`, by name."})
+    images = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "Canonical name -> Scryfall CDN image (normal size, front face) of every listed card "
+                       "that has one in the store; cards without are left out."})
 
 
 class CardDataSchema(Schema):
@@ -202,6 +250,8 @@ class ReportSchema(Schema):
     violations = fields.List(fields.Nested(ViolationSchema), required=True)
     bracket = fields.Nested(BracketSchema, required=True)
     card_data = fields.Nested(CardDataSchema, required=True)
+    overview = fields.Nested(OverviewSchema, metadata={"description": 'Only when the request asks: "include": '
+                                                                    '["overview"] (or ?include=overview).'})
 
 
 class BatchResponseSchema(Schema):
@@ -320,6 +370,7 @@ card_name_schema = CardNameSchema()
 card_schema = CardSchema()
 _report_schema = ReportSchema()
 _card_data_schema = CardDataSchema()
+_overview_schema = OverviewSchema()
 
 
 def dump_card_data(card_meta: Any) -> dict:
@@ -340,7 +391,24 @@ def _iso(value: Any) -> str | None:
     return value.isoformat()
 
 
-def dump_report(report: Any, card_meta: Any, game_format: str = "commander") -> dict:
+def dump_overview(overview: Any) -> dict:
+    """The response's overview block from validator.overview.Overview (images on the CDN only)."""
+    from edh_service.charts import preview_images  # charts imports nothing from here
+
+    return _overview_schema.dump({
+        "cards": overview.cards,
+        "lands": overview.lands,
+        "curve": dict(overview.curve),
+        "cost_symbols": dict(overview.cost_symbols),
+        "land_sources": dict(overview.land_sources),
+        "types": dict(overview.types),
+        "cards_by_type": {kind: [{"name": name, "quantity": copies} for name, copies in entries]
+                          for kind, entries in overview.cards_by_type.items()},
+        "images": preview_images(overview),
+    })
+
+
+def dump_report(report: Any, card_meta: Any, game_format: str = "commander", include: Any = ()) -> dict:
     """The JSON body for one validated deck (the API's documented shape: valid, format,
     commanders, ...), shared by the API and the CLI.
 
@@ -359,6 +427,8 @@ def dump_report(report: Any, card_meta: Any, game_format: str = "commander") -> 
     })
     body["bracket"] = dump_bracket(report.bracket)
     body["card_data"] = dump_card_data(card_meta)
+    if "overview" in (include or ()) and getattr(report, "overview", None) is not None:
+        body["overview"] = dump_overview(report.overview)
     return body
 
 

@@ -38,6 +38,7 @@ def validate_text(
     color_choices: Mapping[str, str] | None = None,
     suggest_limit: int | None = None,
     bracket: int | None = None,
+    with_overview: bool = False,
 ) -> Validated:
     """Parse the text, resolve every name in one batch, and apply every rule.
 
@@ -45,6 +46,7 @@ def validate_text(
     default when None): a batch shares one budget so 50 decks of typos stay cheap.
     `bracket` is the declared Commander Bracket (1-5): its bracket_* errors join the
     violations. The bracket lists (mass land denial, two-card combos) come from the store.
+    `with_overview` fills Report.overview (the page's charts, the API's `overview` block).
     """
     decklist = parse(text, format)
     names = names_to_resolve(decklist, commanders, companion, color_choices)
@@ -59,6 +61,7 @@ def validate_text(
         color_choices=color_choices,
         bracket_data=repository.bracket_data(),
         bracket=bracket,
+        with_overview=with_overview,
     )
     return Validated(report, resolution.metadata)
 

@@ -15,7 +15,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from card_data import CardDataError, CardDataUnavailable
-from edh_service import cards, observability, schemas, service
+from edh_service import cards, charts, observability, schemas, service
 from validator.brackets import BRACKET_NAMES
 from validator.parse import FORMATS, DecklistError
 from validator.parse import split_lines
@@ -30,7 +30,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self'",
-        "img-src 'self' data:",
+        f"img-src 'self' {charts.IMAGE_HOST}",  # card previews: Scryfall's image CDN only
         "connect-src 'self'",
         "form-action 'self'",
         "base-uri 'none'",
@@ -198,6 +198,7 @@ def validate_and_render(form: dict, data: dict):
             commanders=data.get("commanders"),
             companion=data.get("companion"),
             bracket=data.get("bracket"),
+            with_overview=True,  # the deck overview under the problems
         ).report
     except DecklistError as error:
         return render_page(form=form, error=str(error)), 422
@@ -230,6 +231,7 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         card_data=card_data_metadata(),
         max_name=schemas.MAX_NAME_LENGTH,
         bracket_names=BRACKET_NAMES,
+        **charts.page_context(report),  # the deck overview and the card previews
     )
 
 

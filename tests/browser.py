@@ -22,6 +22,10 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 
+# axe-core from npm (package.json; `npm ci` in `make test`), evaluated in the page.
+AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
+SEVERE = ("serious", "critical")
+
 requires_chromium = pytest.mark.skipif(
     not Path(CHROMIUM).is_file(),
     reason="Debian's chromium is not installed (.ci/run installs it): browser tests skipped",
@@ -79,3 +83,23 @@ def low_contrast(samples: list[dict]) -> list[tuple[str, float]]:
         for s in samples
         if contrast(s["color"], s["background"]) < (3.0 if s["large"] else 4.5)
     ]
+
+
+def axe_findings(page) -> list[dict]:
+    """axe-core's violations on the page as it stands (WCAG 2.x A/AA and best practices)."""
+    page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")
+    return page.evaluate("""async () => {
+        const result = await axe.run(document, {resultTypes: ['violations']});
+        return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary)}));
+    }""")
+
+
+def severe(findings: list[dict]) -> list[dict]:
+    """The serious and critical findings, printed for whoever reads a failing run."""
+    found = [f for f in findings if f["impact"] in SEVERE]
+    for finding in found:
+        print(f"axe {finding['impact']}: {finding['id']}: {finding['help']}")
+        for node in finding["nodes"]:
+            print(f"    {node}")
+    return found

@@ -39,6 +39,8 @@ class Card:
     is_meld_result: bool = False  # the melded back half (Brisela), never a deck card
     # Scryfall's produced_mana: the colors (WUBRG, "C") this card's mana abilities can make
     produced_mana: frozenset[str] = frozenset()
+    # Scryfall's "normal" image of the front face (488x680), for the page's previews; "" if none stored
+    image: str = ""
 
     @property
     def oracle_text(self) -> str:

@@ -11,6 +11,7 @@ from validator.brackets import Bracket, BracketData
 from validator.deck import Card, Deck, Entry, wubrg
 from validator.decklist import Decklist
 from validator.deck_facts import card_count, commander_identity
+from validator.overview import Overview, overview
 from validator.rules import RULES, Rule
 from validator.violations import Code, Severity, Violation
 
@@ -27,6 +28,7 @@ class Report:
     card_count: int  # commanders + main deck + unknown names there; companion excluded
     violations: tuple[Violation, ...]
     bracket: Bracket | None = None  # the Commander Brackets block (check() always fills it)
+    overview: Overview | None = None  # curve, colors, types, cards by type, images (check(with_overview=True))
 
 
 def validate(deck: Deck, rules: Iterable[Rule] = RULES) -> list[Violation]:
@@ -46,13 +48,15 @@ def check(
     color_choices: Mapping[str, str] | None = None,
     bracket_data: BracketData | None = None,
     bracket: int | None = None,
+    with_overview: bool = False,
 ) -> Report:
     """Assemble the deck, validate it, and add the decklist's own problems into one Report.
 
     Without `commanders`, a list that marks none gets one inferred from its layout where
     the cards allow it (assemble.infer_commanders). `bracket_data` holds the mass land
     denial and combo lists (None: neither is loaded); `bracket` is the declared bracket
-    (1-5), whose bracket_* errors join the violations.
+    (1-5), whose bracket_* errors join the violations. `with_overview` fills
+    Report.overview (the page always wants it, the API when asked: not every check pays).
     """
     if not commanders:
         decklist = infer_commanders(decklist, cards)
@@ -76,6 +80,7 @@ def check(
         card_count=card_count(deck),
         violations=tuple(violations),
         bracket=evaluated,
+        overview=overview(deck) if with_overview else None,
     )
 
 

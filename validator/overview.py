@@ -12,12 +12,15 @@ part of it, and unresolved names have no card data to count.
   is read from its basic land types and its "Add {X}" text instead.
 - types: cards by card type; a card counts under each of its front face's types
   (an Artifact Creature is an Artifact and a Creature), so the counts can sum past 100.
+- cards_by_type: the cards behind `types`, (name, copies) by name, for the page's lists.
+- images: canonical name -> preview image URL (Card.image) of every resolved card the
+  list names, side piles included (a violation may name a sideboard card), when stored.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
@@ -44,6 +47,9 @@ class Overview:
     types: Mapping[str, int]  # card type -> cards of that type (types present only)
     cards: int  # cards counted (resolved commanders and main deck, every copy)
     lands: int
+    # card type -> (name, copies) of the cards counted under it, by name
+    cards_by_type: Mapping[str, tuple[tuple[str, int], ...]] = field(default_factory=lambda: MappingProxyType({}))
+    images: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # name -> preview URL
 
 
 def overview(deck: Deck) -> Overview:
@@ -53,11 +59,14 @@ def overview(deck: Deck) -> Overview:
     cost_symbols = dict.fromkeys(COLORS, 0)
     land_sources = dict.fromkeys(COLORS, 0)
     types: dict[str, int] = {}
+    by_type: dict[str, dict[str, int]] = {}
     lands = 0
     for entry in entries:
         card, copies = entry.card, entry.quantity
         for card_type in card.types:
             types[card_type] = types.get(card_type, 0) + copies
+            named = by_type.setdefault(card_type, {})
+            named[card.name] = named.get(card.name, 0) + copies
         if "Land" in card.types:
             lands += copies
             for color in land_colors(card):
@@ -73,7 +82,17 @@ def overview(deck: Deck) -> Overview:
         types=MappingProxyType(dict(sorted(types.items(), key=_type_rank))),
         cards=_copies(entries),
         lands=lands,
+        cards_by_type=MappingProxyType({kind: tuple(sorted(by_type[kind].items())) for kind, _ in
+                                        sorted(types.items(), key=_type_rank)}),
+        images=MappingProxyType(images(deck)),
     )
+
+
+def images(deck: Deck) -> dict[str, str]:
+    """Canonical name -> preview image of every resolved card in any pile that has one."""
+    piles = (deck.commanders, deck.main, (deck.companion,) if deck.companion else (), deck.sideboard,
+             deck.planar, deck.schemes, deck.outside, deck.extra_companions)
+    return {entry.card.name: entry.card.image for pile in piles for entry in pile if entry.card.image}
 
 
 def curve_bucket(mana_value: float) -> str:

@@ -44,9 +44,19 @@
     return "https://scryfall.com/search?q=" + encodeURIComponent(`!"${name}"`);
   }
 
+  /* Canonical name -> preview image, from the last response's overview block. */
+  let images = {};
+  const PREVIEW = { width: 244, height: 340, host: "https://cards.scryfall.io/" };  // charts.py
+
   function cardLink(name) {
-    return el("a", { class: "card", href: scryfallUrl(name), rel: "noopener noreferrer", target: "_blank" },
+    const link = el("a", { class: "card", href: scryfallUrl(name), rel: "noopener noreferrer", target: "_blank" },
       name, el("span", { class: "visually-hidden", text: " (opens Scryfall in a new tab)" }));
+    const image = Object.prototype.hasOwnProperty.call(images, name) ? images[name] : "";
+    if (!image || !image.startsWith(PREVIEW.host)) return link;
+    // As templates/_preview.html: shown on hover or focus by CSS, hidden from screen readers.
+    return el("span", { class: "card-ref" }, link,
+      el("span", { class: "preview", "aria-hidden": "true" },
+        el("img", { src: image, alt: name, width: PREVIEW.width, height: PREVIEW.height, loading: "lazy", decoding: "async" })));
   }
 
   function pip(letter) {
@@ -249,7 +259,135 @@
     return [errors, warnings, `${report.valid ? "Legal" : "Not legal"}: ${plural(errors, "error")}, ${plural(warnings, "warning")}.`];
   }
 
+  /* ---- the deck overview (as charts.py computes it and _overview.html draws it) ---- */
+
+  const SVG = "http://www.w3.org/2000/svg";
+  const CHART_WIDTH = 320;
+  const CURVE_BUCKETS = ["0", "1", "2", "3", "4", "5", "6", "7+"];
+  const COLORS = ["W", "U", "B", "R", "G", "C"];
+  const round = (value) => Math.floor(value + 0.5);  // half up, as charts._round
+  const share = (part, whole) => (whole ? part / whole : 0);
+
+  function svg(tag, attrs, ...kids) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (key === "text") node.textContent = value; else node.setAttribute(key, String(value));
+    }
+    node.append(...kids);
+    return node;
+  }
+
+  function curveChart(curve) {
+    const tallest = Math.max(0, ...CURVE_BUCKETS.map((b) => curve[b] || 0)) || 1;
+    const bars = [], labels = [];
+    CURVE_BUCKETS.forEach((bucket, i) => {
+      const count = curve[bucket] || 0;
+      const height = round(count / tallest * 110);
+      const middle = i * 40 + 20;
+      bars.push([i * 40 + 7, 140 - height, 26, height, "bar bar-curve"]);
+      labels.push([middle, 140 - height - 5, String(count), "value", "middle"]);
+      labels.push([middle, 158, bucket, "axis", "middle"]);
+    });
+    return { key: "curve", title: "Mana curve", height: 166, bars, labels,
+      description: "Nonland cards by mana value: " + CURVE_BUCKETS.map((b) => `${b}: ${curve[b] || 0}`).join(", ") + ".",
+      head: ["Mana value", "Nonland cards"], rows: CURVE_BUCKETS.map((b) => [b, String(curve[b] || 0)]) };
+  }
+
+  function colorChart(o) {
+    const symbols = COLORS.reduce((sum, c) => sum + (o.cost_symbols[c] || 0), 0);
+    const shown = COLORS.filter((c) => o.cost_symbols[c] || o.land_sources[c]);
+    // Both bars share one scale: the largest share of either kind spans the 168 units.
+    const widest = Math.max(0, ...shown.flatMap((c) => [share(o.cost_symbols[c] || 0, symbols), share(o.land_sources[c] || 0, o.lands)])) || 1;
+    const bars = [], labels = [], said = [], rows = [];
+    shown.forEach((color, row) => {
+      const top = row * 40 + 4, name = COLOR_NAMES[color];
+      const cost = o.cost_symbols[color] || 0, lands = o.land_sources[color] || 0;
+      const percent = round(share(cost, symbols) * 100);
+      const costWidth = round(share(cost, symbols) / widest * 168), landWidth = round(share(lands, o.lands) / widest * 168);
+      bars.push([72, top + 2, costWidth, 13, `bar bar-cost color-${color}`]);
+      bars.push([72, top + 17, landWidth, 13, `bar bar-land color-${color}`]);
+      labels.push([0, top + 21, name, "name", "start"]);
+      labels.push([72 + costWidth + 5, top + 13, `${cost} (${percent}%)`, "value", "start"]);
+      labels.push([72 + landWidth + 5, top + 28, `${lands} of ${o.lands}`, "value", "start"]);
+      said.push(`${name}: ${cost} symbol${cost === 1 ? "" : "s"} (${percent}%), ${lands} of ${o.lands} lands`);
+      rows.push([name, `${cost} (${percent}%)`, `${lands} of ${o.lands}`]);
+    });
+    return { key: "colors", title: "Color balance", height: Math.max(said.length, 1) * 40 + 8, bars, labels,
+      description: "Colored mana symbols in costs against lands producing each color: " + (said.join("; ") || "none") + ".",
+      head: ["Color", "Symbols in costs", "Lands producing it"], rows };
+  }
+
+  function typeChart(types) {
+    const entries = Object.entries(types);
+    const largest = Math.max(0, ...entries.map(([, n]) => n)) || 1;
+    const bars = [], labels = [];
+    entries.forEach(([kind, count], row) => {
+      const width = round(count / largest * 168);
+      bars.push([104, row * 24 + 4, width, 16, "bar bar-type"]);
+      labels.push([0, row * 24 + 16, kind, "name", "start"]);
+      labels.push([104 + width + 5, row * 24 + 16, String(count), "value", "start"]);
+    });
+    return { key: "types", title: "Card types", height: Math.max(entries.length, 1) * 24 + 4, bars, labels,
+      description: "Cards by type: " + (entries.map(([k, n]) => `${k} ${n}`).join(", ") || "none") + ".",
+      head: ["Card type", "Cards"], rows: entries.map(([k, n]) => [k, String(n)]) };
+  }
+
+  function renderChart(chart) {
+    const id = `chart-${chart.key}`;
+    const drawing = svg("svg", { class: "chart-svg", viewBox: `0 0 ${CHART_WIDTH} ${chart.height}`, width: CHART_WIDTH,
+      height: chart.height, role: "img", focusable: "false", "aria-labelledby": `${id}-title ${id}-desc` },
+    svg("title", { id: `${id}-title`, text: chart.title }),
+    svg("desc", { id: `${id}-desc`, text: chart.description }),
+    ...chart.bars.map(([x, y, width, height, kind]) => svg("rect", { class: kind, x, y, width, height })),
+    ...chart.labels.map(([x, y, text, kind, anchor]) => svg("text", { class: `label-${kind}`, x, y, "text-anchor": anchor, text })));
+    return el("figure", { class: `chart chart-${chart.key}`, "data-chart": chart.key },
+      el("figcaption", { text: chart.title }),
+      drawing,
+      chart.key === "colors" ? el("p", { class: "hint legend", text: "Upper bar: the color's share of the colored symbols in costs. Lower bar: lands that can make it." }) : null,
+      el("details", { class: "chart-table" },
+        el("summary", { text: `${chart.title} as a table` }),
+        el("table", {},
+          el("caption", { class: "visually-hidden", text: chart.title }),
+          el("thead", {}, el("tr", {}, chart.head.map((h) => el("th", { scope: "col", text: h })))),
+          el("tbody", {}, chart.rows.map(([first, ...cells]) =>
+            el("tr", {}, el("th", { scope: "row", text: first }), cells.map((c) => el("td", { text: c }))))))));
+  }
+
+  function renderOverview(o) {
+    if (!o) return null;
+    const groups = Object.entries(o.cards_by_type || {});
+    const s = (n) => (n === 1 ? "" : "s");
+    return el("section", { id: "overview", class: "overview", "aria-labelledby": "overview-heading" },
+      el("h3", { id: "overview-heading", text: "Deck overview" }),
+      el("p", { class: "hint overview-summary", text: `${o.cards} card${s(o.cards)} counted (commanders and main deck): ${o.lands} land${s(o.lands)}, ${o.cards - o.lands} other.` }),
+      el("div", { class: "charts" }, [curveChart(o.curve), colorChart(o), typeChart(o.types)].map(renderChart)),
+      groups.length ? el("details", { class: "deck-cards" },
+        el("summary", { text: "Cards by type" }),
+        el("div", { class: "type-groups" }, groups.map(([kind, cards]) =>
+          el("div", { class: "type-group", "data-type": kind },
+            el("h4", { text: `${kind} (${o.types[kind]})` }),
+            el("ul", { class: "card-list" }, cards.map((c) =>
+              el("li", {}, el("span", { class: "copies", text: String(c.quantity) }), " ", cardLink(c.name)))))))) : null);
+  }
+
+  /* Escape hides the preview under the pointer or the focus (WCAG 1.4.13: dismissible). */
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    for (const ref of document.querySelectorAll(".card-ref:hover, .card-ref:focus-within")) ref.classList.add("preview-dismissed");
+  });
+  document.addEventListener("focusin", (event) => {
+    for (const ref of document.querySelectorAll(".card-ref.preview-dismissed")) {
+      if (!ref.contains(event.target)) ref.classList.remove("preview-dismissed");
+    }
+  });
+  document.addEventListener("mouseover", (event) => {
+    for (const ref of document.querySelectorAll(".card-ref.preview-dismissed")) {
+      if (!ref.contains(event.target)) ref.classList.remove("preview-dismissed");
+    }
+  });
+
   function renderReport(report, text) {
+    images = (report.overview && report.overview.images) || {};
     const [errors, warnings, line] = summary(report);
     const problems = report.violations.length
       ? `Problems (${plural(errors, "error")}, ${plural(warnings, "warning")})`
@@ -262,6 +400,7 @@
       ...renderBracket(report.bracket),
       el("h3", { id: "problems-heading", text: problems }),
       report.violations.length ? el("ol", { class: "violations", "aria-labelledby": "problems-heading" }, report.violations.map(renderViolation)) : null,
+      renderOverview(report.overview),
       el("h3", { id: "listing-heading", text: "Your list" }),
       el("p", { class: "hint", text: "Lines with a problem are marked." }),
       renderListing(text, report.violations),
@@ -302,7 +441,7 @@
   }
 
   function requestBody() {
-    const body = { decklist: textarea.value };
+    const body = { decklist: textarea.value, include: ["overview"] };  // the deck overview block
     const commanders = Array.from(form.querySelectorAll('input[name="commanders"]'))
       .map((input) => input.value.trim()).filter(Boolean);
     if (commanders.length) body.commanders = commanders;

@@ -142,3 +142,21 @@ def test_produced_mana_and_images_are_kept(record, produced, images, face_images
     assert to_card(trimmed).produced_mana == frozenset(produced)
     assert trimmed.get("image_uris") == images
     assert [face.get("image_uris") for face in trimmed.get("card_faces", [])] == (face_images or [])
+
+
+@pytest.mark.parametrize(("record", "image"), [
+    ({"name": "Breeding Pool", "image_uris": {"small": IMG.format("small"), "normal": IMG.format("normal")}},
+     IMG.format("normal")),
+    ({"name": "Only Small", "image_uris": {"small": IMG.format("small")}}, IMG.format("small")),
+    # A transform card: the front face's own image, never the back's.
+    ({"name": "Delver of Secrets // Insectile Aberration", "layout": "transform",
+      "card_faces": [{"name": "Delver of Secrets", "image_uris": {"normal": IMG.format("front")}},
+                     {"name": "Insectile Aberration", "image_uris": {"normal": IMG.format("back")}}]},
+     IMG.format("front")),
+    # An adventure or split card: one image for the whole card, at the top.
+    ({"name": "Fire // Ice", "layout": "split", "image_uris": {"normal": IMG.format("normal")},
+      "card_faces": [{"name": "Fire"}, {"name": "Ice"}]}, IMG.format("normal")),
+    ({"name": "Sol Ring", "type_line": "Artifact"}, ""),  # the sample data: no image, no preview
+])
+def test_card_image_is_the_front_preview(record, image):
+    assert to_card(trim(record)).image == image

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -12,25 +14,36 @@ from tests.apps import offline_app
 from tests.browser import CHROMIUM, CHROMIUM_ARGS
 
 
+FIXTURE_CARDS = Path(__file__).parents[1] / "fixtures" / "cards.jsonl"
+
+
+@contextmanager
+def serving(db: Path) -> Iterator[str]:
+    """The app over the store at `db`, served by werkzeug in a thread on 127.0.0.1: its URL."""
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, offline_app(db), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        thread.join(5)
+
+
 @pytest.fixture(scope="module")
 def live_url(tmp_path_factory):
     """The app served by werkzeug in a thread on 127.0.0.1, over a fixture card store."""
-    from werkzeug.serving import make_server
-
     from card_data.sync import import_file
 
     db = tmp_path_factory.mktemp("browser-store") / "cards.sqlite3"
-    import_file(db, Path(__file__).parents[1] / "fixtures" / "cards.jsonl", updated_at="2026-11-01T00:00:00+00:00")
+    import_file(db, FIXTURE_CARDS, updated_at="2026-11-01T00:00:00+00:00")
     # the combo list only: the page shows combos and says mass land denial was not checked
     brackets.refresh(db, brackets.BracketSources(
         combos_file=str(Path(__file__).parents[1] / "fixtures" / "brackets" / "combos.txt")), network=False)
-    app = offline_app(db)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    thread.join(5)
+    with serving(db) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -10,39 +10,16 @@ answered empty, so nothing changes it).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.browser import TEXT_COLORS_JS, contrast, low_contrast, requires_chromium, submit
+from tests.browser import (AXE, TEXT_COLORS_JS, axe_findings, contrast, low_contrast, requires_chromium, severe,
+                           submit)
 from tests.factories import ILLEGAL_DECK
 
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-SEVERE = ("serious", "critical")
 VIEWPORT = {"width": 1100, "height": 900}
 
 pytestmark = [requires_chromium,
               pytest.mark.skipif(not AXE.is_file(), reason="axe-core is not installed: run `make test` (npm ci)")]
-
-
-def axe_findings(page) -> list[dict]:
-    """axe-core's violations on the page as it stands (WCAG 2.x A/AA and best practices)."""
-    page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")
-    return page.evaluate("""async () => {
-        const result = await axe.run(document, {resultTypes: ['violations']});
-        return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
-            nodes: v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary)}));
-    }""")
-
-
-def severe(findings: list[dict]) -> list[dict]:
-    """The serious and critical findings, printed for whoever reads a failing run."""
-    found = [f for f in findings if f["impact"] in SEVERE]
-    for finding in found:
-        print(f"axe {finding['impact']}: {finding['id']}: {finding['help']}")
-        for node in finding["nodes"]:
-            print(f"    {node}")
-    return found
 
 
 def fill_and_submit(page) -> None:

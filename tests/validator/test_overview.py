@@ -101,3 +101,29 @@ def test_types_are_listed_in_display_order():
     kindred = card("Bitterblossom Kindred", "Kindred Enchantment — Faerie", cost="{1}{B}")
     numbers = overview(deck(main=[FOREST, kindred, SOL_RING, COUNTERSPELL, DOCTOR]))
     assert list(numbers.types) == ["Creature", "Instant", "Artifact", "Enchantment", "Land", "Kindred"]
+
+
+def test_cards_by_type_and_images():
+    """The cards behind each type count, by name with their copies, and every listed card's image."""
+    bolt = card("Lightning Bolt", "Instant", cost="{R}", image="https://cards.scryfall.io/normal/front/b.jpg")
+    relic = card("Chalice", "Artifact Creature — Golem", cost="{2}")
+    side = card("Counterspell", "Instant", cost="{U}{U}", image="https://cards.scryfall.io/normal/front/c.jpg")
+    result = overview(deck(commander=ATRAXA, main={bolt: 1, relic: 2, FOREST: 10}, sideboard=[side]))
+    assert dict(result.cards_by_type) == {
+        "Creature": ((ATRAXA.name, 1), ("Chalice", 2)),
+        "Instant": (("Lightning Bolt", 1),),
+        "Artifact": (("Chalice", 2),),
+        "Land": (("Forest", 10),),
+    }
+    assert {kind: sum(n for _, n in names) for kind, names in result.cards_by_type.items()} == dict(result.types)
+    # The sideboard card is no part of the numbers but a violation may name it: its image is there.
+    assert dict(result.images) == {"Lightning Bolt": bolt.image, "Counterspell": side.image}
+
+
+def test_check_fills_the_overview_only_when_asked():
+    from validator.decklist import Decklist, ListEntry, Section
+    from validator.engine import check
+
+    decklist = Decklist(entries=(ListEntry("Forest", 3, 1, Section.MAIN),), format="text")
+    assert check(decklist, {"Forest": FOREST}).overview is None
+    assert check(decklist, {"Forest": FOREST}, with_overview=True).overview.types == {"Land": 3}
