@@ -17,7 +17,7 @@ from werkzeug.exceptions import BadRequest, NotFound, UnsupportedMediaType
 
 from card_data import CardDataUnavailable
 from card_data.repository import MAX_SUGGESTED_NAMES
-from edh_service import cards, schemas, service
+from edh_service import cards, observability, schemas, service
 from edh_service.cards import get_repository
 from edh_service.errors import unprocessable
 from validator.parse import DecklistError
@@ -99,6 +99,7 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None) -> 
         companion=data.get("companion"),
         color_choices=data.get("color_choices"),
     )
+    observability.record_verdict(report.valid)
     # The metadata of the store the cards came from, not of whatever file is current now.
     return schemas.dump_report(report, source or repo.metadata(), data["format"])
 
