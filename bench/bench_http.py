@@ -81,9 +81,15 @@ def fixture_deck(cards_file: Path) -> str:
 
 
 @contextmanager
-def gunicorn(store: Path, app: str = live_server.WSGI_APP, **extra: str) -> Iterator[tuple[str, int]]:
-    """gunicorn on a free loopback port with `make run`'s config, quiet logs; yields the base
-    URL and the master's pid."""
+def gunicorn(store: Path) -> Iterator[str]:
+    """gunicorn on a free loopback port with `make run`'s config, quiet logs; yields the base URL."""
+    with served(store) as (base, _):
+        yield base
+
+
+@contextmanager
+def served(store: Path, app: str = live_server.WSGI_APP, **extra: str) -> Iterator[tuple[str, int]]:
+    """gunicorn() for any app under the same config; yields the base URL and the master's pid."""
     with tempfile.TemporaryDirectory() as scratch:
         log = Path(scratch) / "gunicorn.log"
         settings = {"CARD_DB": str(store), "CARD_DATA_OFFLINE": "1", "ACCESS_LOG": "", "LOG_LEVEL": "warning",
@@ -169,14 +175,14 @@ def run() -> list[Row]:
         body, script = Path(scratch) / "deck.json", Path(scratch) / "post.lua"
         body.write_bytes(json.dumps({"decklist": deck}).encode())
         script.write_text(LUA, encoding="utf-8")
-        with gunicorn(store) as (base, master):
+        with served(store) as (base, master):
             report = check_deck(base, body.read_bytes())
             answer = Path(scratch) / "answer.json"
             answer.write_bytes(fetch(base, body.read_bytes()))
             size = answer.stat().st_size
             single, loaded = measure(base, script, body)
             rss = worker_rss_mb(master)
-        with gunicorn(store, app="bench.floor_app:app", BENCH_FLOOR_BODY=str(answer)) as (base, _):
+        with served(store, app="bench.floor_app:app", BENCH_FLOOR_BODY=str(answer)) as (base, _):
             floor_single, floor = measure(base, script, body)
     name = "http validate (100 cards)"
     decks_per_second = rate(loaded)
