@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 RUN_STAMP := $(VENV)/.installed-run
+# Test-only JavaScript (axe-core for tests/edh_service/test_accessibility.py), pinned by package-lock.json.
+NODE_STAMP := node_modules/.installed
 
 .PHONY: test bench run venv clean
 
@@ -21,9 +23,13 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $@ $(RUN_STAMP)
 
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 venv: $(STAMP)
 
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
@@ -41,4 +47,4 @@ run: $(RUN_STAMP)
 	LOG_FORMAT=$${LOG_FORMAT:-text} exec $(BIN)/gunicorn --config python:edh_service.gunicorn_conf edh_service.wsgi:app
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) node_modules

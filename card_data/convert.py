@@ -29,17 +29,20 @@ _LONGEST_SUBTYPE = max(len(s.split()) for s in MULTI_WORD_SUBTYPES)
 # layout is read by its front face (712.8a, 903.4d covers identity separately).
 COMBINED_LAYOUTS = frozenset({"split"})
 
-# Fields kept in the store: what Card needs plus what /api/v1/cards/<name> shows.
+# Fields kept in the store: what Card needs plus what /api/v1/cards/<name> shows, and the
+# card images (image_uris, trimmed to IMAGE_SIZES) for previews on the page.
 KEPT_FIELDS = (
     "object", "id", "oracle_id", "name", "layout", "mana_cost", "cmc", "type_line",
     "oracle_text", "power", "toughness", "colors", "color_identity", "keywords",
     "legalities", "game_changer", "scryfall_uri", "flavor_name", "printed_name",
-    "set_type", "border_color", "digital",
+    "set_type", "border_color", "digital", "produced_mana",
 )
 KEPT_FACE_FIELDS = (
     "name", "mana_cost", "type_line", "oracle_text", "power", "toughness",
     "flavor_name", "printed_name",
 )
+# Scryfall's image sizes worth a preview (146x204 and 488x680); png, art_crop... are not kept.
+IMAGE_SIZES = ("small", "normal")
 
 _QUOTES = str.maketrans({
     "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
@@ -151,16 +154,19 @@ def to_card(card: Mapping[str, Any]) -> Card:
         keywords=frozenset(card.get("keywords") or ()),
         type_line=_front_type_line(card),
         is_meld_result=is_meld_result(card),
+        produced_mana=frozenset(card.get("produced_mana") or ()),
     )
 
 
 def trim(card: Mapping[str, Any]) -> dict[str, Any]:
-    """The part of a Scryfall card object worth storing (drops prices, images, URIs...)."""
+    """The part of a Scryfall card object worth storing (drops prices, most URIs, other image sizes...)."""
     kept = {key: card[key] for key in KEPT_FIELDS if key in card}
+    _keep_images(card, kept)
     if card.get("card_faces"):
-        kept["card_faces"] = [
-            {key: face[key] for key in KEPT_FACE_FIELDS if key in face} for face in card["card_faces"]
-        ]
+        kept["card_faces"] = []
+        for face in card["card_faces"]:
+            kept["card_faces"].append({key: face[key] for key in KEPT_FACE_FIELDS if key in face})
+            _keep_images(face, kept["card_faces"][-1])
     parts = [
         {"component": p.get("component"), "name": p.get("name")}
         for p in card.get("all_parts") or ()
@@ -169,6 +175,14 @@ def trim(card: Mapping[str, Any]) -> dict[str, Any]:
     if parts:
         kept["all_parts"] = parts
     return kept
+
+
+def _keep_images(source: Mapping[str, Any], kept: dict[str, Any]) -> None:
+    """Copy the preview sizes of source's image_uris (a card, or one face of a card whose
+    faces have their own images, as Scryfall gives transform and modal cards)."""
+    images = {size: url for size, url in (source.get("image_uris") or {}).items() if size in IMAGE_SIZES}
+    if images:
+        kept["image_uris"] = images
 
 
 # Priorities of a name key: lower wins when two cards claim the same key, so a card's

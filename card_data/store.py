@@ -24,7 +24,10 @@ from card_data import convert
 from card_data.errors import CardDataError, CardDataUnavailable
 from validator.deck import Card
 
-SCHEMA_VERSION = "1"
+# 2: cards also keep produced_mana and image_uris. A version-1 store still loads (its cards
+# have no produced_mana: validator.overview reads lands' colors from their text instead);
+# the next sync or import rebuilds it whole with the new fields (`cards sync --force` now).
+SCHEMA_VERSION = "2"
 SCHEMA = """
 CREATE TABLE cards (id INTEGER PRIMARY KEY, name TEXT NOT NULL, data TEXT NOT NULL);
 CREATE TABLE names (key TEXT PRIMARY KEY, priority INTEGER NOT NULL, card_id INTEGER NOT NULL)

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
 from edh_service.factory import create_app  # noqa: E402
-from tests.edh_service.test_web_browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 DECK = """\
 Commander

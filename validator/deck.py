@@ -37,6 +37,8 @@ class Card:
     keywords: frozenset[str] = frozenset()  # Scryfall keywords ("Partner", "Companion"...)
     type_line: str = ""  # front face type line, for messages
     is_meld_result: bool = False  # the melded back half (Brisela), never a deck card
+    # Scryfall's produced_mana: the colors (WUBRG, "C") this card's mana abilities can make
+    produced_mana: frozenset[str] = frozenset()
 
     @property
     def oracle_text(self) -> str:

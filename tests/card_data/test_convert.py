@@ -112,7 +112,33 @@ def test_name_keys_cover_name_faces_and_aliases():
 
 
 def test_trim_keeps_what_card_and_describe_need():
-    record = dict(RECORDS["Bruna, the Fading Light"], prices={"usd": "1.00"}, image_uris={"normal": "x"})
+    record = dict(RECORDS["Bruna, the Fading Light"], prices={"usd": "1.00"},
+                  image_uris={"normal": "x", "png": "y", "art_crop": "z"})
     trimmed = trim(record)
-    assert "prices" not in trimmed and "image_uris" not in trimmed
+    assert "prices" not in trimmed
+    assert trimmed["image_uris"] == {"normal": "x"}  # the preview sizes only
     assert to_card(trimmed) == to_card(record)
+
+
+IMG = "https://cards.scryfall.io/{}/front/a/b/ab.jpg"
+
+
+@pytest.mark.parametrize(("record", "produced", "images", "face_images"), [
+    # A land: produced_mana is kept and read into Card; images trimmed to small/normal.
+    ({"name": "Breeding Pool", "type_line": "Land — Forest Island", "produced_mana": ["G", "U"],
+      "image_uris": {"small": IMG.format("small"), "normal": IMG.format("normal"), "large": IMG.format("large")}},
+     {"G", "U"}, {"small": IMG.format("small"), "normal": IMG.format("normal")}, None),
+    # A transform card: images per face (Scryfall gives none at the top), both faces kept.
+    ({"name": "Delver of Secrets // Insectile Aberration", "layout": "transform",
+      "type_line": "Creature — Human Wizard // Creature — Human Insect",
+      "card_faces": [{"name": "Delver of Secrets", "image_uris": {"normal": IMG.format("front")}},
+                     {"name": "Insectile Aberration", "image_uris": {"normal": IMG.format("back"), "png": "p"}}]},
+     set(), None, [{"normal": IMG.format("front")}, {"normal": IMG.format("back")}]),
+    # The sample data and stores built before: no produced_mana, no images.
+    ({"name": "Sol Ring", "type_line": "Artifact"}, set(), None, None),
+])
+def test_produced_mana_and_images_are_kept(record, produced, images, face_images):
+    trimmed = trim(record)
+    assert to_card(trimmed).produced_mana == frozenset(produced)
+    assert trimmed.get("image_uris") == images
+    assert [face.get("image_uris") for face in trimmed.get("card_faces", [])] == (face_images or [])

@@ -8,61 +8,15 @@ violation codes and mark the offending lines.
 
 from __future__ import annotations
 
-import shutil
-import threading
-from pathlib import Path
-
 import pytest
 
-from tests.apps import offline_app
+from tests.browser import TEXT_COLORS_JS, low_contrast, requires_chromium, submit
 from tests.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED
 from validator.parse import FORMATS
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 OFFENDING_LINES = sorted({n for _, lines in ILLEGAL_EXPECTED.values() for n in lines})
 
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).is_file(),
-    reason="Debian's chromium is not installed (.ci/run installs it): browser tests skipped",
-)
-
-
-@pytest.fixture(scope="module")
-def live_url(tmp_path_factory):
-    """The app served by werkzeug in a thread on 127.0.0.1, over a fixture card store."""
-    from werkzeug.serving import make_server
-
-    from card_data.sync import import_file
-
-    db = tmp_path_factory.mktemp("browser-store") / "cards.sqlite3"
-    import_file(db, Path(__file__).parents[1] / "fixtures" / "cards.jsonl", updated_at="2026-11-01T00:00:00+00:00")
-    app = offline_app(db)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    thread.join(5)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One headless Chromium for the module (Playwright driving the system binary)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+pytestmark = requires_chromium
 
 
 @pytest.fixture(params=(True, False), ids=("js", "no-js"))
@@ -89,16 +43,6 @@ def shown_violations(page) -> dict[str, list[int]]:
 def flagged(page) -> list[int]:
     """Line numbers marked as errors in the listing."""
     return sorted(int(li.get_attribute("data-line")) for li in page.locator("ol.listing li.flagged-error").all())
-
-
-def submit(page, *, via_keyboard: bool = False) -> None:
-    """Submit the form and wait for the verdict, whether it reloads the page or not."""
-    if via_keyboard:
-        page.focus("#submit")
-        page.keyboard.press("Enter")
-    else:
-        page.click("#submit")
-    page.wait_for_selector("#result-heading", state="visible")
 
 
 def test_illegal_deck_shows_violations_and_marks_lines(page, live_url):
@@ -267,40 +211,6 @@ def test_phone_width_has_no_horizontal_scroll(browser, live_url):
     context.close()
 
 
-# For every element that shows text of its own: its color, the first opaque background
-# behind it, and whether it counts as large text (WCAG: 24 px, or 18.66 px bold).
-TEXT_COLORS_JS = """() => {
-  const visible = (el) => el.offsetParent !== null && !el.closest('.visually-hidden');
-  const ownText = (el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-  const background = (el) => {
-    for (; el; el = el.parentElement) {
-      const bg = getComputedStyle(el).backgroundColor;
-      if (!bg.startsWith('rgba') || !bg.endsWith(', 0)')) return bg;
-    }
-    return 'rgb(255, 255, 255)';
-  };
-  return [...document.querySelectorAll('body *')].filter((el) => visible(el) && ownText(el)).map((el) => {
-    const style = getComputedStyle(el);
-    const size = parseFloat(style.fontSize), bold = parseInt(style.fontWeight, 10) >= 700;
-    return {text: el.textContent.trim().slice(0, 40), color: style.color, background: background(el),
-            large: size >= 24 || (bold && size >= 18.66)};
-  });
-}"""
-
-
-def luminance(css_color: str) -> float:
-    """WCAG relative luminance of an rgb()/rgba() color."""
-    channels = [float(c) / 255 for c in css_color[css_color.index("(") + 1:-1].split(",")[:3]]
-    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
-def contrast(foreground: str, background: str) -> float:
-    """WCAG contrast ratio of two colors."""
-    lighter, darker = sorted((luminance(foreground), luminance(background)), reverse=True)
-    return (lighter + 0.05) / (darker + 0.05)
-
-
 def test_text_contrast_meets_wcag_aa(browser, live_url):
     """Every visible piece of text on the verdict page has AA contrast (4.5:1, large 3:1)."""
     context = browser.new_context(viewport={"width": 1100, "height": 900})
@@ -309,11 +219,6 @@ def test_text_contrast_meets_wcag_aa(browser, live_url):
     page.fill("#decklist", ILLEGAL_DECK + "Sideboard\n1 Counterspell\n")
     submit(page)
     samples = page.evaluate(TEXT_COLORS_JS)
-    failing = [
-        (s["text"], round(contrast(s["color"], s["background"]), 2))
-        for s in samples
-        if contrast(s["color"], s["background"]) < (3.0 if s["large"] else 4.5)
-    ]
     context.close()
     assert len(samples) > 50  # the verdict, violations and listing were measured
-    assert failing == []
+    assert low_contrast(samples) == []

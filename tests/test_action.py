@@ -1,0 +1,219 @@
+"""The GitHub Action (action.yml): its metadata, and its steps run in a temporary repository.
+
+The metadata is validated against the GitHub Actions metadata schema that check-jsonschema
+ships (no network). The steps run through tests/action_runner.py as the runner would run
+them: a real `pip install` of the action's checkout (offline, no index), the card store
+built from a bulk file in the repository (cards import), real edh-validate, real git.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+import yaml
+
+from scripts.count_invalid import count_invalid
+from tests.action_runner import ACTION, ROOT, checkout, load_action, offline_pip, run_action
+
+FIXTURE_CARDS = ROOT / "tests" / "fixtures" / "cards.jsonl"
+SAMPLES = ROOT / "tests" / "fixtures" / "decklists_cli"
+NOWHERE = "http://127.0.0.1:9"  # nothing listens: any Scryfall request fails at once
+
+
+def check_metadata(path: Path) -> subprocess.CompletedProcess:
+    """check-jsonschema with its vendored GitHub Actions metadata schema."""
+    return subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-actions",
+                           str(path)], capture_output=True, text=True, timeout=120)
+
+
+def test_action_metadata_matches_the_actions_schema():
+    done = check_metadata(ACTION)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_schema_check_rejects_a_broken_action(tmp_path):
+    """The check can fail: a composite run step without `shell` is not valid metadata."""
+    action = load_action()
+    del action["runs"]["steps"][1]["shell"]
+    broken = tmp_path / "action.yml"
+    broken.write_text(yaml.safe_dump(action))
+    done = check_metadata(broken)
+    assert done.returncode == 1
+    assert "shell" in done.stdout
+
+
+def test_action_declares_its_interface():
+    """Inputs and outputs the README documents; the store is saved after the check, always."""
+    action = load_action()
+    assert action["runs"]["using"] == "composite"
+    assert set(action["inputs"]) == {"paths", "strict", "bracket", "format", "cache-key", "python-version",
+                                     "bulk-file"}
+    assert action["inputs"]["format"]["default"] == "github"
+    assert set(action["outputs"]) == {"invalid-files", "report"}
+    steps = action["runs"]["steps"]
+    uses = [s.get("uses", "").partition("@")[0] for s in steps]
+    assert uses.index("actions/cache/restore") < uses.index("actions/cache/save")
+    check = next(i for i, s in enumerate(steps) if s.get("id") == "check")
+    save = uses.index("actions/cache/save")
+    assert save > check and steps[save]["if"].startswith("always()")
+    # Inputs reach scripts through env: only, never spliced into the script text.
+    assert not any("inputs." in s.get("run", "") for s in steps)
+
+
+# --- the steps, run -------------------------------------------------------------------
+
+
+def git(repo: Path, *args: str) -> None:
+    """Run git in the repository (an isolated identity; no global config read)."""
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args], cwd=repo,
+                   check=True, capture_output=True, env={"PATH": "/usr/bin:/bin", "HOME": str(repo),
+                                                         "GIT_CONFIG_NOSYSTEM": "1"})
+
+
+@pytest.fixture(scope="module")
+def action_path(tmp_path_factory) -> Path:
+    """The action's checkout, as the runner downloads it."""
+    return checkout(tmp_path_factory.mktemp("action"))
+
+
+@pytest.fixture
+def runner(tmp_path, action_path):
+    """A decklist repository (git), a home, a runner temp dir and a cache, and a way to run the action."""
+    repo = tmp_path / "repo"
+    (repo / "decks").mkdir(parents=True)
+    (repo / "notes").mkdir()
+    shutil.copy(SAMPLES / "valid.txt", repo / "decks" / "precon.txt")
+    shutil.copy(SAMPLES / "illegal.txt", repo / "decks" / "bolt.txt")
+    shutil.copy(SAMPLES / "sideboard.txt", repo / "decks" / "sideboard.txt")
+    # Not under decks/: the default rule (the pre-commit hook's) leaves it alone.
+    shutil.copy(SAMPLES / "illegal.txt", repo / "notes" / "illegal.txt")
+    shutil.copy(FIXTURE_CARDS, repo / "cards.jsonl")
+    git(repo, "init", "-q")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "decks")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    counter = iter(range(100))
+
+    def run(**inputs):
+        temp = tmp_path / f"runner-temp-{next(counter)}"  # each job gets a fresh runner
+        temp.mkdir()
+        site = temp / "site"
+        done = run_action(repo, {"bulk-file": "cards.jsonl", **inputs}, home=tmp_path / "home", temp=temp,
+                          cache=cache, env={"SCRYFALL_API_URL": NOWHERE, **offline_pip(site)},
+                          extra_path=(site / "bin",), action_path=action_path)
+        done.site = site
+        return done
+
+    run.repo, run.cache, run.home = repo, cache, tmp_path / "home"
+    return run
+
+
+def annotations(text: str) -> list[tuple[str, str, str]]:
+    """(level, properties, message) of every workflow command in a log."""
+    return re.findall(r"^::(error|warning) ([^:]*)::(.*)$", text, re.M)
+
+
+def test_failing_deck_is_annotated_and_the_store_is_saved_anyway(runner):
+    run = runner()
+    check = run.step("check")
+    assert run.step("build").outcome == "success"  # cache miss: built from the bulk file
+    assert check.returncode == 1, check.stdout + check.stderr
+    found = annotations(check.stdout)
+    # illegal.txt: Mana Crypt banned (line 23), Lightning Bolt off-color (line 22).
+    assert ("error", "file=decks/bolt.txt,line=23,title=banned", "Mana Crypt is banned in Commander.") in found
+    assert any(props == "file=decks/bolt.txt,line=22,title=color_identity" for _, props, _ in found)
+    # Without --strict the sideboard deck's warning is a warning, and it passes.
+    assert ("warning", "file=decks/sideboard.txt,line=24,title=sideboard") in [f[:2] for f in found]
+    assert not any("notes/" in props for _, props, _ in found)
+    assert "3 files checked: 2 valid, 1 invalid" in check.stdout
+    assert check.outputs["invalid-files"] == "1"
+    assert run.outputs == {"invalid-files": "1", "report": check.outputs["report"]}
+    assert run.failed
+    # The store was saved although the check failed, under this week's key for this file.
+    week = datetime.now(timezone.utc).strftime("%G-%V")
+    assert run.step("key").outputs["key"].startswith(f"edh-card-store-{week}-")
+    saved = list(runner.cache.iterdir())
+    assert [p.name for p in saved] == [run.step("key").outputs["key"]]
+    assert (saved[0] / "cards.sqlite3").is_file()
+    # The check ran the edh-validate that the install step built from the action's checkout.
+    assert (run.site / "bin" / "edh-validate").is_file()
+    assert (run.site / "cli.py").is_file()
+
+
+def test_a_cached_store_is_restored_not_rebuilt(runner):
+    runner()  # a first run on this key builds and saves the store
+    shutil.rmtree(runner.home)  # a new runner: nothing left in ~/.cache
+    (runner.repo / "decks" / "bolt.txt").unlink()
+    git(runner.repo, "commit", "-qam", "fix")
+    run = runner()
+    assert run.step("store").outputs["cache-hit"] == "true"
+    assert run.step("build").outcome == "skipped"
+    assert [s.outcome for s in run.steps if s.name == "Save the card store"] == ["skipped"]
+    assert run.step("check").returncode == 0, run.step("check").stdout
+    assert run.outputs["invalid-files"] == "0"
+    assert not run.failed
+
+
+def test_strict_explicit_paths_and_json_format(runner):
+    """paths chooses the files; strict fails the warning; the count is read from JSON."""
+    run = runner(paths="decks/sideboard.txt\n decks/precon.txt", strict="true", format="json")
+    check = run.step("check")
+    assert check.returncode == 1
+    assert '"file": "decks/sideboard.txt"' in check.stdout
+    assert "decks/bolt.txt" not in check.stdout
+    assert run.outputs["invalid-files"] == "1"
+    assert Path(run.outputs["report"]).read_text() in check.stdout
+
+
+def test_junit_format_and_a_glob(runner):
+    run = runner(paths="decks/*.txt", format="junit")
+    assert run.step("check").returncode == 1
+    assert "<testsuites" in run.step("check").stdout
+    assert run.outputs["invalid-files"] == "1"
+
+
+def test_no_decklists_is_an_error_not_a_pass(runner):
+    git(runner.repo, "rm", "-rq", "decks")
+    git(runner.repo, "commit", "-qm", "no decks")
+    run = runner()
+    check = run.step("check")
+    assert check.returncode == 2
+    assert check.stdout.startswith("::error title=edh-validate::no decklist files tracked by git match")
+    assert run.outputs["invalid-files"] == "0"
+
+
+def test_bracket_is_passed_only_when_set(runner, action_path):
+    """Empty (the tests above): no --bracket. Set: edh-validate gets --bracket N."""
+    help_text = subprocess.run([sys.executable, "-m", "cli", "--help"], capture_output=True, text=True,
+                               cwd=ROOT).stdout
+    run = runner(bracket="3", paths="decks/precon.txt")
+    check = run.step("check")
+    if "--bracket" not in help_text:
+        # Until the bracket work adds the option, argparse refusing it shows it was passed.
+        assert check.returncode == 2
+        assert "unrecognized arguments: --bracket" in check.stderr
+        return
+    assert check.returncode in (0, 1), check.stderr  # not 2: the option was accepted
+    assert "1 file checked" in check.stdout
+
+
+@pytest.mark.parametrize(("output_format", "output", "strict", "expected"), [
+    ("github", "::error file=a.txt::x\n3 files checked: 1 valid, 2 invalid; 2 errors, 0 warnings.\n", False, 2),
+    ("text", "a: not checked\n2 files checked: 0 valid, 1 invalid; 1 error, 0 warnings; "
+             "1 could not be checked (--strict: warnings fail).\n", True, 2),
+    ("text", "", False, None),  # the run stopped before checking (card data unavailable)
+    ("json", '[{"file": "a", "valid": true, "violations": [{"severity": "warning"}]},'
+             ' {"file": "b", "valid": false, "error": "cannot read"}]', False, 1),
+    ("json", '[{"file": "a", "valid": true, "violations": [{"severity": "warning"}]}]', True, 1),
+    ("junit", '<testsuites name="edh-validate" tests="3" failures="1" errors="1"/>', False, 2),
+    ("junit", "not xml", False, None),
+])
+def test_count_invalid(output_format, output, strict, expected):
+    assert count_invalid(output_format, output, strict) == expected

@@ -1,0 +1,103 @@
+"""validator.overview: the deck overview's numbers (mana curve, color balance, card types)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import ATRAXA, COMMAND_TOWER, FOREST, SOL_RING, WASTES, card, deck, legend
+from validator.deck import UnknownName
+from validator.overview import CURVE_BUCKETS, cost_colors, curve_bucket, land_colors, overview
+
+
+@pytest.mark.parametrize(("mana_value", "bucket"), [
+    (0.0, "0"), (0.5, "0"), (1.0, "1"), (6.0, "6"), (7.0, "7+"), (15.0, "7+"), (1_000_000.0, "7+"),
+])
+def test_curve_bucket(mana_value, bucket):
+    assert curve_bucket(mana_value) == bucket
+
+
+@pytest.mark.parametrize(("cost", "expected"), [
+    ("", {}),
+    ("{3}", {}),
+    ("{X}{R}{R}", {"R": 2}),
+    ("{2}{W}{U}{B}{R}{G}", dict.fromkeys("WUBRG", 1)),
+    ("{W/U}{W/U}", {"W": 2, "U": 2}),  # hybrid: a source of either color casts it
+    ("{2/G}{B/P}", {"G": 1, "B": 1}),  # monocolored hybrid, Phyrexian
+    ("{C}{C}{S}", {"C": 2}),  # colorless-specific counts; snow does not
+    ("{G/U/P}", {"G": 1, "U": 1}),
+    ("{1}{U} // {3}{R}", {"U": 1, "R": 1}),  # every face of a split / adventure card
+])
+def test_cost_colors(cost, expected):
+    assert cost_colors(cost) == expected
+
+
+@pytest.mark.parametrize(("land", "colors"), [
+    (card("Breeding Pool", "Land — Forest Island", produced_mana=frozenset("GU")), "GU"),
+    # produced_mana wins over the text when the store has it
+    (card("City of Brass", "Land", text="{T}: Add one mana of any color.", produced_mana=frozenset("WUBRG")),
+     "WUBRG"),
+    # stores built before produced_mana was kept: basic land types and "Add" clauses
+    (FOREST, "G"),
+    (WASTES, "C"),
+    (COMMAND_TOWER, "WUBRG"),
+    (card("Murmuring Bosk", "Land — Forest", text="({T}: Add {G}.)\n{T}: Add {W} or {B}."), "WBG"),
+    (card("Tundra", "Land — Plains Island", text="({T}: Add {W} or {U}.)"), "WU"),
+    (card("Reliquary Tower", "Land", text="You have no maximum hand size.\n{T}: Add {C}."), "C"),
+    (card("Maze of Ith", "Land", text="{T}: Untap target attacking creature."), ""),
+])
+def test_land_colors(land, colors):
+    assert land_colors(land) == frozenset(colors)
+
+
+DOCTOR = legend("The Doctor", "UR", cost="{1}{U}{R}")
+COUNTERSPELL = card("Counterspell", "Instant", cost="{U}{U}", identity="U")
+BIG = card("Blightsteel Colossus", "Artifact Creature — Phyrexian Golem", cost="{12}")
+FIRE_ICE = card("Fire // Ice", "Instant // Instant", cost="{1}{R} // {1}{U}", mana_value=4, identity="UR")
+VOLCANIC = card("Volcanic Island", "Land — Island Mountain", produced_mana=frozenset("UR"))
+DRYAD_ARBOR = card("Dryad Arbor", "Land Creature — Forest Dryad", produced_mana=frozenset("G"))
+SHOCKLAND_COPY = card("Steam Vents", "Land — Island Mountain", produced_mana=frozenset("UR"))
+
+
+@pytest.mark.parametrize(("the_deck", "curve", "cost_symbols", "land_sources", "types", "cards", "lands"), [
+    pytest.param(deck(), [0] * 8, {}, {}, {}, 0, 0, id="empty"),
+    pytest.param(
+        deck(DOCTOR, main={COUNTERSPELL: 1, SOL_RING: 1, BIG: 1, FIRE_ICE: 1, VOLCANIC: 1, WASTES: 3}),
+        # Sol Ring at 1; Doctor 3; Counterspell 2; Fire // Ice 4; Blightsteel 7+.
+        [0, 1, 1, 1, 1, 0, 0, 1],
+        {"U": 4, "R": 2},  # Doctor U R, Counterspell U U, Fire // Ice R and U
+        {"U": 1, "R": 1, "C": 3},
+        {"Creature": 2, "Instant": 2, "Artifact": 2, "Land": 4},
+        9, 4, id="mixed"),
+    pytest.param(
+        # Copies count; a land creature is a land (no curve) and counts under both types.
+        deck(ATRAXA, main={FOREST: 40, DRYAD_ARBOR: 1, SHOCKLAND_COPY: 1}),
+        [0, 0, 0, 0, 1, 0, 0, 0],
+        {"W": 1, "U": 1, "B": 1, "G": 1},
+        {"U": 1, "R": 1, "G": 41},
+        {"Creature": 2, "Land": 42},
+        43, 42, id="copies-and-land-creature"),
+    pytest.param(
+        # The companion, the sideboard and unknown names are outside the game deck's numbers.
+        deck(ATRAXA, main={SOL_RING: 1}, sideboard={COUNTERSPELL: 1}, unknown=[UnknownName("Sol Rnig", 1, (9,))],
+             companion=card("Lurrus", "Legendary Creature — Cat Nightmare", cost="{1}{W/B}{W/B}")),
+        [0, 1, 0, 0, 1, 0, 0, 0],
+        {"W": 1, "U": 1, "B": 1, "G": 1},
+        {},
+        {"Creature": 1, "Artifact": 1},
+        2, 0, id="outside-the-game-deck"),
+])
+def test_overview(the_deck, curve, cost_symbols, land_sources, types, cards, lands):
+    numbers = overview(the_deck)
+    assert list(numbers.curve) == list(CURVE_BUCKETS)
+    assert list(numbers.curve.values()) == curve
+    assert dict(numbers.cost_symbols) == {**dict.fromkeys("WUBRGC", 0), **cost_symbols}
+    assert dict(numbers.land_sources) == {**dict.fromkeys("WUBRGC", 0), **land_sources}
+    assert list(numbers.types.items()) == list(types.items())  # counts, in display order
+    assert (numbers.cards, numbers.lands) == (cards, lands)
+    assert sum(numbers.curve.values()) == cards - lands
+
+
+def test_types_are_listed_in_display_order():
+    kindred = card("Bitterblossom Kindred", "Kindred Enchantment — Faerie", cost="{1}{B}")
+    numbers = overview(deck(main=[FOREST, kindred, SOL_RING, COUNTERSPELL, DOCTOR]))
+    assert list(numbers.types) == ["Creature", "Instant", "Artifact", "Enchantment", "Land", "Kindred"]

@@ -1,0 +1,116 @@
+"""The deck overview's numbers: mana curve, color balance and card types (pure, no I/O).
+
+`overview(deck)` looks at the game deck, the commanders and the main deck (903.5a: the
+100 cards), counting every copy; the companion, sideboard, planar and scheme decks are not
+part of it, and unresolved names have no card data to count.
+
+- curve: nonland cards by mana value, buckets 0, 1, ... 6 and 7+ (`CURVE_BUCKETS`).
+- cost_symbols: colored mana symbols in those cards' costs per color (WUBRG, and C for
+  {C}); a hybrid symbol counts for each of its colors, a Phyrexian one for its color.
+- land_sources: lands able to produce each color (WUBRG and C), from Scryfall's
+  produced_mana; a land stored without it (a store built before that field was kept)
+  is read from its basic land types and its "Add {X}" text instead.
+- types: cards by card type; a card counts under each of its front face's types
+  (an Artifact Creature is an Artifact and a Creature), so the counts can sum past 100.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Iterable, Mapping
+
+from validator.deck import WUBRG, Card, Deck, Entry
+
+CURVE_BUCKETS = ("0", "1", "2", "3", "4", "5", "6", "7+")
+COLORS = WUBRG + "C"
+# Card types in the order an overview lists them; others (Kindred, Dungeon...) follow.
+TYPE_ORDER = ("Creature", "Planeswalker", "Battle", "Instant", "Sorcery", "Artifact", "Enchantment", "Land")
+BASIC_LAND_COLORS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+SYMBOL = re.compile(r"\{([^}]+)\}")
+# "Add {G}", "Add {R} or {G}", "Add {C}{C}": the symbols of a mana ability's "Add" clause.
+ADD_CLAUSE = re.compile(r"\bAdd ((?:\{[^}]+\}|,| or |\s)+)")
+ANY_COLOR = re.compile(r"\bAdd [^.]*\bmana of any (?:one )?(?:color|type)\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Overview:
+    """The numbers behind the overview's charts (mappings in display order, zeros kept)."""
+
+    curve: Mapping[str, int]  # CURVE_BUCKETS -> nonland cards
+    cost_symbols: Mapping[str, int]  # COLORS -> mana symbols in costs
+    land_sources: Mapping[str, int]  # COLORS -> lands producing that color
+    types: Mapping[str, int]  # card type -> cards of that type (types present only)
+    cards: int  # cards counted (resolved commanders and main deck, every copy)
+    lands: int
+
+
+def overview(deck: Deck) -> Overview:
+    """The overview of a resolved deck's commanders and main deck."""
+    entries = (*deck.commanders, *deck.main)
+    curve = dict.fromkeys(CURVE_BUCKETS, 0)
+    cost_symbols = dict.fromkeys(COLORS, 0)
+    land_sources = dict.fromkeys(COLORS, 0)
+    types: dict[str, int] = {}
+    lands = 0
+    for entry in entries:
+        card, copies = entry.card, entry.quantity
+        for card_type in card.types:
+            types[card_type] = types.get(card_type, 0) + copies
+        if "Land" in card.types:
+            lands += copies
+            for color in land_colors(card):
+                land_sources[color] += copies
+            continue
+        curve[curve_bucket(card.mana_value)] += copies
+        for color, count in cost_colors(card.mana_cost).items():
+            cost_symbols[color] += count * copies
+    return Overview(
+        curve=MappingProxyType(curve),
+        cost_symbols=MappingProxyType(cost_symbols),
+        land_sources=MappingProxyType(land_sources),
+        types=MappingProxyType(dict(sorted(types.items(), key=_type_rank))),
+        cards=_copies(entries),
+        lands=lands,
+    )
+
+
+def curve_bucket(mana_value: float) -> str:
+    """The curve bucket of a mana value: "0" to "6", or "7+" (half mana rounds down)."""
+    return CURVE_BUCKETS[min(int(mana_value), len(CURVE_BUCKETS) - 1)]
+
+
+def cost_colors(mana_cost: str) -> dict[str, int]:
+    """Colored symbols in a mana cost (every face): {"{2}{U}{U}"} -> {"U": 2}.
+
+    Hybrid {W/U} counts for W and U, {2/W} and Phyrexian {W/P} for W, {C} for C;
+    generic, {X} and {S} count for none.
+    """
+    counts: dict[str, int] = {}
+    for symbol in SYMBOL.findall(mana_cost):
+        for color in {part for part in symbol.upper().split("/") if part in COLORS}:
+            counts[color] = counts.get(color, 0) + 1
+    return counts
+
+
+def land_colors(card: Card) -> frozenset[str]:
+    """The colors (WUBRG, C) a land can produce: produced_mana, else its types and text."""
+    if card.produced_mana:
+        return frozenset(c for c in card.produced_mana if c in COLORS)
+    colors = {BASIC_LAND_COLORS[s] for s in card.subtypes if s in BASIC_LAND_COLORS}
+    for text in card.face_texts[:1]:
+        if ANY_COLOR.search(text):
+            colors.update(WUBRG)
+        for clause in ADD_CLAUSE.findall(text):
+            colors.update(c for symbol in SYMBOL.findall(clause) for c in symbol.split("/") if c in COLORS)
+    return frozenset(colors)
+
+
+def _copies(entries: Iterable[Entry]) -> int:
+    return sum(entry.quantity for entry in entries)
+
+
+def _type_rank(item: tuple[str, int]) -> tuple[int, str]:
+    name = item[0]
+    return (TYPE_ORDER.index(name), "") if name in TYPE_ORDER else (len(TYPE_ORDER), name)
