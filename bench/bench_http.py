@@ -5,7 +5,9 @@ as JSON to /api/v1/validate. Two phases: one connection (latency without queuein
 four connections on two wrk threads (throughput; wrk shares the 2 cores with gunicorn).
 gunicorn runs as `make run` runs it (edh_service/gunicorn_conf.py; access log and rate limit off), on the real
 store built from ../shared/carddata when present, else from tests/fixtures/cards.jsonl.
-Bounded: about 15 s in all, the store build excluded when it is cached.
+Then the floor: bench/floor_app.py, a Flask app answering the same POST with the service's
+own response bytes, under the same gunicorn config, so the share of it is one run's ratio.
+Bounded: about 30 s in all, the store build excluded when it is cached.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ FIXTURE_CARDS = ROOT / "tests" / "fixtures" / "cards.jsonl"
 LATENCY_SECONDS = 5
 THROUGHPUT_SECONDS = 6
 THROUGHPUT_CONNECTIONS = 4
+# live_server starts `make run`'s config with two workers (one per core here)
+GUNICORN_SETTINGS = "config edh_service/gunicorn_conf.py, WEB_CONCURRENCY=2"
 
 LUA = """
 wrk.method = "POST"
@@ -79,11 +83,27 @@ def fixture_deck(cards_file: Path) -> str:
 @contextmanager
 def gunicorn(store: Path) -> Iterator[str]:
     """gunicorn on a free loopback port with `make run`'s config, quiet logs; yields the base URL."""
+    with served(store) as (base, _):
+        yield base
+
+
+@contextmanager
+def served(store: Path, app: str = live_server.WSGI_APP, **extra: str) -> Iterator[tuple[str, int]]:
+    """gunicorn() for any app under the same config; yields the base URL and the master's pid."""
     with tempfile.TemporaryDirectory() as scratch:
         log = Path(scratch) / "gunicorn.log"
-        settings = {"CARD_DB": str(store), "CARD_DATA_OFFLINE": "1", "ACCESS_LOG": "", "LOG_LEVEL": "warning"}
-        with live_server.gunicorn(log, ready_path="/readyz", **settings) as (base, _):
-            yield base
+        settings = {"CARD_DB": str(store), "CARD_DATA_OFFLINE": "1", "ACCESS_LOG": "", "LOG_LEVEL": "warning",
+                    **extra}
+        with live_server.gunicorn(log, ready_path="/readyz", app=app, **settings) as (base, process):
+            yield base, process.pid
+
+
+def fetch(base: str, body: bytes) -> bytes:
+    """The service's response body for the deck, byte for byte (the floor serves it)."""
+    request = urllib.request.Request(base + "/api/v1/validate", data=body,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.read()
 
 
 def check_deck(base: str, body: bytes) -> dict:
@@ -120,27 +140,64 @@ def wrk_version() -> str:
     return (completed.stdout or completed.stderr).split("[")[0].strip() or "wrk"
 
 
+def measure(base: str, script: Path, body: Path) -> tuple[dict, dict]:
+    """(one connection, THROUGHPUT_CONNECTIONS connections) wrk results, after a warm-up."""
+    wrk(base, script, body, threads=1, connections=1, seconds=1)  # warm every worker's caches
+    single = wrk(base, script, body, threads=1, connections=1, seconds=LATENCY_SECONDS)
+    loaded = wrk(base, script, body, threads=2, connections=THROUGHPUT_CONNECTIONS, seconds=THROUGHPUT_SECONDS)
+    return single, loaded
+
+
+def worker_rss_mb(master: int) -> list[float]:
+    """Resident memory of each gunicorn worker (the master's children), from /proc, in MB."""
+    sizes = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == master:  # field 4 of stat, the parent pid
+                status = (stat.parent / "status").read_text()
+                sizes.append(int(re.search(r"VmRSS:\s+(\d+)", status)[1]) / 1024)
+        except (OSError, IndexError, TypeError):
+            continue  # a process that ended while we looked
+    return sorted(sizes)
+
+
+def rate(result: dict) -> float:
+    """Requests per second of one wrk run."""
+    return result["requests"] / (result["duration_us"] / 1e6)
+
+
 def run() -> list[Row]:
-    """Latency at one connection and throughput at four, for one 100-card deck."""
+    """Latency at one connection and throughput at four, for one 100-card deck; then the
+    same for the floor (bench/floor_app.py: a fixed body of the same size, same settings)."""
     store, deck, data = store_and_deck()
     with tempfile.TemporaryDirectory() as scratch:
         body, script = Path(scratch) / "deck.json", Path(scratch) / "post.lua"
         body.write_bytes(json.dumps({"decklist": deck}).encode())
         script.write_text(LUA, encoding="utf-8")
-        with gunicorn(store) as base:
+        with served(store) as (base, master):
             report = check_deck(base, body.read_bytes())
-            wrk(base, script, body, threads=1, connections=1, seconds=1)  # warm every worker's caches
-            single = wrk(base, script, body, threads=1, connections=1, seconds=LATENCY_SECONDS)
-            loaded = wrk(base, script, body, threads=2, connections=THROUGHPUT_CONNECTIONS,
-                         seconds=THROUGHPUT_SECONDS)
+            answer = Path(scratch) / "answer.json"
+            answer.write_bytes(fetch(base, body.read_bytes()))
+            size = answer.stat().st_size
+            single, loaded = measure(base, script, body)
+            rss = worker_rss_mb(master)
+        with served(store, app="bench.floor_app:app", BENCH_FLOOR_BODY=str(answer)) as (base, _):
+            floor_single, floor = measure(base, script, body)
     name = "http validate (100 cards)"
-    decks_per_second = loaded["requests"] / (loaded["duration_us"] / 1e6)
+    decks_per_second = rate(loaded)
     return [
-        Row(name, "p50 latency, 1 connection", f"{single['p50_us'] / 1000:.2f} ms", "<= 5 ms"),
+        Row(name, "p50 latency, 1 connection", f"{single['p50_us'] / 1000:.2f} ms", "<= 1.5 ms"),
         Row(name, "p99 latency, 1 connection", f"{single['p99_us'] / 1000:.2f} ms"),
-        Row(name, f"decks/s, {THROUGHPUT_CONNECTIONS} connections", f"{decks_per_second:.0f}", ">= 300"),
+        Row(name, f"decks/s, {THROUGHPUT_CONNECTIONS} connections", f"{decks_per_second:.0f}", ">= 1500"),
         Row(name, f"p50 / p99, {THROUGHPUT_CONNECTIONS} connections",
             f"{loaded['p50_us'] / 1000:.2f} / {loaded['p99_us'] / 1000:.2f} ms"),
-        Row(name, "setup", f"{wrk_version()} + Lua POST; gunicorn gthread, "
-                           f"{os.cpu_count()} cores; {data}; {len(report['violations'])} violations"),
+        Row(name, f"floor: fixed {size}-byte body, "
+                  f"req/s, {THROUGHPUT_CONNECTIONS} connections", f"{rate(floor):.0f}"),
+        Row(name, "floor: p50 latency, 1 connection", f"{floor_single['p50_us'] / 1000:.2f} ms"),
+        Row(name, "decks/s as a share of the floor (same run)", f"{decks_per_second / rate(floor):.0%}", ">= 50%"),
+        Row(name, "RSS per worker after the runs (real store)", " / ".join(f"{mb:.0f} MB" for mb in rss)),
+        Row(name, "setup", f"{wrk_version()} + Lua POST; gunicorn {GUNICORN_SETTINGS}, "
+                           f"{os.cpu_count()} cores; {data}; {len(report['violations'])} violations; "
+                           f"load {os.getloadavg()[0]:.1f}"),
     ]

@@ -68,8 +68,8 @@ class CardRepository:
 
         Only the first `suggest_limit` unresolved names get fuzzy suggestions (a work bound).
         """
-        keys = {name: normalize_name(name) for name in dict.fromkeys(names)}
         snapshot = self.store.snapshot()  # one store file for the whole call
+        keys = {name: snapshot.key_of(name) for name in dict.fromkeys(names)}
         found = snapshot.lookup(keys.values())
         missing = {name: key for name, key in keys.items() if key not in found}
         if missing:  # "Atraxa, Praetors Voice", "Kodamas Reach": punctuation forgiven

@@ -176,12 +176,19 @@ def _metadata(meta: Mapping[str, str]) -> StoreMetadata:
     return StoreMetadata(meta["source"], meta["updated_at"], int(meta["cards"]))
 
 
+MAX_MEMO_NAMES = 20_000  # typed names whose key is kept per store file (~5 MB at most)
+
+
 @dataclass(eq=False)
 class Generation:
-    """In-memory caches for one store file (one build): cards by key, fuzzy-match keys."""
+    """In-memory caches for one store file (one build): cards by key, the keys of names as
+    typed, fuzzy-match keys. A new build starts empty, so nothing outlives its file."""
 
     build_id: str
     cards_by_key: dict[str, Card] = field(default_factory=dict)
+    # name as typed -> normalize_name(name): a deck's names come back on every save, and
+    # normalizing was ~45% of validate_text. Bounded (see key_of); ~250 bytes an entry.
+    keys_by_name: dict[str, str] = field(default_factory=dict)
     fuzzy: Any = None  # the suggestion index over every key, built lazily (see fuzzy_index)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -192,6 +199,17 @@ class Snapshot:
     def __init__(self, conn: sqlite3.Connection, generation: Generation) -> None:
         self.conn = conn
         self.generation = generation
+
+    def key_of(self, name: str) -> str:
+        """normalize_name(name), memoized for this store file (at most MAX_MEMO_NAMES names:
+        when full it starts over, so a flood of distinct names costs time, never memory)."""
+        memo = self.generation.keys_by_name
+        key = memo.get(name)
+        if key is None:
+            if len(memo) >= MAX_MEMO_NAMES:
+                memo.clear()
+            key = memo[name] = convert.normalize_name(name)
+        return key
 
     def lookup(self, keys: Iterable[str]) -> dict[str, Card]:
         """Cards for the normalized keys that the store knows (cached per store file)."""

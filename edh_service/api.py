@@ -103,6 +103,7 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None) -> 
         bracket=data.get("bracket"),
         with_overview="overview" in (data.get("include") or ()),
     )
+    observability.record_verdict(report.valid)
     # The metadata of the store the cards came from, not of whatever file is current now.
     return schemas.dump_report(report, source or repo.metadata(), data["format"], data.get("include"))
 

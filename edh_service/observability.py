@@ -40,7 +40,7 @@ LIMITER_KEY = "limiter"
 REQUEST_ID_HEADER = "X-Request-ID"
 # A client's id is echoed into logs and headers: accept only a short, plain token.
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}\Z")
-VALIDATE_ENDPOINTS = {"api.validate": False, "api.validate_batch": True}  # endpoint -> is a batch
+VALIDATE_ENDPOINTS = frozenset({"api.validate", "api.validate_batch"})  # their views record_verdict
 # Validation takes milliseconds; a deck of typos or a big batch takes seconds.
 LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
@@ -85,7 +85,7 @@ def finish_request(response: Response) -> Response:
     metrics: Metrics = current_app.extensions[METRICS_KEY]
     metrics.observe(endpoint, request.method, response.status_code, seconds)
     if request.endpoint in VALIDATE_ENDPOINTS:
-        metrics.count_verdicts(verdicts(response, VALIDATE_ENDPOINTS[request.endpoint]))
+        metrics.count_verdicts(verdicts(response))
     if current_app.config["REQUEST_LOG"]:
         request_log.info(
             "%s %s %s", request.method, request.path, response.status_code,
@@ -96,15 +96,20 @@ def finish_request(response: Response) -> Response:
     return response
 
 
-def verdicts(response: Response, batch: bool) -> list[str]:
-    """valid/invalid per deck of a 200; "unavailable" for a 503; "rejected" for other errors."""
+def record_verdict(valid: bool) -> None:
+    """The view's word on one validated deck, counted when the response goes out (reading it
+    back out of the response body cost a JSON decode per request)."""
+    g.setdefault("verdicts", []).append("valid" if valid else "invalid")
+
+
+def verdicts(response: Response) -> list[str]:
+    """valid/invalid per deck of a 200 (as the view recorded them); "unavailable" for a 503;
+    "rejected" for other errors."""
     if response.status_code == 503:
         return ["unavailable"]
     if response.status_code != 200:
         return ["rejected"]
-    body = response.get_json(silent=True) or {}
-    reports = body.get("results", []) if batch else [body]
-    return ["valid" if report.get("valid") else "invalid" for report in reports]
+    return g.get("verdicts", [])
 
 
 class JsonFormatter(logging.Formatter):

@@ -31,7 +31,8 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(log: Path, *, ready_path: str = "/healthz", **environment: str) -> Iterator[tuple[str, subprocess.Popen]]:
+def gunicorn(log: Path, *, ready_path: str = "/healthz", app: str = WSGI_APP,
+             **environment: str) -> Iterator[tuple[str, subprocess.Popen]]:
     """gunicorn --config python:edh_service.gunicorn_conf edh_service.wsgi:app; yields (base URL, process) once
     ready_path answers 200, and stops it (SIGTERM, then SIGKILL) afterwards.
 
@@ -39,7 +40,7 @@ def gunicorn(log: Path, *, ready_path: str = "/healthz", **environment: str) -> 
     by default two workers, and no rate limit: one loopback client would hit it.
     """
     port = free_port()
-    process = spawn(log, port, **environment)
+    process = spawn(log, port, app=app, **environment)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_ready(base + ready_path, process, log)
@@ -48,16 +49,18 @@ def gunicorn(log: Path, *, ready_path: str = "/healthz", **environment: str) -> 
         stop(process)
 
 
-def spawn(log: Path, port: int, *, own_group: bool = False, **environment: str) -> subprocess.Popen:
+def spawn(log: Path, port: int, *, own_group: bool = False, app: str = WSGI_APP,
+          **environment: str) -> subprocess.Popen:
     """Start gunicorn on 127.0.0.1:port without waiting (see gunicorn() for the defaults);
     the caller waits with wait_ready() and stops it with stop(). Its output goes to log.
     own_group: in a process group of its own, so that os.killpg() ends master and workers
-    at once (a crash), where a SIGKILLed master alone leaves its workers serving."""
+    at once (a crash), where a SIGKILLed master alone leaves its workers serving.
+    app: another WSGI app under the same config (the benchmark's fixed-response floor)."""
     env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2",
            "RATELIMIT_ENABLED": "0", **environment}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # the gunicorn config makes a private one
     with open(log, "ab") as sink:  # a file, not a pipe: nobody reads it while clients run
-        return subprocess.Popen([sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG, WSGI_APP],
+        return subprocess.Popen([sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG, app],
                                 cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT,
                                 process_group=0 if own_group else None)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 WUBRG = "WUBRG"
 
@@ -53,9 +53,12 @@ class Card:
         return self.face_texts[0] if self.face_texts else ""
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """A card in one section of the deck, how many copies, and the decklist lines naming it."""
+class Entry(NamedTuple):
+    """A card in one section of the deck, how many copies, and the decklist lines naming it.
+
+    A NamedTuple, like ListEntry: assemble() builds one per card of every deck checked,
+    and a tuple is built about three times faster than a frozen dataclass.
+    """
 
     card: Card
     quantity: int = 1

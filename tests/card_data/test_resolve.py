@@ -242,3 +242,23 @@ def test_a_loose_spelling_two_cards_share_is_not_guessed():
     index = SuggestionIndex(["fire // ice", "fireice", "sol ring"], ["Fire // Ice", "Fireice", "Sol Ring"])
     assert index.loose_match("fire, ice") is None  # "Fire // Ice" and "Fireice" both spell it
     assert index.loose_match("sol-ring") == "Sol Ring"
+
+
+def test_typed_names_are_normalized_once_per_store_file_and_the_memo_is_bounded(
+        tmp_path, fixture_db, monkeypatch):
+    """The name -> key memo belongs to one store file: bounded, and empty after a swap."""
+    from card_data import store
+
+    monkeypatch.setattr(store, "MAX_MEMO_NAMES", 3)
+    repository = open_repository(fixture_db, offline=True)
+    typed = ["sol ring", "Lim-Dul's Vault", "NAZGUL"]
+    assert {n: c.name for n, c in repository.resolve(typed).cards.items()} == {
+        "sol ring": "Sol Ring", "Lim-Dul's Vault": "Lim-Dûl's Vault", "NAZGUL": "Nazgûl"}
+    memo = repository.store.snapshot().generation.keys_by_name
+    assert memo == {"sol ring": "sol ring", "Lim-Dul's Vault": "lim-dul's vault", "NAZGUL": "nazgul"}
+    # a fourth name starts the memo over instead of growing it; the answers stay the same
+    assert repository.resolve(["Kodama’s Reach", "sol ring"]).cards["Kodama’s Reach"].name == "Kodama's Reach"
+    assert len(memo) <= 3 and memo["Kodama’s Reach"] == "kodama's reach"
+    import_file(fixture_db, FIXTURES / "cards.jsonl", updated_at="2026-12-01T00:00:00+00:00")
+    assert repository.store.snapshot().generation.keys_by_name == {}
+    assert repository.resolve(["SOL RING"]).cards["SOL RING"].name == "Sol Ring"
