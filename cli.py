@@ -20,9 +20,12 @@ import traceback
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterable, Sequence, TextIO
+from typing import TYPE_CHECKING, BinaryIO, Callable, Iterable, Sequence, TextIO
 
 from edh_service import config
+
+if TYPE_CHECKING:
+    from validator.decklist import Designation
 
 EXIT_VALID = 0
 EXIT_INVALID = 1
@@ -197,11 +200,12 @@ def dck_dialect(text: str) -> str | None:
 # --- checking --------------------------------------------------------------------------
 
 
-def check_file(path: str, repository, *, commanders=None, companion=None, bracket: int | None = None,
+def check_file(path: str, repository, designation: "Designation | None" = None, *, bracket: int | None = None,
                streams: Streams | None = None) -> Checked:
     """Read, parse and validate one input; a file it cannot read becomes Checked.error."""
     from card_data import CardDataError
     from edh_service.service import validate_text
+    from validator.decklist import NOBODY
     from validator.parse import FORMATS, DecklistError
 
     try:
@@ -210,8 +214,8 @@ def check_file(path: str, repository, *, commanders=None, companion=None, bracke
         return Checked(path, error=f"cannot read: {error}")
     hint = format_hint(path, text)
     try:
-        report = validate_text(text, repository, format=hint if hint in FORMATS else None,
-                               commanders=commanders, companion=companion, bracket=bracket).report
+        report = validate_text(text, repository, designation or NOBODY, format=hint if hint in FORMATS else None,
+                               bracket=bracket).report
     except DecklistError as error:
         return Checked(path, error=f"cannot check: {error}")
     except CardDataError:
@@ -474,14 +478,16 @@ def check_all(paths: Sequence[str], options: argparse.Namespace, streams: Stream
     rather than failing every deck: the store itself is there and answers the rest.
     """
     from card_data import CardDataUnavailable
+    from validator.decklist import Designation
 
+    designation = Designation.of(options.commander, options.companion)
     offline = options.offline
     repository = open_card_store(options.card_db, offline=offline, bulk_file=options.bulk_file)
     results = []
     for path in paths:
         try:
-            results.append(check_file(path, repository, commanders=options.commander, companion=options.companion,
-                                      bracket=options.bracket, streams=streams))
+            results.append(check_file(path, repository, designation, bracket=options.bracket,
+                                      streams=streams))
         except CardDataUnavailable as error:
             if offline:
                 raise
@@ -489,8 +495,8 @@ def check_all(paths: Sequence[str], options: argparse.Namespace, streams: Stream
                   "are reported as unknown", file=streams.stderr)
             offline = True
             repository = open_card_store(options.card_db, offline=True, bulk_file=None)
-            results.append(check_file(path, repository, commanders=options.commander, companion=options.companion,
-                                      bracket=options.bracket, streams=streams))
+            results.append(check_file(path, repository, designation, bracket=options.bracket,
+                                      streams=streams))
     return results, repository.metadata()
 
 

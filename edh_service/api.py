@@ -21,6 +21,7 @@ from edh_service import cards, observability, schemas, service
 from edh_service.cards import get_repository
 from edh_service.errors import unprocessable
 from validator.brackets import BracketData, card_flags
+from validator.decklist import Designation
 from validator.parse import DecklistError
 from validator.parse import split_lines
 from validator.card_facts import commander_eligibility, pairing_abilities
@@ -95,11 +96,9 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None) -> 
     report, source = service.validate_text(
         data["decklist"],
         repo,
+        Designation.of(data.get("commanders"), data.get("companion"), data.get("color_choices")),
         suggest_limit=suggest_limit,
         format=data.get("decklist_format"),
-        commanders=data.get("commanders"),
-        companion=data.get("companion"),
-        color_choices=data.get("color_choices"),
         bracket=data.get("bracket"),
         with_overview="overview" in (data.get("include") or ()),
     )

@@ -6,17 +6,15 @@ import codecs
 from typing import Mapping, NamedTuple, Sequence
 
 from card_data.store import StoreMetadata
+from validator.decklist import NOBODY, Designation
 from validator.engine import Report, check
 from validator.parse import parse
 
 
-def names_to_resolve(decklist, commanders=None, companion=None, color_choices=None) -> list[str]:
+def names_to_resolve(decklist, designation: Designation = NOBODY) -> list[str]:
     """Every distinct name the check will look up: list entries, overrides, color choices."""
     names = dict.fromkeys(entry.name for entry in decklist.entries)
-    names.update(dict.fromkeys(commanders or ()))
-    if companion:
-        names[companion] = None
-    names.update(dict.fromkeys(color_choices or ()))
+    names.update(dict.fromkeys(designation.names()))
     return list(names)
 
 
@@ -31,16 +29,17 @@ class Validated(NamedTuple):
 def validate_text(
     text: str,
     repository,
+    designation: Designation = NOBODY,
     *,
     format: str | None = None,
-    commanders: Sequence[str] | None = None,
-    companion: str | None = None,
-    color_choices: Mapping[str, str] | None = None,
     suggest_limit: int | None = None,
     bracket: int | None = None,
     with_overview: bool = False,
 ) -> Validated:
     """Parse the text, resolve every name in one batch, and apply every rule.
+
+    `designation` is who commands as the request says it (commanders, companion, color
+    choices), overriding what the text marks.
 
     `suggest_limit` caps how many unknown names get fuzzy suggestions (the repository's
     default when None): a batch shares one budget so 50 decks of typos stay cheap.
@@ -49,16 +48,14 @@ def validate_text(
     `with_overview` fills Report.overview (the page's charts, the API's `overview` block).
     """
     decklist = parse(text, format)
-    names = names_to_resolve(decklist, commanders, companion, color_choices)
+    names = names_to_resolve(decklist, designation)
     limit = {} if suggest_limit is None else {"suggest_limit": suggest_limit}
     resolution = repository.resolve(names, **limit)
     report = check(
         decklist,
         resolution.cards,
         resolution.suggestions,
-        commanders=commanders,
-        companion=companion,
-        color_choices=color_choices,
+        designation,
         bracket_data=repository.bracket_data(),
         bracket=bracket,
         with_overview=with_overview,

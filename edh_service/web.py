@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from card_data import CardDataError, CardDataUnavailable
 from edh_service import cards, charts, observability, schemas, service
 from validator.brackets import BRACKET_NAMES
+from validator.decklist import Designation
 from validator.parse import FORMATS, DecklistError
 from validator.parse import split_lines
 from validator.violations import Severity
@@ -194,9 +195,8 @@ def validate_and_render(form: dict, data: dict):
         report = service.validate_text(
             data["decklist"],
             cards.get_repository(),
+            Designation.of(data.get("commanders"), data.get("companion")),
             format=data.get("decklist_format"),
-            commanders=data.get("commanders"),
-            companion=data.get("companion"),
             bracket=data.get("bracket"),
             with_overview=True,  # the deck overview under the problems
         ).report

@@ -1,7 +1,7 @@
 """The pure Commander rules engine: decklist text in, structured violations out. No I/O."""
 
 from validator.deck import Card, Deck, Entry, UnknownName
-from validator.decklist import Decklist, ListEntry, Section
+from validator.decklist import NOBODY, Decklist, Designation, ListEntry, Section
 from validator.violations import Code, Severity, Violation
 from validator.assemble import assemble
 from validator.engine import Report, check, validate
@@ -10,7 +10,8 @@ from validator.card_facts import commander_eligibility, pairing_abilities
 from validator.rules import RULES
 
 __all__ = [
-    "Bracket", "BracketData", "Card", "Code", "Combo", "Deck", "Decklist", "Entry", "ListEntry", "Reason",
+    "Bracket", "BracketData", "Card", "Code", "Combo", "Deck", "Decklist", "Designation", "Entry", "ListEntry",
+    "NOBODY", "Reason",
     "Section", "Severity", "UnknownName", "Violation",
     "RULES", "Report", "assemble", "check", "commander_eligibility", "pairing_abilities", "validate",
 ]

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Mapping, Sequence
 
 from validator.deck import Card, Deck, Entry, UnknownName
-from validator.decklist import Candidate, Decklist, ListEntry, Section
+from validator.decklist import NOBODY, Candidate, Decklist, Designation, ListEntry, Section
 from validator.card_facts import can_pair, commander_eligibility, has_companion, is_background
 from validator.violations import Code, Severity, Violation
 
@@ -67,13 +67,12 @@ def assemble(
     decklist: Decklist,
     cards: Mapping[str, Card],
     suggestions: Mapping[str, Sequence[str]] | None = None,
-    *,
-    commanders: Sequence[str] | None = None,
-    companion: str | None = None,
-    color_choices: Mapping[str, str] | None = None,
+    designation: Designation = NOBODY,
 ) -> Deck:
-    """Build the Deck from list entries resolved through `cards` (keyed by the exact names typed)."""
+    """Build the Deck from list entries resolved through `cards` (keyed by the exact names
+    typed); the designation's commanders and companion override what the list marks."""
     suggestions = suggestions or {}
+    commanders, companion = designation.commanders, designation.companion
     piles = {section: _Pile() for section in Section}
     main = piles[Section.MAIN]
     unknown: dict[tuple[str, str], list] = {}
@@ -103,7 +102,7 @@ def assemble(
             UnknownName(name, quantity, tuple(sorted(lines)), tuple(suggestions.get(name, ()))[:3], section)
             for (name, section), (quantity, lines) in unknown.items()
         ),
-        color_choices=_canonical_choices(cards, color_choices or {}),
+        color_choices=_canonical_choices(cards, designation.color_choices),
         outside=piles[Section.IGNORED].entries(),
         extra_companions=extra_companions,
     )

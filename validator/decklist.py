@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NamedTuple
+from types import MappingProxyType
+from typing import Iterable, Mapping, NamedTuple
 
 from validator.violations import Violation
 
@@ -67,3 +68,35 @@ class Decklist:
     accounted: tuple[int, ...] = ()
     # commander candidates from the layout, most telling first (see Candidate)
     candidates: tuple[Candidate, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Designation:
+    """Who commands, as the request says it (it overrides what the list marks): commander
+    names, the companion's name, and a color chosen per choose-a-color commander (903.4b).
+
+    Names are as typed: any spelling that resolves to the card. The empty value (`NOBODY`)
+    designates nothing, so the list's own marks and its layout decide.
+    """
+
+    commanders: tuple[str, ...] = ()
+    companion: str | None = None
+    color_choices: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    @classmethod
+    def of(
+        cls,
+        commanders: Iterable[str] | None = None,
+        companion: str | None = None,
+        color_choices: Mapping[str, str] | None = None,
+    ) -> "Designation":
+        """From the request's optional fields (None or empty: not designated)."""
+        return cls(tuple(commanders or ()), companion or None, MappingProxyType(dict(color_choices or {})))
+
+    def names(self) -> tuple[str, ...]:
+        """Every name it asks to resolve, each once: commanders, companion, color choices."""
+        return tuple(dict.fromkeys((*self.commanders, *((self.companion,) if self.companion else ()),
+                                    *self.color_choices)))
+
+
+NOBODY = Designation()

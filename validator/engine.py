@@ -9,7 +9,7 @@ from validator import brackets
 from validator.assemble import assemble, infer_commanders
 from validator.brackets import Bracket, BracketData
 from validator.deck import Card, Deck, Entry, wubrg
-from validator.decklist import Decklist
+from validator.decklist import NOBODY, Decklist, Designation
 from validator.deck_facts import card_count, commander_identity
 from validator.overview import Overview, overview
 from validator.rules import RULES, Rule
@@ -42,29 +42,26 @@ def check(
     decklist: Decklist,
     cards: Mapping[str, Card],
     suggestions: Mapping[str, Sequence[str]] | None = None,
+    designation: Designation = NOBODY,
     *,
-    commanders: Sequence[str] | None = None,
-    companion: str | None = None,
-    color_choices: Mapping[str, str] | None = None,
     bracket_data: BracketData | None = None,
     bracket: int | None = None,
     with_overview: bool = False,
 ) -> Report:
     """Assemble the deck, validate it, and add the decklist's own problems into one Report.
 
-    Without `commanders`, a list that marks none gets one inferred from its layout where
+    `designation` is who commands as the request says it (overriding the list's marks).
+    Without designated commanders, a list that marks none gets one inferred from its layout where
     the cards allow it (assemble.infer_commanders). `bracket_data` holds the mass land
     denial and combo lists (None: neither is loaded); `bracket` is the declared bracket
     (1-5), whose bracket_* errors join the violations. `with_overview` fills
     Report.overview (the page always wants it, the API when asked: not every check pays).
     """
-    if not commanders:
+    if not designation.commanders:
         decklist = infer_commanders(decklist, cards)
-    deck = assemble(
-        decklist, cards, suggestions, commanders=commanders, companion=companion, color_choices=color_choices
-    )
+    deck = assemble(decklist, cards, suggestions, designation)
     problems = decklist.problems
-    if commanders:  # the request designates them: the parser's guess is no longer news
+    if designation.commanders:  # the request designates them: the parser's guess is no longer news
         problems = tuple(p for p in problems if p.code != Code.COMMANDER_INFERRED)
     elif deck.companion is not None:
         problems = tuple(_companion_among_inferred(p, deck.companion) for p in problems)

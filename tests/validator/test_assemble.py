@@ -4,7 +4,7 @@ import pytest
 
 from tests.factories import ATRAXA, FOREST, LIGHTNING_BOLT, SOL_RING, card, legend
 from validator.assemble import assemble
-from validator.decklist import Decklist, ListEntry, Section
+from validator.decklist import Decklist, Designation, ListEntry, Section
 from validator.engine import check
 from validator.violations import Code, Severity, Violation
 
@@ -84,7 +84,7 @@ def test_lines_naming_the_same_card_merge_into_one_entry():
 )
 def test_overrides(rows, overrides, expected):
     empty = {"commanders": [], "main": [], "companion": [], "sideboard": [], "unknown": []}
-    assert shape(assemble(listing(*rows), CARDS, **overrides)) == {**empty, **expected}
+    assert shape(assemble(listing(*rows), CARDS, designation=Designation.of(**overrides))) == {**empty, **expected}
 
 
 LURRUS = card("Lurrus of the Dream-Den", "Legendary Creature — Cat Nightmare", identity="WB",
@@ -116,7 +116,7 @@ PAIR_CARDS = {**CARDS, "Lurrus": LURRUS, "Partner A": PARTNER_A, "Partner Compan
     ),
 )
 def test_companion_listed_in_a_two_card_command_zone(rows, overrides, commanders, companion):
-    d = assemble(listing(*rows), PAIR_CARDS, **overrides)
+    d = assemble(listing(*rows), PAIR_CARDS, designation=Designation.of(**overrides))
     assert ([e.card.name for e in d.commanders], d.companion.card.name if d.companion else None) == (
         commanders, companion)
 
@@ -144,7 +144,8 @@ def test_unknown_names_only_matter_in_game_sections():
 
 
 def test_color_choices_are_keyed_by_canonical_name():
-    d = assemble(listing(("Piper", 1, C)), CARDS, color_choices={"Piper": "r", "Unknown Thing": "G"})
+    d = assemble(listing(("Piper", 1, C)), CARDS,
+                 designation=Designation.of(color_choices={"Piper": "r", "Unknown Thing": "G"}))
     assert dict(d.color_choices) == {"The Prismatic Piper": "R", "Unknown Thing": "G"}
 
 
@@ -178,7 +179,7 @@ def test_check_reports_every_problem_sorted_with_the_decklists_own():
 
 def test_check_companion_and_color_choice():
     decklist = listing(("Piper", 1, C), ("Forest", 99, M), ("Gyruda", 1, CO))
-    report = check(decklist, CARDS, color_choices={"The Prismatic Piper": "G"})
+    report = check(decklist, CARDS, designation=Designation.of(color_choices={"The Prismatic Piper": "G"}))
     # every card has even mana value (Gyruda's condition holds) but Gyruda is UB, outside G
     assert codes(report) == [("color_identity", ("Gyruda, Doom of Depths",))]
     assert report.color_identity == ("G",)
@@ -205,7 +206,7 @@ def test_a_guess_is_no_warning_when_the_request_names_the_commanders(commanders)
     inferred = Violation(Code.COMMANDER_INFERRED, "No commander was marked; Atraxa taken as commander.",
                          Severity.WARNING, cards=("Atraxa",), lines=(2,))
     decklist = Decklist((ListEntry("Forest", 99, 1), ListEntry("Atraxa", 1, 2, C)), problems=(inferred,))
-    assert Code.COMMANDER_INFERRED not in [v.code for v in check(decklist, CARDS, commanders=commanders).violations]
+    assert Code.COMMANDER_INFERRED not in [v.code for v in check(decklist, CARDS, designation=Designation.of(commanders)).violations]
     assert Code.COMMANDER_INFERRED in [v.code for v in check(decklist, CARDS).violations]
 
 

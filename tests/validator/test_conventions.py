@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.factories import card, legend
-from validator.decklist import Candidate, Section
+from validator.decklist import Candidate, Designation, Section
 from validator.engine import check
 from validator.parse import parse
 from validator.violations import Code, Severity
@@ -46,7 +46,8 @@ def resolve(decklist, *extra: str) -> dict:
 def read(name: str, **options):
     """(Decklist, Report) of a fixture file, decoded as the API decodes a body."""
     decklist = parse((SAMPLES / name).read_bytes().decode("utf-8"), options.pop("format", None))
-    return decklist, check(decklist, resolve(decklist, *options.get("commanders", ())), **options)
+    designation = Designation.of(**options)
+    return decklist, check(decklist, resolve(decklist, *designation.commanders), designation=designation)
 
 
 def codes(report) -> list[tuple[str, str]]:
