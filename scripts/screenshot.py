@@ -30,22 +30,15 @@ sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
 from edh_service.factory import create_app  # noqa: E402
 from tests.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.factories import ILLEGAL_DECK  # noqa: E402
 
 CDN = "https://cards.scryfall.io"
 # Cards given a (placeholder) image in the built store: name -> frame color.
 PREVIEWED = {"Atraxa, Praetors' Voice": "#c9b27c", "Sol Ring": "#9a9a9a", "Mana Crypt": "#9a9a9a",
              "Rhystic Study": "#3d6fa8", "Cultivate": "#3f7d4a", "Demonic Tutor": "#4a3f55"}
 
-DECK = """\
-Commander
-1 Atraxa, Praetors' Voice
-
-Deck
-1 Mana Crypt
-1 Lightning Bolt
-1 Sol Rnig
-1 Sol Ring
-1 Sol Ring
+# The page tests' illegal deck (one problem of each kind) without its Forests, and more cards.
+DECK = ILLEGAL_DECK.replace("92 Forest\n", "") + """\
 1 Arcane Signet
 1 Command Tower
 1 Birds of Paradise
