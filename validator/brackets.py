@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from validator.deck import Card, Deck
+from validator.phrasing import or_list
 from validator.violations import Code, Violation
 
 BRACKETS = range(1, 6)
@@ -255,8 +256,8 @@ MASS_LAND_DENIAL_NOT_CHECKED = Reason(None, "Mass land denial was not checked: n
 COMBOS_NOT_CHECKED = Reason(None, "Two-card combos were not checked: no combo list is loaded.")
 # The bracket-1 reason, by (mass land denial checked, combos checked).
 NOTHING_FOUND = {
-    (mld, combos): Reason(1, "No Game Changers, extra-turn cards" + (", mass land denial" if mld else "")
-                          + (", two-card combos" if combos else "") + " in the deck.")
+    (mld, combos): Reason(1, "No " + or_list(("Game Changers", "extra-turn cards", *(("mass land denial",) if mld else ()),
+                                              *(("two-card combos",) if combos else ()))) + " in the deck.")
     for mld in (False, True) for combos in (False, True)
 }
 

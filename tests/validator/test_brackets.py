@@ -257,3 +257,15 @@ def test_check_with_data_and_a_declared_bracket():
 def test_report_without_bracket_still_builds():
     report = Report(True, "plain", (), None, (), 0, ())
     assert report.bracket is None
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    (
+        (BracketData(), "No Game Changers or extra-turn cards in the deck."),
+        (BracketData(mass_land_denial=frozenset()), "No Game Changers, extra-turn cards or mass land denial in the deck."),
+        (BracketData(frozenset(), ()), "No Game Changers, extra-turn cards, mass land denial or two-card combos in the deck."),
+    ),
+)
+def test_the_bracket_one_reason_names_only_what_was_checked(data, message):
+    assert evaluate(deck(legend("Plain Legend", "W"), main={WASTES: 99}), data).reasons[0] == (1, message, ())
