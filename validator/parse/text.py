@@ -353,7 +353,8 @@ def _settle_side_zone(state: _State, c: Collector, xmage: bool) -> None:
     """`SB:` cards are the command zone when there are one or two of them."""
     if not state.side:
         return
-    section = side_zone_section(len(state.side))
+    side = set(state.side)
+    section = side_zone_section(len(side), [e for i, e in enumerate(c.entries) if i not in side])
     if section is not Section.COMMANDER:
         c.propose_side_tail(state.side, "the SB: (sideboard) lines")
         return
