@@ -313,3 +313,17 @@ def test_a_small_sideboard_beside_a_full_main_deck_is_a_sideboard_not_the_comman
     assert ("commander_ineligible", "error") not in codes(report)
     assert ("deck_size", "error") not in codes(report)
     assert violation(report, Code.SIDEBOARD).cards[0] == "Lightning Bolt"
+
+
+def test_a_final_sideboard_section_holding_only_the_commander_of_a_99_card_main_deck():
+    """The user saw commander_missing and deck_size 99 for `SIDEBOARD:` then Krenko alone
+    after a 99-card main deck: the sideboard is where that list keeps its commander."""
+    decklist = parse("1 Goblin Lackey\n98 Mountain\n\nSIDEBOARD:\n1 Krenko, Mob Boss\n")
+    report = check(decklist, resolve(decklist))
+    assert (report.commanders, report.card_count) == (("Krenko, Mob Boss",), 100)
+    assert codes(report) == [("commander_inferred", "warning")]
+    assert violation(report, Code.COMMANDER_INFERRED).lines == (5,)
+    # a real one-card sideboard beside a 100-card main deck stays a sideboard
+    decklist = parse("1 Krenko, Mob Boss\n1 Goblin Lackey\n98 Mountain\n\nSIDEBOARD:\n1 Lightning Bolt\n")
+    report = check(decklist, resolve(decklist))
+    assert report.card_count == 100 and violation(report, Code.SIDEBOARD).cards == ("Lightning Bolt",)

@@ -393,6 +393,10 @@ def _propose_blocks(state: _State, c: Collector) -> None:
     if state.side_block is not None and state.side_block < len(state.blocks) and 1 <= len(last) <= 2 \
             and len(c.problems) == first_problem and all(entries[i].section is Section.SIDEBOARD for i in last):
         c.propose(last, "the final block after the sideboard (the layout of Moxfield's MTGO download)")
+    side = [i for i in last if entries[i].section is Section.SIDEBOARD]
+    if state.side_block is not None and state.side_block == len(state.blocks) and 1 <= len(side) <= 2 \
+            and len(side) == len(last) and len(c.problems) == first_problem:
+        c.propose(side, "a sideboard holding only them, at the end of the list")
 
 
 def _move(c: Collector, indices: list[int], section: Section) -> None:
