@@ -403,7 +403,7 @@ def test_text_prints_one_bracket_line_per_file_with_its_reasons(fixture_db):
     assert lines[1] == ("  minimum bracket 3 (declared 2): 3 Game Changers (Demonic Tutor, Rhystic Study and "
                         "Smothering Tithe): brackets 1 and 2 allow none. Mass land denial was not checked: no mass "
                         "land denial list is loaded. Two-card combos were not checked: no combo list is loaded.")
-    assert lines[2].startswith(f"  {sample('valid.txt')}: error bracket_game_changers: Bracket 2 (Core)")
+    assert lines[2].startswith(f"  {sample('valid.txt')}:12: error bracket_game_changers: Bracket 2 (Core)")
     load_bracket_lists(fixture_db)
     lines = check(fixture_db, sample("valid.txt")).stdout.splitlines()
     assert lines[1] == ("  minimum bracket 3: 3 Game Changers (Demonic Tutor, Rhystic Study and Smothering "
@@ -414,7 +414,7 @@ def test_github_annotates_bracket_errors(fixture_db):
     result = check(fixture_db, "--format", "github", "--bracket", "1", sample("valid.txt"))
     assert result.returncode == 1
     [(level, props, message)] = annotations(result.stdout)
-    assert (level, props) == ("error", {"file": sample("valid.txt"), "title": "bracket_game_changers"})
+    assert (level, props) == ("error", {"file": sample("valid.txt"), "line": "12", "title": "bracket_game_changers"})
     assert all(name in message for name in VALID_GAME_CHANGERS)
 
 

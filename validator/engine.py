@@ -66,7 +66,7 @@ def check(
     elif deck.companion is not None:
         problems = tuple(_companion_among_inferred(p, deck.companion) for p in problems)
     evaluated = brackets.evaluate(deck, bracket_data or brackets.NO_DATA, bracket)
-    declared = brackets.violations(evaluated) if bracket is not None else ()
+    declared = [_with_lines(v, deck) for v in brackets.violations(evaluated)] if bracket is not None else ()
     violations = sorted([*problems, *validate(deck), *declared], key=Violation.sort_key)
     return Report(
         valid=not any(v.severity == Severity.ERROR for v in violations),
@@ -79,6 +79,13 @@ def check(
         bracket=evaluated,
         overview=overview(deck) if with_overview else None,
     )
+
+
+def _with_lines(violation: Violation, deck: Deck) -> Violation:
+    """A bracket_* error names deck cards: give it the lines that list them."""
+    named = set(violation.cards)
+    lines = {line for entry in (*deck.commanders, *deck.main) if entry.card.name in named for line in entry.lines}
+    return replace(violation, lines=tuple(sorted(lines)))
 
 
 def _companion_among_inferred(problem: Violation, companion: Entry) -> Violation:

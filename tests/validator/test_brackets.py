@@ -269,3 +269,15 @@ def test_report_without_bracket_still_builds():
 )
 def test_the_bracket_one_reason_names_only_what_was_checked(data, message):
     assert evaluate(deck(legend("Plain Legend", "W"), main={WASTES: 99}), data).reasons[0] == (1, message, ())
+def test_declared_bracket_violations_carry_the_lines_of_their_cards():
+    """The user saw bracket_* errors with "lines": [] (and GitHub annotations with no line)
+    though every card they name is on a line of the list."""
+    report = check(_decklist("Armageddon", "Thassa's Oracle", "Demonic Consultation", "Time Warp", "Changer 0"),
+                   CARDS, bracket_data=DATA, bracket=1)
+    lines = {v.code: v.lines for v in report.violations if v.code.startswith("bracket_")}
+    assert lines == {
+        Code.BRACKET_MASS_LAND_DENIAL: (2,),
+        Code.BRACKET_TWO_CARD_COMBO: (3, 4),
+        Code.BRACKET_EXTRA_TURNS: (5,),
+        Code.BRACKET_GAME_CHANGERS: (6,),
+    }

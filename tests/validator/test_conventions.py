@@ -285,3 +285,46 @@ def test_moxfield_mtgo_partners_in_the_final_block():
     report = judge(text)
     assert (report.commanders, report.card_count) == (("Kraum, Ludevic's Opus", "Vial Smasher the Fierce"), 100)
     assert [v.code for v in report.violations] == [Code.COMMANDER_INFERRED, Code.SIDEBOARD]
+
+
+MAIN_OF_100 = "1 Krenko, Mob Boss\n1 Goblin Lackey\n98 Mountain\n"
+
+
+@pytest.mark.parametrize("text", [
+    MAIN_OF_100 + "SB: 1 Lightning Bolt\n",
+    MAIN_OF_100 + "SB: 1 Lightning Bolt\nSB: 1 Shock\n",
+    '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1">\n'
+    "  <comments>CDR: Krenko, Mob Boss</comments>\n  <zone name=\"main\">\n"
+    '    <card number="1" name="Krenko, Mob Boss"/>\n    <card number="1" name="Goblin Lackey"/>\n'
+    '    <card number="98" name="Mountain"/>\n  </zone>\n  <zone name="side">\n'
+    '    <card number="1" name="Lightning Bolt"/>\n  </zone>\n</cockatrice_deck>\n',
+    '<?xml version="1.0" encoding="utf-8"?>\n<Deck>\n'
+    '  <Cards Quantity="1" Sideboard="false" Name="Krenko, Mob Boss" />\n'
+    '  <Cards Quantity="1" Sideboard="false" Name="Goblin Lackey" />\n'
+    '  <Cards Quantity="98" Sideboard="false" Name="Mountain" />\n'
+    '  <Cards Quantity="1" Sideboard="true" Name="Lightning Bolt" />\n</Deck>\n',
+])
+def test_a_small_sideboard_beside_a_full_main_deck_is_a_sideboard_not_the_commanders(text):
+    """A main deck of 100 already holds its commander: one or two side cards are a real
+    sideboard (user saw Lightning Bolt taken as commander: commander_ineligible, deck_size 101)."""
+    decklist = parse(text)
+    report = check(decklist, resolve(decklist))
+    assert report.commanders == (("Krenko, Mob Boss",) if "CDR:" in text else ())
+    assert report.card_count == 100
+    assert ("commander_ineligible", "error") not in codes(report)
+    assert ("deck_size", "error") not in codes(report)
+    assert violation(report, Code.SIDEBOARD).cards[0] == "Lightning Bolt"
+
+
+def test_a_final_sideboard_section_holding_only_the_commander_of_a_99_card_main_deck():
+    """The user saw commander_missing and deck_size 99 for `SIDEBOARD:` then Krenko alone
+    after a 99-card main deck: the sideboard is where that list keeps its commander."""
+    decklist = parse("1 Goblin Lackey\n98 Mountain\n\nSIDEBOARD:\n1 Krenko, Mob Boss\n")
+    report = check(decklist, resolve(decklist))
+    assert (report.commanders, report.card_count) == (("Krenko, Mob Boss",), 100)
+    assert codes(report) == [("commander_inferred", "warning")]
+    assert violation(report, Code.COMMANDER_INFERRED).lines == (5,)
+    # a real one-card sideboard beside a 100-card main deck stays a sideboard
+    decklist = parse("1 Krenko, Mob Boss\n1 Goblin Lackey\n98 Mountain\n\nSIDEBOARD:\n1 Lightning Bolt\n")
+    report = check(decklist, resolve(decklist))
+    assert report.card_count == 100 and violation(report, Code.SIDEBOARD).cards == ("Lightning Bolt",)

@@ -111,10 +111,12 @@ def snippet(text: str) -> str:
     return text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
 
 
-def side_zone_section(count: int) -> Section:
+def side_zone_section(count: int, entries: list[ListEntry]) -> Section:
     """Where a format's side zone goes: 1-2 cards are the commanders (MTGO, XMage,
-    Cockatrice convention); 3 or more could hide a companion, so nothing is guessed."""
-    return Section.COMMANDER if 1 <= count <= 2 else Section.SIDEBOARD
+    Cockatrice convention); 3 or more could hide a companion, so nothing is guessed. A
+    main deck already of 100 cards holds its commander: then the side zone is a sideboard."""
+    full = sum(e.quantity for e in entries if e.section in (Section.MAIN, Section.COMMANDER)) == 100
+    return Section.COMMANDER if 1 <= count <= 2 and not full else Section.SIDEBOARD
 
 
 _DIGITS = re.compile(r"-?\d+")

@@ -353,7 +353,8 @@ def _settle_side_zone(state: _State, c: Collector, xmage: bool) -> None:
     """`SB:` cards are the command zone when there are one or two of them."""
     if not state.side:
         return
-    section = side_zone_section(len(state.side))
+    side = set(state.side)
+    section = side_zone_section(len(side), [e for i, e in enumerate(c.entries) if i not in side])
     if section is not Section.COMMANDER:
         c.propose_side_tail(state.side, "the SB: (sideboard) lines")
         return
@@ -392,6 +393,10 @@ def _propose_blocks(state: _State, c: Collector) -> None:
     if state.side_block is not None and state.side_block < len(state.blocks) and 1 <= len(last) <= 2 \
             and len(c.problems) == first_problem and all(entries[i].section is Section.SIDEBOARD for i in last):
         c.propose(last, "the final block after the sideboard (the layout of Moxfield's MTGO download)")
+    side = [i for i in last if entries[i].section is Section.SIDEBOARD]
+    if state.side_block is not None and state.side_block == len(state.blocks) and 1 <= len(side) <= 2 \
+            and len(side) == len(last) and len(c.problems) == first_problem:
+        c.propose(side, "a sideboard holding only them, at the end of the list")
 
 
 def _move(c: Collector, indices: list[int], section: Section) -> None:

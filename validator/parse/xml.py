@@ -98,7 +98,7 @@ def _mtgo(elements: list[list], c: Collector) -> None:
 def _add_side_zone(c: Collector, cards: list[tuple], quantity: str, where: str) -> None:
     """A side zone: the command zone when it holds 1-2 cards; with more, its last one or two
     cards are offered as the commander(s) (exporters that append them there)."""
-    section = side_zone_section(len(cards))
+    section = side_zone_section(len(cards), c.entries)
     added = []
     for name, attrs, line in cards:
         before = len(c.entries)
@@ -203,7 +203,7 @@ def _salvage(lines: list[str], c: Collector, error_line: int, why: str) -> None:
             c.unparsed(number, line, f"is not a card element ({why})")
     for name, attrs, number in side:
         quantity = attrs.get("Quantity") or attrs.get("number")
-        _add(c, name, quantity, number, side_zone_section(len(side)), attrs)
+        _add(c, name, quantity, number, side_zone_section(len(side), c.entries), attrs)
     if len(c.problems) == before:  # every line read: still say the document is broken
         c.unparsed(error_line, lines[error_line - 1] if 0 < error_line <= len(lines) else "", f"is where {why}")
 
