@@ -232,6 +232,7 @@ def color_choice(deck: Deck) -> Iterator[Violation]:
                 f"A color was chosen for {name}, but {name} {what}; the choice was ignored.",
                 Severity.WARNING,
                 cards=(name,),
+                lines=entry.lines if entry is not None else (),
                 rule="903.4b",
             )
         elif letter not in COLOR_LETTERS:

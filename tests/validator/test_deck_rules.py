@@ -233,3 +233,12 @@ def test_a_non_deck_commander_is_non_deck_card_not_also_ineligible():
                         legality="not_legal")
     d = full_deck(token_legend, main={LIGHTNING_BOLT: 1})
     assert [(v.code, v.cards) for v in validate(d)] == [("non_deck_card", ("Ragavan",))]
+
+
+def test_every_color_choice_finding_points_at_the_commanders_line():
+    """A choice for a commander that chooses no color names that commander's line; a
+    choice for a card that is no commander has no line of its own to point at."""
+    d = deck(ATRAXA, main={LIGHTNING_BOLT: 1}, color_choices={"Atraxa, Praetors' Voice": "R", "Sol Ring": "G"})
+    atraxa_lines = d.commanders[0].lines
+    assert atraxa_lines
+    assert {v.cards: v.lines for v in color_choice(d)} == {("Atraxa, Praetors' Voice",): atraxa_lines, ("Sol Ring",): ()}
