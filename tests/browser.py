@@ -20,6 +20,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    # Only loopback resolves: a page link or image pointing at scryfall.com or its CDN can
+    # never leave the machine (tests answer the CDN through Playwright's router instead).
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
 ]
 
 # axe-core from npm (package.json; `npm ci` in `make test`), evaluated in the page.

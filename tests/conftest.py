@@ -3,12 +3,32 @@
 from __future__ import annotations
 
 import shutil
+import socket
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
+
+
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
+@pytest.fixture(autouse=True)
+def _loopback_only(monkeypatch):
+    """No test reaches the internet, whatever URL it names: in this process only loopback
+    names resolve, so a request to Scryfall's or Commander Spellbook's real host fails at
+    once with a resolution error instead of being sent (subprocesses get local URLs)."""
+    real_getaddrinfo = socket.getaddrinfo
+
+    def loopback_only(host, *args, **kwargs):
+        name = host.decode() if isinstance(host, bytes) else host
+        if name is not None and name not in LOOPBACK_HOSTS and not str(name).startswith("127."):
+            raise socket.gaierror(socket.EAI_NONAME, f"tests resolve loopback only, not {name!r}")
+        return real_getaddrinfo(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", loopback_only)
 
 
 @pytest.fixture(autouse=True)
