@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from validator.deck import Card, Deck
-from validator.phrasing import or_list
+from validator.phrasing import and_list, or_list, plural
 from validator.violations import Code, Violation
 
 BRACKETS = range(1, 6)
@@ -199,17 +199,6 @@ def _combos_in(partners: Mapping[str, tuple]) -> tuple[list[tuple[str, str]], li
     return found, fast
 
 
-def _and(names: Iterable[str]) -> str:
-    """"A", "A and B", "A, B and C"."""
-    names = list(names)
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def _count(number: int, singular: str, plural: str | None = None) -> str:
-    """"1 Game Changer", "2 Game Changers"."""
-    return f"{number} {singular if number == 1 else plural or singular + 's'}"
-
-
 def _pairs(pairs: Iterable[tuple[str, str]]) -> str:
     """"A + B, C + D"."""
     return ", ".join(f"{a} + {b}" for a, b in pairs)
@@ -226,25 +215,25 @@ def _reasons(
 ) -> Iterator[Reason]:
     """One reason per signal that sets a floor, then one per check that could not be made."""
     if extra_turns:
-        yield Reason(2, f"{_count(len(extra_turns), 'extra-turn card')} ({_and(extra_turns)}): "
+        yield Reason(2, f"{plural(len(extra_turns), 'extra-turn card')} ({and_list(extra_turns)}): "
                         "bracket 1 allows none.", tuple(extra_turns))
     if game_changers:
-        count = _count(len(game_changers), "Game Changer")
+        count = plural(len(game_changers), "Game Changer")
         if len(game_changers) > MAX_GAME_CHANGERS_IN_3:
-            yield Reason(4, f"{count} ({_and(game_changers)}): bracket 3 allows at most "
+            yield Reason(4, f"{count} ({and_list(game_changers)}): bracket 3 allows at most "
                             f"{MAX_GAME_CHANGERS_IN_3}.", tuple(game_changers))
         else:
-            yield Reason(3, f"{count} ({_and(game_changers)}): brackets 1 and 2 allow none.", tuple(game_changers))
+            yield Reason(3, f"{count} ({and_list(game_changers)}): brackets 1 and 2 allow none.", tuple(game_changers))
     slow = [pair for pair in combos or () if pair not in fast]
     if slow:
-        yield Reason(3, f"{_count(len(slow), 'two-card combo')} ({_pairs(slow)}): brackets 1 and 2 allow none.",
+        yield Reason(3, f"{plural(len(slow), 'two-card combo')} ({_pairs(slow)}): brackets 1 and 2 allow none.",
                      _flat(slow))
     if fast:
-        yield Reason(4, f"{_count(len(fast), 'two-card combo')} that Commander Spellbook flags as fast "
+        yield Reason(4, f"{plural(len(fast), 'two-card combo')} that Commander Spellbook flags as fast "
                         f"(bracket tag R) ({_pairs(fast)}): bracket 3 allows no early-game two-card combo.",
                      _flat(fast))
     if mass_land_denial:
-        yield Reason(4, f"{_count(len(mass_land_denial), 'mass land denial card')} ({_and(mass_land_denial)}): "
+        yield Reason(4, f"{plural(len(mass_land_denial), 'mass land denial card')} ({and_list(mass_land_denial)}): "
                         "brackets 1 to 3 allow none.", tuple(mass_land_denial))
     if mass_land_denial is None:
         yield MASS_LAND_DENIAL_NOT_CHECKED
@@ -298,19 +287,19 @@ def violations(bracket: Bracket) -> Iterator[Violation]:
         allowed = "allows no Game Changers" if declared <= 2 else f"allows at most {MAX_GAME_CHANGERS_IN_3} Game Changers"
         yield Violation(
             code=Code.BRACKET_GAME_CHANGERS,
-            message=f"{name} {allowed}; the deck has {len(changers)}: {_and(changers)}.",
+            message=f"{name} {allowed}; the deck has {len(changers)}: {and_list(changers)}.",
             cards=changers,
         )
     if bracket.mass_land_denial and declared <= 3:
         yield Violation(
             code=Code.BRACKET_MASS_LAND_DENIAL,
-            message=f"{name} allows no mass land denial; the deck has {_and(bracket.mass_land_denial)}.",
+            message=f"{name} allows no mass land denial; the deck has {and_list(bracket.mass_land_denial)}.",
             cards=bracket.mass_land_denial,
         )
     if bracket.extra_turns and declared == 1:
         yield Violation(
             code=Code.BRACKET_EXTRA_TURNS,
-            message=f"{name} allows no extra-turn cards; the deck has {_and(bracket.extra_turns)}.",
+            message=f"{name} allows no extra-turn cards; the deck has {and_list(bracket.extra_turns)}.",
             cards=bracket.extra_turns,
         )
     combos = bracket.two_card_combos or ()

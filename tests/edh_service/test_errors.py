@@ -246,12 +246,17 @@ def test_cors_allows_only_configured_origins(client, origin, allowed):
     assert "Origin" in response.headers["Vary"]
 
 
-def test_cors_preflight_for_a_json_post(client):
-    response = client.options(VALIDATE, headers={
+def preflight(client, request_headers: str):
+    """A browser's CORS preflight for a POST to the validate endpoint."""
+    return client.options(VALIDATE, headers={
         "Origin": "https://decks.example",
         "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "content-type",
+        "Access-Control-Request-Headers": request_headers,
     })
+
+
+def test_cors_preflight_for_a_json_post(client):
+    response = preflight(client, "content-type")
     assert response.status_code == 200
     assert response.headers["Access-Control-Allow-Origin"] == "https://decks.example"
     assert "POST" in response.headers["Access-Control-Allow-Methods"]
@@ -261,11 +266,7 @@ def test_cors_preflight_for_a_json_post(client):
 def test_cors_preflight_allows_and_exposes_the_request_id(client):
     # README: a client may send its own X-Request-ID. A browser asks first; a preflight that
     # does not allow the header makes the browser drop the request before it is sent.
-    response = client.options(VALIDATE, headers={
-        "Origin": "https://decks.example",
-        "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "content-type,x-request-id",
-    })
+    response = preflight(client, "content-type,x-request-id")
     allowed = {h.strip().lower() for h in response.headers["Access-Control-Allow-Headers"].split(",")}
     assert {"content-type", "x-request-id"} <= allowed
     exposed = {h.strip().lower() for h in response.headers["Access-Control-Expose-Headers"].split(",")}
