@@ -368,8 +368,6 @@ validate_request_schema = ValidateRequestSchema()
 validate_query_schema = ValidateQuerySchema(exclude=("decklist",))  # the text/plain options
 card_name_schema = CardNameSchema()
 card_schema = CardSchema()
-_report_schema = ReportSchema()
-_card_data_schema = CardDataSchema()
 _overview_schema = OverviewSchema()
 
 
@@ -381,7 +379,7 @@ def dump_card_data(card_meta: Any) -> dict:
         source, updated_at = card_meta.get("source", "scryfall"), card_meta.get("updated_at")
     else:
         source, updated_at = getattr(card_meta, "source", "scryfall"), card_meta.updated_at
-    return _card_data_schema.dump({"source": source or "scryfall", "updated_at": _iso(updated_at)})
+    return {"source": str(source or "scryfall"), "updated_at": _iso(updated_at)}  # CardDataSchema's shape
 
 
 def _iso(value: Any) -> str | None:
@@ -415,7 +413,7 @@ def dump_report(report: Any, card_meta: Any, game_format: str = "commander", inc
     The API's `format` is the game format ("commander"); the engine's Report.format is
     the decklist syntax it read, which goes out as `decklist_format`.
     """
-    body = _report_schema.dump({
+    body = {
         "valid": report.valid,
         "format": game_format,
         "decklist_format": report.format,
@@ -423,12 +421,27 @@ def dump_report(report: Any, card_meta: Any, game_format: str = "commander", inc
         "companion": report.companion,
         "color_identity": list(report.color_identity),
         "card_count": report.card_count,
-        "violations": list(report.violations),
-    })
+        "violations": [dump_violation(violation) for violation in report.violations],
+    }
     body["bracket"] = dump_bracket(report.bracket)
     body["card_data"] = dump_card_data(card_meta)
     if "overview" in (include or ()) and getattr(report, "overview", None) is not None:
         body["overview"] = dump_overview(report.overview)
+    return body
+
+
+def dump_violation(violation: Any) -> dict:
+    """One violation in ViolationSchema's shape; only unknown_card carries suggestions."""
+    body = {
+        "code": str(violation.code),
+        "severity": str(violation.severity),
+        "message": violation.message,
+        "cards": list(violation.cards),
+        "lines": list(violation.lines),
+        "rule": violation.rule,
+    }
+    if violation.code == Code.UNKNOWN_CARD:
+        body["suggestions"] = list(violation.suggestions)
     return body
 
 

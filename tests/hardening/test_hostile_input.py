@@ -79,6 +79,12 @@ CASES = (
     Case("invalid UTF-8 inside JSON", b'{"decklist": "1 Sol Ring\xc3\x28"}', status=400),
     Case("invalid UTF-8 text", b"1 Sol Ring\n1 \xff\xfe Forest\n", "text/plain", status=400),
     Case("lone surrogate escape", b'{"decklist": "1 Sol Ring \\ud800"}', status=400),
+    Case("lone low surrogate escape, upper case", b'{"decklist": "1 Sol Ring \\uDC00"}', status=400),
+    Case("lone surrogate escape in a key", b'{"decklist": "1 Sol Ring", "\\uD83D": 1}', status=400),
+    # a pair of escapes is one character (not refused); an escaped backslash before "ud800" is text
+    Case("surrogate pair escape (an emoji)", b'{"decklist": "1 Sol Ring \\ud83d\\ude00"}',
+         codes=frozenset({"commander_missing"})),
+    Case("escaped backslash, then ud800", b'{"decklist": "1 Sol Ring \\\\ud800"}', codes=frozenset({"unknown_card"})),
     Case("100k nested arrays", b"[" * 100_000, status=400),
     Case("100k nested objects", b'{"decklist": ' + b'{"a": ' * 100_000, status=400),
     Case("100k nested arrays in a batch", b'{"decks": ' + b"[" * 100_000, path=BATCH, status=400),
