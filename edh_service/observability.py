@@ -86,7 +86,7 @@ def finish_request(response: Response) -> Response:
     metrics.observe(endpoint, request.method, response.status_code, seconds)
     if request.endpoint in VALIDATE_ENDPOINTS:
         metrics.count_verdicts(verdicts(response))
-    if current_app.config["REQUEST_LOG"]:
+    if current_app.config["REQUEST_LOG"] and request_log.isEnabledFor(logging.INFO):
         request_log.info(
             "%s %s %s", request.method, request.path, response.status_code,
             extra={"method": request.method, "path": request.path, "status": response.status_code,
@@ -339,9 +339,10 @@ def count_limit_fallback(response: Response, limiter: Limiter) -> Response:
 
 def add_retry_after(response: Response, limiter: Limiter) -> Response:
     """A 429 says when the client's window resets, in whole seconds (at least 1)."""
-    seconds = limit_retry_after(limiter)
-    if response.status_code == 429 and seconds is not None:
-        response.headers["Retry-After"] = str(seconds)
+    if response.status_code == 429:
+        seconds = limit_retry_after(limiter)
+        if seconds is not None:
+            response.headers["Retry-After"] = str(seconds)
     return response
 
 

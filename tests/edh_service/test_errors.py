@@ -246,6 +246,24 @@ def test_cors_allows_only_configured_origins(client, origin, allowed):
     assert "Origin" in response.headers["Vary"]
 
 
+@pytest.mark.parametrize("before, after", [
+    (None, "Origin"),
+    ("Accept-Encoding", "Accept-Encoding, Origin"),
+    ("Accept-Encoding, origin", "Accept-Encoding, origin"),  # named once, whatever its case
+    ("Cookie,Origin", "Cookie,Origin"),
+])
+def test_vary_names_origin_once_beside_what_was_there(before, after):
+    from flask import Response
+
+    from edh_service.factory import add_vary
+
+    response = Response()
+    if before is not None:
+        response.headers["Vary"] = before
+    add_vary(response, "Origin")
+    assert response.headers.getlist("Vary") == [after]
+
+
 def preflight(client, request_headers: str):
     """A browser's CORS preflight for a POST to the validate endpoint."""
     return client.options(VALIDATE, headers={
