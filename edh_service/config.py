@@ -177,10 +177,10 @@ SETTINGS: tuple[Setting, ...] = (
             "429 + `Retry-After` beyond it"),
     Setting("RATELIMIT_ENABLED", flag, True, "`0`: no rate limit (tests turn it off unless they count)"),
     Setting("RATELIMIT_STORAGE_URI", text, None,
-            "flask-limiter storage; set, it wins over `REDIS_URL`. `memory://` counts per worker "
-            "process, so with N workers a client may get up to N times the budget; a shared "
-            "storage such as `redis://` makes it exact (if it cannot be reached, each process "
-            "counts in memory meanwhile: fail open)",
+            "rate limit storage (a `limits` storage URI); set, it wins over `REDIS_URL`. "
+            "`memory://` counts per worker process, so with N workers a client may get up to N "
+            "times the budget; a shared storage such as `redis://` makes it exact (if it cannot "
+            "be reached, each process counts in memory meanwhile: fail open)",
             shown_default="`REDIS_URL` when set, else `memory://`"),
     Setting("PROXY_FIX_X_FOR", non_negative_int, 0,
             "proxies in front that set `X-Forwarded-For`; without it every client behind a proxy "

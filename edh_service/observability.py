@@ -6,7 +6,7 @@ Its settings (RATELIMIT, RATELIMIT_ENABLED, RATELIMIT_STORAGE_URI, PROXY_FIX_X_F
 METRICS_ENABLED, REQUEST_LOG) are in config.SETTINGS like every other. With REDIS_URL
 (several instances) the per-client budget is counted in Redis, unless
 RATELIMIT_STORAGE_URI names a storage itself; when that storage cannot be reached, each
-process counts in memory until it answers again (fail open), which flask-limiter logs and
+process counts in memory until it answers again (fail open), which ratelimit.py logs and
 /metrics counts.
 Under gunicorn with PROMETHEUS_MULTIPROC_DIR set (gunicorn_conf.py sets it), /metrics
 sums every worker's counters; otherwise each worker reports its own.
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import os
 import re
 import sys
@@ -27,13 +26,13 @@ from datetime import datetime, timezone
 from typing import Any, Iterator, TextIO
 
 from flask import Flask, Response, current_app, g, has_request_context, request
-from flask_limiter import ApplicationLimit, Limiter
-from flask_limiter.util import get_remote_address
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
+from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from edh_service import cards
+from edh_service.ratelimit import ClientBudget
 
 METRICS_KEY = "metrics"
 LIMITER_KEY = "limiter"
@@ -230,7 +229,7 @@ def gauge(name: str, documentation: str, value: float) -> GaugeMetricFamily:
 
 def redis_status(app: Flask) -> dict[str, Any] | None:
     """With REDIS_URL: whether Redis answers now (asked, not remembered) and the shared
-    limits' fallbacks so far, from card_data.coordination and flask-limiter; else None."""
+    limits' fallbacks so far, from card_data.coordination and ratelimit.py; else None."""
     if not app.config["REDIS_URL"]:
         return None
     status = cards.probe_redis(app)
@@ -286,37 +285,27 @@ def is_limited() -> bool:
     return request.path.startswith("/api/") or (request.method == "POST" and request.path == "/")
 
 
-def build_limiter(app: Flask) -> Limiter:
-    """One per-client budget (by address) shared by every limited endpoint; 429 with Retry-After."""
-    limit = ApplicationLimit(
-        app.config["RATELIMIT"],
-        exempt_when=lambda: not is_limited(),
-        error_message=lambda: f"Too many requests: at most {current_app.config['RATELIMIT']} per client.",
-    )
-    storage = limit_storage_uri(app.config)
-    shared = not storage.startswith("memory://")
-    limiter = Limiter(
-        get_remote_address,
-        application_limits=[limit],
-        storage_uri=storage,
-        # A Redis that hangs must not hang requests: give up after half a second.
-        storage_options=REDIS_TIMEOUTS if storage.startswith(("redis://", "rediss://")) else None,
-        # Shared storage unreachable: count in this process's memory and retry the storage
-        # now and then (flask-limiter backs off up to 32 s); any other error: let the request through.
-        in_memory_fallback_enabled=shared,
-        swallow_errors=shared,
-        # Its headers would also stretch a 503's Retry-After to the window's end: add our own.
-        headers_enabled=False,
-        enabled=bool(app.config["RATELIMIT_ENABLED"]),
-    )
-    limiter.init_app(app)
-    app.after_request(lambda response: add_retry_after(response, limiter))
-    if shared:
-        app.after_request(lambda response: count_limit_fallback(response, limiter))
-    return limiter
+def build_limiter(app: Flask) -> ClientBudget | None:
+    """One per-client budget (by address) shared by every limited request; 429 with
+    Retry-After beyond it (ratelimit.py). None when RATELIMIT_ENABLED is off."""
+    if not app.config["RATELIMIT_ENABLED"]:
+        return None
+    metrics: Metrics = app.extensions[METRICS_KEY]
+    budget = ClientBudget(app.config["RATELIMIT"], limit_storage_uri(app.config),
+                          on_fallback=metrics.limit_fallbacks.inc)
+    app.before_request(lambda: check_rate_limit(budget))
+    return budget
 
 
-REDIS_TIMEOUTS = {"socket_timeout": 0.5, "socket_connect_timeout": 0.5}
+def check_rate_limit(budget: ClientBudget) -> None:
+    """Count this request against its client's budget; 429 with Retry-After when over it."""
+    if not is_limited():
+        return
+    seconds = budget.hit(request.remote_addr or "unknown")
+    if seconds is not None:
+        g.rate_limit_retry_after = seconds
+        message = f"Too many requests: at most {budget.spec} per client."
+        raise TooManyRequests(message, retry_after=seconds)
 
 
 def limit_storage_uri(config: Any) -> str:
@@ -325,30 +314,12 @@ def limit_storage_uri(config: Any) -> str:
     return config["RATELIMIT_STORAGE_URI"] or config["REDIS_URL"] or "memory://"
 
 
-def limit_storage_dead(limiter: Limiter | None) -> bool:
-    """Whether flask-limiter is counting in its in-memory fallback (it has no public flag)."""
-    return bool(getattr(limiter, "_storage_dead", False))
+def limit_storage_dead(budget: ClientBudget | None) -> bool:
+    """Whether the budget is being counted in memory because its shared storage is down."""
+    return budget is not None and budget.storage_dead
 
 
-def count_limit_fallback(response: Response, limiter: Limiter) -> Response:
-    """Count a limited request that was counted in memory because the storage was down."""
-    if limiter.enabled and is_limited() and limit_storage_dead(limiter):
-        current_app.extensions[METRICS_KEY].limit_fallbacks.inc()
-    return response
-
-
-def add_retry_after(response: Response, limiter: Limiter) -> Response:
-    """A 429 says when the client's window resets, in whole seconds (at least 1)."""
-    if response.status_code == 429:
-        seconds = limit_retry_after(limiter)
-        if seconds is not None:
-            response.headers["Retry-After"] = str(seconds)
-    return response
-
-
-def limit_retry_after(limiter: Limiter | None) -> int | None:
-    """Whole seconds (at least 1) until this request's client window resets; None if unknown."""
-    limit = limiter.current_limit if limiter is not None else None
-    if limit is None:
-        return None
-    return max(1, math.ceil(limit.reset_at - time.time()))
+def limit_retry_after() -> int | None:
+    """Whole seconds (at least 1) until this request's client window resets, when the
+    request was refused for its budget; None otherwise."""
+    return g.get("rate_limit_retry_after")

@@ -122,13 +122,14 @@ def unexpected_error(error):
 
 def too_many_requests():
     """The page for a form post over the client's RATELIMIT budget (429), the list kept."""
-    seconds = observability.limit_retry_after(current_app.extensions.get(observability.LIMITER_KEY))
+    seconds = observability.limit_retry_after()
     later = f"Try again in {seconds} seconds." if seconds else "Try again later."
     try:
         form = read_form()
     except Exception:  # noqa: BLE001 - the body itself may be the problem
         form = None
-    return render_page(form=form, error=f"Too many validations from your address just now. {later}"), 429
+    headers = {"Retry-After": str(seconds)} if seconds else {}
+    return render_page(form=form, error=f"Too many validations from your address just now. {later}"), 429, headers
 
 
 def read_form() -> dict:

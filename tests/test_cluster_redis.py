@@ -110,7 +110,7 @@ def test_redis_going_away_stops_no_validation_and_limits_come_back(limited_clust
     assert fallbacks and float(fallbacks[0].split()[1]) >= 1
 
     redis_server.start()  # same port, empty (no persistence)
-    # flask-limiter retries its storage with a backoff (1, 2, 4... s), card_data's
+    # ratelimit.py retries its storage with a backoff (1, 2, 4... s), card_data's
     # coordination every second: within 40 s every instance is back on Redis.
     deadline = time.monotonic() + 40
     while time.monotonic() < deadline:
