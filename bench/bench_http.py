@@ -3,7 +3,8 @@
 The load tool is wrk (Debian's /usr/bin/wrk) with a small Lua script that POSTs the deck
 as JSON to /api/v1/validate. Two phases: one connection (latency without queueing), then
 four connections on two wrk threads (throughput; wrk shares the 2 cores with gunicorn).
-gunicorn runs as `make run` runs it (edh_service/gunicorn_conf.py; access log and rate limit off), on the real
+gunicorn runs as `make run` runs it (edh_service/gunicorn_conf.py; access log off, the rate
+limit on, as deployed, with a budget the benchmark never reaches), on the real
 store built from ../shared/carddata when present, else from tests/fixtures/cards.jsonl.
 Then the floor: bench/floor_app.py, a Flask app answering the same POST with the service's
 own response bytes, under the same gunicorn config, so the share of it is one run's ratio.
@@ -93,6 +94,7 @@ def served(store: Path, app: str = live_server.WSGI_APP, **extra: str) -> Iterat
     with tempfile.TemporaryDirectory() as scratch:
         log = Path(scratch) / "gunicorn.log"
         settings = {"CARD_DB": str(store), "CARD_DATA_OFFLINE": "1", "ACCESS_LOG": "", "LOG_LEVEL": "warning",
+                    "RATELIMIT_ENABLED": "1", "RATELIMIT": "100000000/minute",
                     **extra}
         with live_server.gunicorn(log, ready_path="/readyz", app=app, **settings) as (base, process):
             yield base, process.pid
