@@ -360,7 +360,7 @@ def _settle_side_zone(state: _State, c: Collector, xmage: bool) -> None:
     if not state.side:
         return
     side = set(state.side)
-    section = side_zone_section(len(side), [e for i, e in enumerate(c.entries) if i not in side])
+    section = side_zone_section(len(side), [e for i, e in enumerate(c.entries) if i not in side], command_zone=xmage)
     if section is not Section.COMMANDER:
         c.propose_side_tail(state.side, "the SB: (sideboard) lines")
         return
