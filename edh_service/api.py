@@ -25,11 +25,13 @@ from validator.brackets import BracketData, card_flags
 from validator.decklist import Designation
 from validator.parse import DecklistError
 from validator.parse import split_lines
+from validator.phrasing import and_list
 from validator.card_facts import commander_eligibility, pairing_abilities
 
 BATCH_MIN_SUGGESTIONS = 3  # each deck of a batch still gets suggestions for a few typos
 # A JSON escape of a UTF-16 surrogate, \uD800 to \uDFFF (any case).
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+QUERY_LISTS = ("commanders", "include")  # the query options that are lists: repeat them for more values
 
 
 # --- the API ---------------------------------------------------------------------------
@@ -144,7 +146,13 @@ def query_options() -> dict:
     """The options given as query parameters, checked like the JSON fields (422 if wrong)."""
     if not request.args:
         return {}
-    given = {key: values if key in ("commanders", "include") else values[0] for key, values in request.args.lists()}
+    given = {key: values if key in QUERY_LISTS else values[0] for key, values in request.args.lists()}
+    # ?bracket=3&bracket=4 was silently 3: a single-valued option given twice is refused
+    repeated = [key for key, values in request.args.lists()
+                if len(values) > 1 and key not in QUERY_LISTS and key in schemas.validate_query_schema.fields]
+    if repeated:
+        raise unprocessable(f"The query string gives {and_list(repeated)} more than once; give each option once.",
+                            {key: ["Given more than once; give it once."] for key in repeated})
     loaded = load(schemas.validate_query_schema, given)
     return {key: value for key, value in loaded.items() if key in given}  # no defaults yet
 
@@ -153,16 +161,14 @@ def read_json() -> Any:
     """The JSON body; 415 for another media type, 400 when it does not parse."""
     if not request.is_json:
         raise UnsupportedMediaType("Send a JSON body with Content-Type: application/json.")
-    # get_json raises BadRequest for malformed JSON and for bytes that are not UTF-8.
+    # json.loads rather than request.get_json: parse_int keeps a 5,000-digit number from
+    # reading as broken JSON (a 400), and the parser's reason reaches the client (Flask hides it).
     try:
-        body = request.get_json()
-    except BadRequest as error:
-        # Flask hides the parser's reason outside debug mode; a client needs it to fix the body.
-        cause = error.__cause__ if isinstance(error.__cause__, BadRequest) else error
-        reason = str(cause.description).removeprefix("Failed to decode JSON object: ")
-        if isinstance(cause.__cause__, UnicodeDecodeError) or "codec can't decode" in reason:
-            raise BadRequest("The JSON body is not valid UTF-8.") from None
-        raise BadRequest(f"The body is not valid JSON: {reason}") from None
+        body = json.loads(request.get_data(), parse_int=schemas.integer)
+    except UnicodeDecodeError:
+        raise BadRequest("The JSON body is not valid UTF-8.") from None
+    except ValueError as error:
+        raise BadRequest(f"The body is not valid JSON: {error}") from None
     except RecursionError:
         # json.loads recurses once per nesting level: 100,000 "[" overflowed into a 500.
         raise BadRequest("The JSON body is nested too deeply.") from None

@@ -39,6 +39,21 @@ def scryfall_search_url(name: str) -> str:
     return "https://scryfall.com/search?q=" + quote(f'!"{name}"', safe="")
 
 
+# Python converts at most 4,300 digits to an int (ValueError); no field takes a number near
+# that long, so a longer one stands in as this, its sign kept: out of every range a field
+# checks, and the schema names the field (422) as for any other out-of-range value.
+OUT_OF_RANGE = 10 ** 100
+
+
+def integer(digits: str) -> int:
+    """Decimal digits (a JSON integer, a form's number) as an int, or ±OUT_OF_RANGE when
+    there are too many to convert."""
+    try:
+        return int(digits)
+    except ValueError:
+        return -OUT_OF_RANGE if digits.startswith("-") else OUT_OF_RANGE
+
+
 def bracket_field(*, strict: bool = True) -> fields.Integer:
     """The declared Commander Bracket, 1 to 5 (None: not declared). JSON takes a whole
     number only (not "3", 3.0 or true); a query string's "3" is text, so it is read loosely."""

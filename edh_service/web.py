@@ -159,7 +159,7 @@ def api_fields(form: dict) -> dict:
         body["companion"] = form["companion"]
     if form["bracket"]:
         # a number for the schema to range-check; anything else it refuses as it stands
-        body["bracket"] = int(form["bracket"]) if form["bracket"].isdecimal() else form["bracket"]
+        body["bracket"] = schemas.integer(form["bracket"]) if form["bracket"].isdecimal() else form["bracket"]
     return body
 
 

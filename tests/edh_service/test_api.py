@@ -140,6 +140,47 @@ def test_text_plain_takes_overrides_as_query_parameters(client):
     assert "Cultivate" not in outside
 
 
+@pytest.mark.parametrize(("query", "repeated"), (
+    ("format=commander&format=commander", "format"),
+    ("decklist_format=text&decklist_format=arena", "decklist_format"),
+    ("companion=Lurrus%20of%20the%20Dream-Den&companion=Jegantha,%20the%20Wellspring", "companion"),
+    ("decklist_format=text&bracket=2&companion=Lurrus%20of%20the%20Dream-Den&companion=Yorion,%20Sky%20Nomad",
+     "companion"),
+))
+def test_a_single_valued_query_option_given_twice_is_a_422_naming_it(client, query, repeated):
+    """Only the first value was used, silently; commanders and include are lists (repeat them)."""
+    response = client.post(f"{VALIDATE}?{query}", data=LEGAL.encode(), content_type="text/plain")
+    body = response.get_json()
+    assert response.status_code == 422 and body["code"] == 422
+    assert list(body["errors"]) == [repeated]
+    assert "more than once" in body["errors"][repeated][0] and repeated in body["message"]
+    # a JSON body does not make a repeated query option less ambiguous
+    assert client.post(f"{VALIDATE}?{query}", json={"decklist": LEGAL}).status_code == 422
+
+
+def test_list_query_options_may_be_repeated(client):
+    text = deck_text().replace(f"Commander\n1 {COMMANDER}\n", "").replace("Deck\n", "")
+    response = client.post(VALIDATE + "?commanders=Thrasios,%20Triton%20Hero&commanders=Tymna%20the%20Weaver"
+                           "&include=overview", data=text.encode(), content_type="text/plain")
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["commanders"] == ["Thrasios, Triton Hero", "Tymna the Weaver"] and "overview" in body
+
+
+def test_quantities_written_1_x_name_and_name_x2_are_counted_not_unknown_cards(client):
+    """`1 x Sol Ring` was the unknown card "x Sol Ring", `Forest x20` the unknown "Forest x20"."""
+    text = LEGAL.replace("1 Sol Ring\n", "1 x Sol Ring\n").replace("20 Forest\n", "Forest x20\n")
+    text = text.replace("20 Island\n", "Island x 20\n").replace("1 Command Tower\n", "Command Tower x1\n")
+    assert "x20" in text and "x 20" in text and "1 x Sol" in text
+    response = client.post(VALIDATE, data=text.encode(), content_type="text/plain")
+    assert response.status_code == 200
+    body = response.get_json()
+    assert (body["valid"], body["card_count"], body["violations"]) == (True, 100, [])
+    # a real typo is still one
+    body = client.post(VALIDATE, json={"decklist": text.replace("1 x Sol Ring", "1 x Sol Rnig")}).get_json()
+    assert only(body, "unknown_card")["cards"] == ["Sol Rnig"]
+
+
 def test_color_choices_pick_the_piper_color(client):
     text = deck_text(commander="The Prismatic Piper", spells=("Lightning Bolt",),
                      basics=(("Mountain", 98),))

@@ -27,6 +27,7 @@ NOT_CHECKED = [
     {"bracket": None, "message": "Mass land denial was not checked: no mass land denial list is loaded.", "cards": []},
     {"bracket": None, "message": "Two-card combos were not checked: no combo list is loaded.", "cards": []},
 ]
+OUT_OF_RANGE = "Must be greater than or equal to 1 and less than or equal to 5."  # marshmallow's Range
 BLOCK_KEYS = ["minimum", "declared", "game_changers", "mass_land_denial", "extra_turns", "two_card_combos", "reasons"]
 @pytest.fixture
 def lists(fixture_db) -> None:
@@ -184,6 +185,32 @@ def test_a_bad_bracket_in_the_query_string_is_a_422_envelope(client, bad):
     response = client.post(f"{VALIDATE}?bracket={bad}", data=b"1 Sol Ring\n", content_type="text/plain")
     body = assert_envelope(response, 422)
     assert "bracket" in body["errors"]
+
+
+def test_a_bracket_given_twice_in_the_query_string_is_a_422_naming_it(client):
+    """?bracket=3&bracket=4 silently used 3: a single-valued option given twice is ambiguous."""
+    response = client.post(f"{VALIDATE}?bracket=3&bracket=4", data=deck_text().encode(), content_type="text/plain")
+    body = assert_envelope(response, 422)
+    assert list(body["errors"]) == ["bracket"]
+    assert "more than once" in body["errors"]["bracket"][0]
+    assert "bracket" in body["message"] and "more than once" in body["message"]
+    # the same value twice is no less ambiguous a request
+    assert_envelope(client.post(f"{VALIDATE}?bracket=3&bracket=3", data=b"1 Sol Ring\n", content_type="text/plain"), 422)
+
+
+HUGE = "9" * 5_000  # over Python's 4,300-digit limit for int(): json.loads refused the body (a 400)
+
+
+@pytest.mark.parametrize("number", (HUGE, "-" + HUGE))
+def test_a_bracket_of_5000_digits_is_out_of_range_not_broken_json(client, number):
+    body = assert_envelope(client.post(VALIDATE, data=f'{{"decklist": "1 Sol Ring", "bracket": {number}}}',
+                                       content_type="application/json"), 422)
+    assert body["errors"] == {"bracket": [OUT_OF_RANGE]}  # what bracket 6 says
+    assert assert_envelope(client.post(VALIDATE, json={"decklist": "1 Sol Ring", "bracket": 6}), 422)["errors"] == \
+        {"bracket": [OUT_OF_RANGE]}
+    batch = f'{{"decks": [{{"decklist": "1 Sol Ring"}}, {{"decklist": "1 Sol Ring", "bracket": {number}}}]}}'
+    body = assert_envelope(client.post(BATCH, data=batch, content_type="application/json"), 422)
+    assert body["errors"] == {"decks": {"1": {"bracket": [OUT_OF_RANGE]}}}
 
 
 def test_null_declares_nothing(client):

@@ -86,7 +86,8 @@ def test_the_selector_declares_a_bracket(client, fixture_db, bracket, codes):
         f"Minimum Commander Bracket: 4 (Optimized) ; checked against bracket {bracket} ({names[bracket]})")
 
 
-@pytest.mark.parametrize("bad", ("0", "6", "x", "2.5"))
+# "9" * 5,000: over Python's 4,300-digit int() limit, it was the page's 500 ("Something went wrong")
+@pytest.mark.parametrize("bad", ("0", "6", "x", "2.5", "9" * 5_000))
 def test_a_forged_bracket_is_a_readable_422(client, bad):
     response = client.post("/", data={"decklist": DECK, "bracket": bad})
     assert response.status_code == 422

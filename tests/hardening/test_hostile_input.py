@@ -99,6 +99,15 @@ CASES = (
                                         + "0" * 30 + '" Sideboard="false" Name="Sol Ring" />\n</Deck>'),
          codes=frozenset({"invalid_quantity"})),
     Case("negative quantity", deck(ATRAXA + "-5 Sol Ring\n"), codes=frozenset({"invalid_quantity"})),
+    # over Python's 4,300-digit int() limit: json.loads raised ValueError, answered as broken JSON (400)
+    Case("bracket of 5,000 digits", b'{"decklist": "1 Sol Ring", "bracket": ' + b"9" * 5_000 + b"}", status=422),
+    Case("bracket of 5,000 digits in a batch",
+         b'{"decks": [{"decklist": "1 Sol Ring", "bracket": -' + b"9" * 5_000 + b"}]}", path=BATCH, status=422),
+    Case("commander of 5,000 digits", b'{"decklist": "1 Sol Ring", "commanders": [' + b"9" * 5_000 + b"]}",
+         status=422),
+    Case("quantity of 5,000 digits in a pasted Moxfield export",
+         deck('{"name": "x", "boards": {"mainboard": {"count": 1, "cards": {"a": {"quantity": ' + "9" * 5_000
+              + ', "card": {"name": "Sol Ring"}}}}}}'), codes=frozenset({"invalid_quantity"})),
     Case("name of 10,000 characters", deck("1 " + "A" * 10_000), codes=frozenset({"unparsed_line"})),
     Case("name of 200 characters", deck("1 " + "B" * 200), codes=frozenset({"unknown_card"})),
     Case("commander override of 10,000 characters", deck("1 Sol Ring", commanders=["A" * 10_000]), status=422),

@@ -328,3 +328,92 @@ def test_a_final_sideboard_section_holding_only_the_commander_of_a_99_card_main_
     decklist = parse("1 Krenko, Mob Boss\n1 Goblin Lackey\n98 Mountain\n\nSIDEBOARD:\n1 Lightning Bolt\n")
     report = check(decklist, resolve(decklist))
     assert report.card_count == 100 and violation(report, Code.SIDEBOARD).cards == ("Lightning Bolt",)
+
+
+MAIN_OF_99 = "1 Goblin Lackey\n98 Mountain\n"
+
+
+@pytest.mark.parametrize(("side", "source"), [
+    ("SB: 1 Lightning Bolt\nSB: 1 Krenko, Mob Boss\n", "the last card of the SB: (sideboard) lines"),
+    ("SB: 1 Krenko, Mob Boss\nSB: 1 Lightning Bolt\n", "the first card of the SB: (sideboard) lines"),
+])
+def test_two_sb_lines_beside_99_cards_take_the_one_that_can_command_and_makes_100(side, source):
+    """Two SB: lines beside a 99-card main deck can't both be commanders of a 100-card deck:
+    only one card, or a pair that can pair and makes exactly 100, is ever taken (DESIGN's
+    "the commander(s) as the last one or two sideboard lines ... when the main deck is 100
+    minus them"). Lightning Bolt and Krenko were both taken: commander_ineligible, deck_size 101."""
+    decklist = parse(MAIN_OF_99 + side)
+    report = check(decklist, resolve(decklist))
+    assert (report.commanders, report.card_count, report.valid) == (("Krenko, Mob Boss",), 100, True)
+    assert codes(report) == [INFERRED, SIDEBOARD]
+    inferred = violation(report, Code.COMMANDER_INFERRED)
+    assert source in inferred.message and inferred.cards == ("Krenko, Mob Boss",)
+    assert inferred.lines == (3 + side.startswith("SB: 1 Lightning"),)
+    assert violation(report, Code.SIDEBOARD).cards == ("Lightning Bolt",)
+
+
+@pytest.mark.parametrize("text", [
+    '<?xml version="1.0" encoding="utf-8"?>\n<Deck>\n'
+    '  <Cards Quantity="1" Sideboard="false" Name="Goblin Lackey" />\n'
+    '  <Cards Quantity="98" Sideboard="false" Name="Mountain" />\n'
+    '  <Cards Quantity="1" Sideboard="true" Name="Lightning Bolt" />\n'
+    '  <Cards Quantity="1" Sideboard="true" Name="Krenko, Mob Boss" />\n</Deck>\n',
+    '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1">\n  <zone name="main">\n'
+    '    <card number="1" name="Goblin Lackey"/>\n    <card number="98" name="Mountain"/>\n  </zone>\n'
+    '  <zone name="side">\n    <card number="1" name="Krenko, Mob Boss"/>\n'
+    '    <card number="1" name="Lightning Bolt"/>\n  </zone>\n</cockatrice_deck>\n',
+])
+def test_a_two_card_side_zone_beside_99_cards_is_judged_the_same_way(text):
+    decklist = parse(text)
+    report = check(decklist, resolve(decklist))
+    assert (report.commanders, report.card_count) == (("Krenko, Mob Boss",), 100)
+    assert codes(report) == [INFERRED, SIDEBOARD]
+    assert violation(report, Code.SIDEBOARD).cards == ("Lightning Bolt",)
+
+
+@pytest.mark.parametrize("side", [
+    # a partner pair beside 99 cards makes 101; either alone makes 100: which one is meant?
+    "SB: 1 Kraum, Ludevic's Opus\nSB: 1 Vial Smasher the Fierce\n",
+    # two legends that can't pair: either alone makes 100
+    "SB: 1 Krenko, Mob Boss\nSB: 1 Krenko, Tin Street Kingpin\n",
+    # neither can be a commander
+    "SB: 1 Lightning Bolt\nSB: 1 Shock\n",
+])
+def test_two_sb_lines_beside_99_cards_that_leave_a_doubt_are_commander_missing(side):
+    """Nothing is guessed: commander_missing says how to mark one, both cards are named as
+    the sideboard they then are, and the count is the main deck's."""
+    decklist = parse(MAIN_OF_99 + side)
+    report = check(decklist, resolve(decklist))
+    assert report.commanders == ()
+    assert report.card_count == 99
+    assert codes(report) == [(Code.COMMANDER_MISSING, Severity.ERROR), (Code.DECK_SIZE, Severity.ERROR), SIDEBOARD]
+    assert "*CMDR*" in violation(report, Code.COMMANDER_MISSING).message
+    assert violation(report, Code.SIDEBOARD).lines == (3, 4)
+
+
+def test_two_sb_lines_beside_99_cards_may_be_commander_and_companion():
+    decklist = parse(MAIN_OF_99 + "SB: 1 Krenko, Mob Boss\nSB: 1 Lurrus of the Dream-Den\n")
+    report = check(decklist, resolve(decklist))
+    assert (report.commanders, report.companion, report.card_count) == (("Krenko, Mob Boss",), "Lurrus of the Dream-Den", 100)
+    assert violation(report, Code.COMMANDER_INFERRED).message.endswith(
+        "Lurrus of the Dream-Den has Companion, so it is the companion.")
+    assert Code.SIDEBOARD not in [v.code for v in report.violations]
+
+
+def test_two_sb_lines_beside_98_cards_are_the_commanders_as_before():
+    decklist = parse("98 Mountain\nSB: 1 Kraum, Ludevic's Opus\nSB: 1 Vial Smasher the Fierce\n")
+    report = check(decklist, resolve(decklist))
+    assert (report.commanders, report.card_count) == (("Kraum, Ludevic's Opus", "Vial Smasher the Fierce"), 100)
+    assert codes(report) == [INFERRED]
+
+
+def test_xmage_sb_lines_stay_its_command_zone_beside_99_cards():
+    """XMage writes its command zone (and companion) as SB: lines, so a card put there is
+    judged as put there: no guess, no commander_inferred."""
+    main = "NAME:Goblins\n1 [M10:1] Goblin Lackey\n98 [M10:2] Mountain\n"
+    report = judge(main + "SB: 1 [DDT:1] Krenko, Mob Boss\nSB: 1 [M10:3] Lightning Bolt\n")
+    assert (report.commanders, report.card_count) == (("Krenko, Mob Boss", "Lightning Bolt"), 101)
+    assert codes(report) == [(Code.COMMANDER_INELIGIBLE, Severity.ERROR), (Code.DECK_SIZE, Severity.ERROR)]
+    report = judge(main + "SB: 1 [DDT:1] Krenko, Mob Boss\nSB: 1 [IKO:1] Lurrus of the Dream-Den\n")
+    assert (report.commanders, report.companion, report.card_count) == (("Krenko, Mob Boss",), "Lurrus of the Dream-Den", 100)
+    assert Code.COMMANDER_INFERRED not in [v.code for v in report.violations]

@@ -111,12 +111,19 @@ def snippet(text: str) -> str:
     return text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
 
 
-def side_zone_section(count: int, entries: list[ListEntry]) -> Section:
+def side_zone_section(count: int, entries: list[ListEntry], *, command_zone: bool = False) -> Section:
     """Where a format's side zone goes: 1-2 cards are the commanders (MTGO, XMage,
     Cockatrice convention); 3 or more could hide a companion, so nothing is guessed. A
-    main deck already of 100 cards holds its commander: then the side zone is a sideboard."""
-    full = sum(e.quantity for e in entries if e.section in (Section.MAIN, Section.COMMANDER)) == 100
-    return Section.COMMANDER if 1 <= count <= 2 and not full else Section.SIDEBOARD
+    main deck already of 100 cards holds its commander: then the side zone is a sideboard.
+    Two cards beside 99 can't both command a 100-card deck: one is the commander, the other
+    a sideboard card or the companion, and the cards decide (propose_side_tail); unless the
+    zone is the format's own command zone (`command_zone`: XMage's SB: lines)."""
+    main = sum(e.quantity for e in entries if e.section in (Section.MAIN, Section.COMMANDER))
+    if not 1 <= count <= 2 or main == 100:
+        return Section.SIDEBOARD
+    if count == 2 and main == 99 and not command_zone:
+        return Section.SIDEBOARD
+    return Section.COMMANDER
 
 
 _DIGITS = re.compile(r"-?\d+")
@@ -188,10 +195,15 @@ class Collector:
 
     def propose_side_tail(self, indices: list[int], where: str) -> None:
         """Exporters that append the commander(s) after real sideboard cards: the last two,
-        then the last one, of a side zone holding three or more."""
+        then the last one, of a side zone holding three or more. Of two (beside 99 cards:
+        side_zone_section), both (commander and companion), or either one alone."""
         if len(indices) > 2:
             self.propose(indices[-2:], f"the last two cards of {where}")
             self.propose(indices[-1:], f"the last card of {where}")
+        elif len(indices) == 2:
+            self.propose(indices, f"the two cards of {where}")
+            self.propose(indices[-1:], f"the last card of {where}")
+            self.propose(indices[:1], f"the first card of {where}")
 
     def account(self, line: int) -> None:
         """Mark a line as a header, comment or metadata: read, and deliberately no card."""

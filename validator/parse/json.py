@@ -41,9 +41,19 @@ def looks_like_json(text: str) -> bool:
 def load_json(text: str):
     """The decoded document, or None when it is not JSON (then it is read as text)."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_integer)
     except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deep
         return None
+
+
+def _integer(digits: str) -> int | str:
+    """A JSON integer, or its digits as text when Python refuses to convert that many
+    (over 4,300: a ValueError that made the whole export read as text). No count is that
+    long: `quantity_of` refuses the text, an invalid_quantity quoting what was typed."""
+    try:
+        return int(digits)
+    except ValueError:
+        return digits
 
 
 def read_json(document, text: str, lines: list[str], c: Collector) -> str:

@@ -16,14 +16,18 @@ from validator.decklist import ListEntry, Section
 from validator.parse.common import HEADERS, MAX_LINE_LENGTH, Collector, heading_word, side_zone_section
 from validator.violations import Code
 
-# The common cases, `1 Sol Ring`, `4x Forest`, Arena's `1 Sol Ring (C21) 263` and
+# The common cases, `1 Sol Ring`, `4x Forest`, `1 x Forest`, Arena's `1 Sol Ring (C21) 263` and
 # Forge's `1 Sol Ring|C21|1`: the name holds only characters no decoration uses, so
 # the general path would read the same entry. One character class to the end of the
 # name: linear, whatever the line.
-_PLAIN = re.compile(r"([1-9]\d{0,2})[xX]?[ \t]+([^\W\d_][\w ',.!?&/-]*)")
+_PLAIN = re.compile(r"([1-9]\d{0,2})(?:[ \t]*[xX])?[ \t]+([^\W\d_][\w ',.!?&/-]*)")
 _ARENA_TAIL = re.compile(r"\(([A-Za-z0-9]{2,6})\)[ \t]+([\w-]+)")
-# A leading quantity: `1`, `1x`, `-3`, rarely `x1`. Linear: one anchored attempt.
-_QUANTITY = re.compile(r"(?:(-?\d+)[xX]?|[xX](\d+))(?:\s+|$)")
+# A leading quantity: `1`, `1x`, `1 x`, `-3`, rarely `x1` (no card name starts with the
+# word "x"). Linear: one anchored attempt.
+_QUANTITY = re.compile(r"(?:(-?\d+)(?:[ \t]*[xX])?|[xX](\d+))(?:\s+|$)")
+# A count after the name, `Sol Ring x2` / `x 2`, tried only when no quantity leads (no card
+# name ends in " x" and digits). Searched from the end: one short attempt per blank.
+_TRAILING_QUANTITY = re.compile(r"[ \t][xX][ \t]?(\d+)$")
 # Arena/Moxfield printing, tried only from the last "(" so Un-names with parentheses
 # ("Erase (Not the Urza's Legacy One)") are left alone.
 _PRINTING = re.compile(r"\(([A-Za-z0-9]{2,6})\)(?:\s+(\S+))?")
@@ -243,6 +247,8 @@ def _read_card(line: str, number: int, section: Section, state: _State, c: Colle
     if marked_section is not None:
         section, state.marked = marked_section, True
     name = _strip_printing(rest, hints, seen)
+    if quantity is None and name[-1:].isdigit() and (trailing := _TRAILING_QUANTITY.search(name)):
+        quantity, name = trailing[1], name[: trailing.start()].rstrip()
     if not _is_name(name):
         why = "has a quantity but no card name" if quantity and not name else "is not a card line"
         c.unparsed(number, line, why)
@@ -354,7 +360,7 @@ def _settle_side_zone(state: _State, c: Collector, xmage: bool) -> None:
     if not state.side:
         return
     side = set(state.side)
-    section = side_zone_section(len(side), [e for i, e in enumerate(c.entries) if i not in side])
+    section = side_zone_section(len(side), [e for i, e in enumerate(c.entries) if i not in side], command_zone=xmage)
     if section is not Section.COMMANDER:
         c.propose_side_tail(state.side, "the SB: (sideboard) lines")
         return

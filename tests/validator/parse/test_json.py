@@ -41,3 +41,17 @@ def test_tcgplayer_export_reads_names_from_its_card_map_and_reports_bare_ids():
 def test_forge_file_starting_with_a_bracket_is_not_mistaken_for_json():
     decklist = parse("[Commander]\n1 Krenko, Mob Boss\n[Main]\n1 Sol Ring\n[Sideboard]")
     assert rows(decklist) == [("Krenko, Mob Boss", 1, C, 2), ("Sol Ring", 1, M, 4)]
+
+
+def test_a_quantity_of_5000_digits_is_an_invalid_quantity_not_a_broken_document():
+    """Python's json refuses integers over 4,300 digits (ValueError): the whole export was
+    then read as text, one unparsed_line for a 5,000-character line."""
+    export = ('{"name": "x", "boards": {"mainboard": {"count": 2, "cards": {'
+              '"a": {"quantity": ' + "9" * 5_000 + ', "card": {"name": "Sol Ring"}}, '
+              '"b": {"quantity": 1, "card": {"name": "Command Tower"}}}}}}')
+    decklist = parse(export)
+    assert decklist.format == "moxfield_json"
+    assert rows(decklist) == [("Command Tower", 1, M, 1)]
+    (problem,) = decklist.problems
+    assert problem.code == Code.INVALID_QUANTITY and problem.cards == ("Sol Ring",)
+    assert "99999" in problem.message and len(problem.message) < 200  # the digits as typed, cut short

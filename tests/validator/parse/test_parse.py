@@ -200,6 +200,46 @@ def test_sane_quantities_are_kept(text, quantity):
     assert one(text).quantity == quantity
 
 
+@pytest.mark.parametrize(("text", "name", "quantity"), [
+    # a spaced "x" after the count: read as the card "x Sol Ring"
+    ("1 x Sol Ring", "Sol Ring", 1), ("4 X Forest", "Forest", 4), ("1 x Sol Ring (C21) 263", "Sol Ring", 1),
+    ("1 x Lim-Dûl's Vault", "Lim-Dûl's Vault", 1), ("COMMANDER: 1 x Krenko, Mob Boss", "Krenko, Mob Boss", 1),
+    # the count after the name (forum and chat lists): read as the card "Sol Ring x2"
+    ("Sol Ring x2", "Sol Ring", 2), ("Sol Ring x 2", "Sol Ring", 2), ("Forest X12", "Forest", 12),
+    ("Sol Ring x2 (C21) 263", "Sol Ring", 2), ("Sol Ring x1 *F*", "Sol Ring", 1), ("Sideboard:\nNegate x2", "Negate", 2),
+    ("Fire // Ice x1", "Fire // Ice", 1),
+    # the documented forms stay as they were
+    ("1x Sol Ring", "Sol Ring", 1), ("x1 Sol Ring", "Sol Ring", 1), ("2 Sol Ring", "Sol Ring", 2),
+])
+def test_a_spaced_x_or_a_count_after_the_name_is_the_quantity(text, name, quantity):
+    entry = one(text)
+    assert (entry.name, entry.quantity) == (name, quantity)
+
+
+@pytest.mark.parametrize("name", [
+    # real names ending in digits or holding an X (../shared/carddata has no name ending in
+    # " x<digits>" and none starting with "x "): never cut into a name and a count
+    "Spider-Man 2099", "Pip-Boy 3000", "Behemoth of Vault 0", "Relentless X-ATM092", "Black Waltz No. 3",
+    "Xenagos, the Reveler", "X", "Ajani Goldmane",
+])
+def test_names_ending_in_digits_or_starting_with_x_stay_whole(name):
+    assert (one(name).name, one(name).quantity) == (name, 1)
+    assert (one(f"1 {name}").name, one(f"1x {name}").name, one(f"1 {name}").quantity) == (name, name, 1)
+
+
+def test_sb_lines_take_either_form():
+    decklist = parse("1 x Sol Ring\nSB: 1 x Tormod's Crypt\nSB: Negate x2\nSB: Duress x 1\n")
+    assert rows(decklist) == [("Sol Ring", 1, M, 1), ("Tormod's Crypt", 1, S, 2), ("Negate", 2, S, 3), ("Duress", 1, S, 4)]
+
+
+def test_a_count_after_the_name_is_checked_like_any_quantity():
+    decklist = parse("1 Command Tower\nSol Ring x0\nForest x1000\nGoblin x\n")
+    assert rows(decklist) == [("Command Tower", 1, M, 1), ("Goblin x", 1, M, 4)]
+    assert codes(decklist) == [(Code.INVALID_QUANTITY, (2,)), (Code.INVALID_QUANTITY, (3,))]
+    # a leading count wins: the rest is the name as typed (a card data miss, not a guess)
+    assert (one("2 Sol Ring x2").name, one("2 Sol Ring x2").quantity) == ("Sol Ring x2", 2)
+
+
 def test_commander_quantity_above_one_is_kept_for_assemble_to_judge():
     decklist = parse("Commander\n2 Atraxa, Praetors' Voice\n")
     assert rows(decklist) == [("Atraxa, Praetors' Voice", 2, C, 2)]
