@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -21,12 +20,8 @@ from card_data.client import DEFAULT_API_URL, ScryfallClient
 from card_data.coordination import coordination_for
 from card_data.convert import clean_name, faces, normalize_name, to_card
 from card_data.errors import CardDataError, CardDataUnavailable
-from card_data.store import CardStore, Snapshot, StoreMetadata
+from card_data.store import CardStore, Snapshot, StoreMetadata, file_stamp, settled
 from validator.brackets import BracketData
-
-# A store file last written longer ago than this is trusted not to change without its mtime
-# changing (file timestamps are coarse: two writes a few ms apart may share one).
-QUIET_SECONDS = 1.0
 from validator.deck import Card, wubrg
 
 log = logging.getLogger(__name__)
@@ -69,8 +64,13 @@ class CardRepository:
         Only the first `suggest_limit` unresolved names get fuzzy suggestions (a work bound).
         """
         snapshot = self.store.snapshot()  # one store file for the whole call
+        names = list(names)
+        known = snapshot.known_cards(names)
+        if len(known) == len(names):  # every name seen before (a list with repeats goes on below)
+            return Resolution(known, {}, snapshot.metadata())
         keys = {name: snapshot.key_of(name) for name in dict.fromkeys(names)}
         found = snapshot.lookup(keys.values())
+        snapshot.remember({name: found[key] for name, key in keys.items() if key in found})
         missing = {name: key for name, key in keys.items() if key not in found}
         if missing:  # "Atraxa, Praetors Voice", "Kodamas Reach": punctuation forgiven
             found.update(self._loose_matches(snapshot, missing.values()))
@@ -95,12 +95,11 @@ class CardRepository:
         the engine reports it as not checked. Cached until a sync or refresh changes a list.
         Asking the store on every validation cost ~8 µs of ~270, so one stat of the file
         decides: the same file (inode), mtime and size as at the last answer, and written
-        over QUIET_SECONDS before it (a later write could not share its coarse mtime), is
+        over store.QUIET_SECONDS before it (a later write could not share its coarse mtime), is
         the same lists; anything else asks the store for the lists' versions.
         """
         try:
-            stat = os.stat(self.store.path)
-            stamp = (stat.st_ino, stat.st_dev, stat.st_mtime_ns, stat.st_size)
+            stamp = file_stamp(os.stat(self.store.path))
         except OSError:
             stamp = None  # no store: snapshot() below says so
         cached = self._brackets
@@ -109,8 +108,7 @@ class CardRepository:
         snapshot = self.store.snapshot()
         key = (snapshot.generation.build_id, brackets.versions(snapshot.conn))
         data = cached[2] if cached is not None and cached[1] == key else brackets.read(snapshot.conn)
-        quiet = stamp is not None and time.time_ns() - stamp[2] > QUIET_SECONDS * 1e9
-        self._brackets = (stamp if quiet else None, key, data)
+        self._brackets = (stamp if stamp is not None and settled(stamp) else None, key, data)
         return data
 
     def bracket_status(self) -> dict[str, brackets.ListStatus] | None:
