@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests.validator.parse import C, M, codes, rows
 from validator.decklist import Section
 from validator.parse import parse
+from validator.parse.json import looks_like_json
 from validator.violations import Code
 
 
@@ -41,3 +42,12 @@ def test_tcgplayer_export_reads_names_from_its_card_map_and_reports_bare_ids():
 def test_forge_file_starting_with_a_bracket_is_not_mistaken_for_json():
     decklist = parse("[Commander]\n1 Krenko, Mob Boss\n[Main]\n1 Sol Ring\n[Sideboard]")
     assert rows(decklist) == [("Krenko, Mob Boss", 1, C, 2), ("Sol Ring", 1, M, 4)]
+
+
+def test_only_text_that_json_could_decode_is_tried_as_json():
+    """looks_like_json decides whether json.loads is tried: never for a Forge file (`[m`,
+    `[C`), always for what opens like an object or array."""
+    for text in ("[metadata]\nName=X\n[Main]\n1 Sol Ring\n[Sideboard]", "[Commander]\n[Main]", "{x}"):
+        assert not looks_like_json(text)
+    for text in ("[]", "{ }", '{"a": 1}', "[\n 1]", "[-1]", "[NaN]", "[Infinity]", "[true]", '["x"]', "[[1]]"):
+        assert looks_like_json(text)
