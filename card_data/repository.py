@@ -46,6 +46,7 @@ class Resolution:
     # The store file these cards came from: a response quoting metadata() read separately
     # could name the next file when a sync swaps in between (seen under load).
     metadata: StoreMetadata | None = None
+    stamp: tuple[int, int, int, int] | None = None  # that file's store.file_stamp(), for bracket_data()
 
 
 class CardRepository:
@@ -67,7 +68,7 @@ class CardRepository:
         names = list(names)
         known = snapshot.known_cards(names)
         if len(known) == len(names):  # every name seen before (a list with repeats goes on below)
-            return Resolution(known, {}, snapshot.metadata())
+            return Resolution(known, {}, snapshot.metadata(), snapshot.stamp)
         keys = {name: snapshot.key_of(name) for name in dict.fromkeys(names)}
         found = snapshot.lookup(keys.values())
         snapshot.remember({name: found[key] for name, key in keys.items() if key in found})
@@ -82,13 +83,13 @@ class CardRepository:
         # Past the bound a name still gets its key (every miss must have one), just no suggestions.
         suggestions = {name: self._suggest(snapshot, key) if index < suggest_limit else ()
                        for index, (name, key) in enumerate(unresolved)}
-        return Resolution(cards, suggestions, snapshot.metadata())
+        return Resolution(cards, suggestions, snapshot.metadata(), snapshot.stamp)
 
     def metadata(self) -> StoreMetadata | None:
         """Source, updated_at and card count of the current store (None before the first sync)."""
         return self.store.metadata()
 
-    def bracket_data(self) -> BracketData:
+    def bracket_data(self, stamp: tuple[int, int, int, int] | None = None) -> BracketData:
         """The mass land denial and combo lists of the current store, for check(bracket_data=...).
 
         A list never loaded (or a store from before bracket data) is None in the result, so
@@ -96,12 +97,14 @@ class CardRepository:
         Asking the store on every validation cost ~8 µs of ~270, so one stat of the file
         decides: the same file (inode), mtime and size as at the last answer, and written
         over store.QUIET_SECONDS before it (a later write could not share its coarse mtime), is
-        the same lists; anything else asks the store for the lists' versions.
+        the same lists; anything else asks the store for the lists' versions. `stamp` is a
+        Resolution's (the file its cards came from), which spares that stat.
         """
-        try:
-            stamp = file_stamp(os.stat(self.store.path))
-        except OSError:
-            stamp = None  # no store: snapshot() below says so
+        if stamp is None:
+            try:
+                stamp = file_stamp(os.stat(self.store.path))
+            except OSError:
+                stamp = None  # no store: snapshot() below says so
         cached = self._brackets
         if cached is not None and stamp is not None and cached[0] == stamp:
             return cached[2]
