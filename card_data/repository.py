@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -21,12 +20,8 @@ from card_data.client import DEFAULT_API_URL, ScryfallClient
 from card_data.coordination import coordination_for
 from card_data.convert import clean_name, faces, normalize_name, to_card
 from card_data.errors import CardDataError, CardDataUnavailable
-from card_data.store import CardStore, Snapshot, StoreMetadata
+from card_data.store import CardStore, Snapshot, StoreMetadata, file_stamp, settled
 from validator.brackets import BracketData
-
-# A store file last written longer ago than this is trusted not to change without its mtime
-# changing (file timestamps are coarse: two writes a few ms apart may share one).
-QUIET_SECONDS = 1.0
 from validator.deck import Card, wubrg
 
 log = logging.getLogger(__name__)
@@ -51,6 +46,7 @@ class Resolution:
     # The store file these cards came from: a response quoting metadata() read separately
     # could name the next file when a sync swaps in between (seen under load).
     metadata: StoreMetadata | None = None
+    stamp: tuple[int, int, int, int] | None = None  # that file's store.file_stamp(), for bracket_data()
 
 
 class CardRepository:
@@ -69,8 +65,13 @@ class CardRepository:
         Only the first `suggest_limit` unresolved names get fuzzy suggestions (a work bound).
         """
         snapshot = self.store.snapshot()  # one store file for the whole call
+        names = list(names)
+        known = snapshot.known_cards(names)
+        if len(known) == len(names):  # every name seen before (a list with repeats goes on below)
+            return Resolution(known, {}, snapshot.metadata(), snapshot.stamp)
         keys = {name: snapshot.key_of(name) for name in dict.fromkeys(names)}
         found = snapshot.lookup(keys.values())
+        snapshot.remember({name: found[key] for name, key in keys.items() if key in found})
         missing = {name: key for name, key in keys.items() if key not in found}
         if missing:  # "Atraxa, Praetors Voice", "Kodamas Reach": punctuation forgiven
             found.update(self._loose_matches(snapshot, missing.values()))
@@ -82,35 +83,35 @@ class CardRepository:
         # Past the bound a name still gets its key (every miss must have one), just no suggestions.
         suggestions = {name: self._suggest(snapshot, key) if index < suggest_limit else ()
                        for index, (name, key) in enumerate(unresolved)}
-        return Resolution(cards, suggestions, snapshot.metadata())
+        return Resolution(cards, suggestions, snapshot.metadata(), snapshot.stamp)
 
     def metadata(self) -> StoreMetadata | None:
         """Source, updated_at and card count of the current store (None before the first sync)."""
         return self.store.metadata()
 
-    def bracket_data(self) -> BracketData:
+    def bracket_data(self, stamp: tuple[int, int, int, int] | None = None) -> BracketData:
         """The mass land denial and combo lists of the current store, for check(bracket_data=...).
 
         A list never loaded (or a store from before bracket data) is None in the result, so
         the engine reports it as not checked. Cached until a sync or refresh changes a list.
         Asking the store on every validation cost ~8 µs of ~270, so one stat of the file
         decides: the same file (inode), mtime and size as at the last answer, and written
-        over QUIET_SECONDS before it (a later write could not share its coarse mtime), is
-        the same lists; anything else asks the store for the lists' versions.
+        over store.QUIET_SECONDS before it (a later write could not share its coarse mtime), is
+        the same lists; anything else asks the store for the lists' versions. `stamp` is a
+        Resolution's (the file its cards came from), which spares that stat.
         """
-        try:
-            stat = os.stat(self.store.path)
-            stamp = (stat.st_ino, stat.st_dev, stat.st_mtime_ns, stat.st_size)
-        except OSError:
-            stamp = None  # no store: snapshot() below says so
+        if stamp is None:
+            try:
+                stamp = file_stamp(os.stat(self.store.path))
+            except OSError:
+                stamp = None  # no store: snapshot() below says so
         cached = self._brackets
         if cached is not None and stamp is not None and cached[0] == stamp:
             return cached[2]
         snapshot = self.store.snapshot()
         key = (snapshot.generation.build_id, brackets.versions(snapshot.conn))
         data = cached[2] if cached is not None and cached[1] == key else brackets.read(snapshot.conn)
-        quiet = stamp is not None and time.time_ns() - stamp[2] > QUIET_SECONDS * 1e9
-        self._brackets = (stamp if quiet else None, key, data)
+        self._brackets = (stamp if stamp is not None and settled(stamp) else None, key, data)
         return data
 
     def bracket_status(self) -> dict[str, brackets.ListStatus] | None:

@@ -176,7 +176,22 @@ def _metadata(meta: Mapping[str, str]) -> StoreMetadata:
     return StoreMetadata(meta["source"], meta["updated_at"], int(meta["cards"]))
 
 
-MAX_MEMO_NAMES = 20_000  # typed names whose key is kept per store file (~5 MB at most)
+MAX_MEMO_NAMES = 20_000  # typed names whose key (and card) is kept per store file (~5 MB at most)
+
+# A store file last written longer ago than this is trusted not to change without its mtime
+# changing (file timestamps are coarse: two writes a few ms apart may share one).
+QUIET_SECONDS = 1.0
+
+
+def file_stamp(stat: os.stat_result) -> tuple[int, int, int, int]:
+    """What says a store file is unchanged: the same file (inode), mtime and size."""
+    return (stat.st_ino, stat.st_dev, stat.st_mtime_ns, stat.st_size)
+
+
+def settled(stamp: tuple[int, int, int, int]) -> bool:
+    """The stamped file was last written over QUIET_SECONDS ago, so any later write gives it
+    another stamp: an answer read from it may be kept for as long as the stamp is the same."""
+    return time.time_ns() - stamp[2] > QUIET_SECONDS * 1e9
 
 
 @dataclass(eq=False)
@@ -189,16 +204,35 @@ class Generation:
     # name as typed -> normalize_name(name): a deck's names come back on every save, and
     # normalizing was ~45% of validate_text. Bounded (see key_of); ~250 bytes an entry.
     keys_by_name: dict[str, str] = field(default_factory=dict)
+    # name as typed -> its Card, for names whose key the store holds: a deck sent again
+    # resolves with one look-up a name. Bounded like keys_by_name (see remember).
+    cards_by_name: dict[str, Card] = field(default_factory=dict)
     fuzzy: Any = None  # the suggestion index over every key, built lazily (see fuzzy_index)
+    # (stamp of the file it was read from, None when not settled; what was read)
+    metadata: tuple[tuple | None, StoreMetadata] | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 class Snapshot:
     """One thread's read view of one store file; used for a whole resolve() call."""
 
-    def __init__(self, conn: sqlite3.Connection, generation: Generation) -> None:
+    def __init__(self, conn: sqlite3.Connection, generation: Generation, stamp: tuple | None = None) -> None:
         self.conn = conn
         self.generation = generation
+        self.stamp = stamp  # file_stamp() of the file when the snapshot was taken
+
+    def known_cards(self, names: Iterable[str]) -> dict[str, Card]:
+        """Cards of the typed names resolved before on this store file (see remember)."""
+        memo = self.generation.cards_by_name
+        return {name: card for name in names if (card := memo.get(name)) is not None}
+
+    def remember(self, cards: Mapping[str, Card]) -> None:
+        """Keep typed name -> Card for names the store resolved by their key (at most
+        MAX_MEMO_NAMES names: when full it starts over, like key_of's memo)."""
+        memo = self.generation.cards_by_name
+        if len(memo) + len(cards) > MAX_MEMO_NAMES:
+            memo.clear()
+        memo.update(cards)
 
     def key_of(self, name: str) -> str:
         """normalize_name(name), memoized for this store file (at most MAX_MEMO_NAMES names:
@@ -251,13 +285,18 @@ class Snapshot:
             return generation.fuzzy
 
     def metadata(self) -> StoreMetadata | None:
-        """The metadata of this store file."""
+        """The metadata of this store file: read again only when the file's stamp changed
+        (caching fetched cards rewrites the card count in place) or it was written just now."""
+        cached = self.generation.metadata
+        if cached is not None and self.stamp is not None and cached[0] == self.stamp:
+            return cached[1]
         try:
             with sqlite_errors("read the card store"):
-                meta = _read_meta(self.conn)
-            return _metadata(meta)
+                meta = _metadata(_read_meta(self.conn))
         except (CardDataError, KeyError, ValueError):
             return None
+        self.generation.metadata = (self.stamp if self.stamp is not None and settled(self.stamp) else None, meta)
+        return meta
 
 
 class CardStore:
@@ -284,7 +323,7 @@ class CardStore:
         local = self._local
         if getattr(local, "file_id", None) != file_id:
             self._reopen(local, file_id)
-        return Snapshot(local.conn, local.generation)
+        return Snapshot(local.conn, local.generation, file_stamp(stat))
 
     def _reopen(self, local: threading.local, file_id: tuple[int, int]) -> None:
         """Replace this thread's connection with one to the file now at the path."""

@@ -44,7 +44,8 @@ def validate_text(
     `suggest_limit` caps how many unknown names get fuzzy suggestions (the repository's
     default when None): a batch shares one budget so 50 decks of typos stay cheap.
     `bracket` is the declared Commander Bracket (1-5): its bracket_* errors join the
-    violations. The bracket lists (mass land denial, two-card combos) come from the store.
+    violations. The bracket lists (mass land denial, two-card combos) come from the store
+    file the cards came from.
     `with_overview` fills Report.overview (the page's charts, the API's `overview` block).
     """
     decklist = parse(text, format)
@@ -56,7 +57,7 @@ def validate_text(
         resolution.cards,
         resolution.suggestions,
         designation,
-        bracket_data=repository.bracket_data(),
+        bracket_data=repository.bracket_data(resolution.stamp),
         bracket=bracket,
         with_overview=with_overview,
     )

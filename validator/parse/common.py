@@ -90,7 +90,7 @@ def split_lines(text: str) -> list[str]:
     zero-width characters and soft hyphens removed."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if _INVISIBLE_RE.search(text):
+    if not text.isascii() and _INVISIBLE_RE.search(text):  # all of them are non-ASCII
         text = text.translate(_INVISIBLE)
     return text.split("\n")
 

@@ -32,10 +32,17 @@ class _Card(NamedTuple):
     source_id: object = None  # the site's own id, quoted when the name is missing
 
 
+# What json.loads accepts right after the opening bracket and JSON whitespace: a key or
+# "}" in an object, a value or "]" in an array (NaN and Infinity included).
+_OPENED = {"{": frozenset('"}'), "[": frozenset('{["]-0123456789tfnNI')}
+
+
 def looks_like_json(text: str) -> bool:
-    """Cheap test before json.loads: an object or array from first to last character."""
+    """Cheap test before json.loads: an object or array from first to last character
+    (a Forge `[metadata]` ... `[Sideboard]` file is not: no array starts `[m`)."""
     stripped = text.strip()
-    return stripped[:1] in ("{", "[") and stripped[-1:] in ("}", "]")
+    opened = _OPENED.get(stripped[:1])
+    return opened is not None and stripped[-1:] in ("}", "]") and stripped[1:].lstrip(" \t\r\n")[:1] in opened
 
 
 def load_json(text: str):

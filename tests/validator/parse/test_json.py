@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests.validator.parse import C, M, codes, rows
 from validator.decklist import Section
 from validator.parse import parse
+from validator.parse.json import looks_like_json
 from validator.violations import Code
 
 
@@ -55,3 +56,12 @@ def test_a_quantity_of_5000_digits_is_an_invalid_quantity_not_a_broken_document(
     (problem,) = decklist.problems
     assert problem.code == Code.INVALID_QUANTITY and problem.cards == ("Sol Ring",)
     assert "99999" in problem.message and len(problem.message) < 200  # the digits as typed, cut short
+
+
+def test_only_text_that_json_could_decode_is_tried_as_json():
+    """looks_like_json decides whether json.loads is tried: never for a Forge file (`[m`,
+    `[C`), always for what opens like an object or array."""
+    for text in ("[metadata]\nName=X\n[Main]\n1 Sol Ring\n[Sideboard]", "[Commander]\n[Main]", "{x}"):
+        assert not looks_like_json(text)
+    for text in ("[]", "{ }", '{"a": 1}', "[\n 1]", "[-1]", "[NaN]", "[Infinity]", "[true]", '["x"]', "[[1]]"):
+        assert looks_like_json(text)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.validator.parse import C, M, MB, S, codes, one, rows, sample
-from validator.decklist import Section
+from validator.decklist import ListEntry, Section
 from validator.parse import FORMATS, MAX_LINE_LENGTH, MAX_LINES, DecklistError, parse
 from validator.violations import Code, Severity
 
@@ -143,6 +143,13 @@ def test_markers_and_printings_are_stripped_from_the_name(line, name, section, s
     entry = one(line)
     assert (entry.name, entry.section, entry.set_code, entry.collector_number, entry.foil, entry.etched) == (
         name, section, set_code, number, foil, etched)
+
+
+def test_printed_lines_read_by_the_fast_path_are_whole_entries():
+    """`N Name|SET|art` and `N Name (SET) number` are read in one match and built straight
+    from a tuple: each equals what ListEntry() makes, every field there."""
+    assert parse("1 Krenko, Mob Boss |DDT|1").entries == (ListEntry("Krenko, Mob Boss", 1, 1, M, "DDT"),)
+    assert parse("2 Sol Ring (C21) 263").entries == (ListEntry("Sol Ring", 2, 1, M, "C21", "263"),)
 
 
 # --- headers ----------------------------------------------------------------------
