@@ -146,10 +146,11 @@ def test_markers_and_printings_are_stripped_from_the_name(line, name, section, s
 
 
 def test_printed_lines_read_by_the_fast_path_are_whole_entries():
-    """`N Name|SET|art` and `N Name (SET) number` are read in one match and built straight
+    """`N Name`, `N Name|SET|art` and `N Name (SET) number` are read in one match and built straight
     from a tuple: each equals what ListEntry() makes, every field there."""
     assert parse("1 Krenko, Mob Boss |DDT|1").entries == (ListEntry("Krenko, Mob Boss", 1, 1, M, "DDT"),)
     assert parse("2 Sol Ring (C21) 263").entries == (ListEntry("Sol Ring", 2, 1, M, "C21", "263"),)
+    assert parse("3 Sol Ring").entries == (ListEntry("Sol Ring", 3, 1, M),)  # the plain line's fast path too
 
 
 # --- headers ----------------------------------------------------------------------
