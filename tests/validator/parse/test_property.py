@@ -52,3 +52,20 @@ def test_every_non_blank_line_is_accounted_for_and_nothing_but_decklisterror_esc
                                    "cockatrice", "forge", "xmage", "json", "csv"]))
 def test_any_format_hint_on_any_text_never_raises_and_reports_every_line(text, format):
     assert unaccounted(text, format) == []
+
+
+# The plain line's pattern as first written; text.py's _PLAIN spells its name class for speed.
+READABLE_PLAIN = r"([1-9]\d{0,2})(?:[ \t]*[xX])?[ \t]+([^\W\d_][\w ',.!?&/-]*)"
+NAME_CHARS = st.text(alphabet=st.sampled_from("Aa Zz09_',.!?&/-()|\t:ÆûöéЖ漢\u00a0"), max_size=30)
+
+
+@settings(max_examples=600, deadline=None)
+@given(quantity=st.sampled_from(["1", "12", "1x", "1 x", "0", "1000", ""]), name=NAME_CHARS)
+def test_the_fast_plain_pattern_reads_exactly_the_readable_one(quantity, name):
+    import re
+
+    from validator.parse.text import _PLAIN
+
+    line = f"{quantity} {name}"
+    fast, readable = _PLAIN.fullmatch(line), re.fullmatch(READABLE_PLAIN, line)
+    assert (fast and fast.groups()) == (readable and readable.groups())
