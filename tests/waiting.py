@@ -18,9 +18,20 @@ def wait_for(predicate: Callable[[], object], timeout: float = 20.0) -> bool:
 
 
 def run_in_threads(calls: list[Callable[[], object]]) -> None:
-    """Start every call in its own thread at once and wait until all have returned."""
-    threads = [threading.Thread(target=call) for call in calls]
+    """Start every call in its own thread at once and wait until all have returned; then
+    raise the first exception a call raised (a failing call must fail the test)."""
+    errors: list[BaseException] = []
+
+    def run(call: Callable[[], object]) -> None:
+        try:
+            call()
+        except BaseException as error:  # noqa: BLE001 - handed to the test's thread below
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    if errors:
+        raise errors[0]
