@@ -5,7 +5,8 @@ machine: when the earlier request was held up between its slot claim and its arr
 (a thread not scheduled, a busy server thread) and the later one was not, their arrivals
 were closer than the interval the client kept. So the client side records when each claim
 that let a request go began (`RecordedLimits`, time.monotonic: the server's clock, and one
-clock for every process on the machine), and `assert_spaced` compares each arrival with
+clock for every process on the machine), or Redis is watched for the claims every
+instance makes through it (`RedisClaims`), and `assert_spaced` compares each arrival with
 the claims before it. A request can't arrive before its own claim, and claims are
 RATE_LIMITED_INTERVAL apart, so delays only widen those gaps; a budget that is not shared
 (two clients claiming at once) or a shorter interval still narrows them below it.
@@ -13,31 +14,93 @@ RATE_LIMITED_INTERVAL apart, so delays only widen those gaps; a budget that is n
 
 from __future__ import annotations
 
+import re
+import socket
+import threading
 import time
+import uuid
+from typing import TYPE_CHECKING
 
 from card_data.client import RATE_LIMITED_INTERVAL, RateLimits
 
+if TYPE_CHECKING:
+    from card_data.coordination import Limits
+
 SCRYFALL_INTERVAL = 0.5  # Scryfall allows 2 requests a second on /cards/collection and /cards/search
-# Claims are spaced in wall-clock time (time.time, stored to the microsecond) and measured
-# here in monotonic time: the two clocks may drift apart by a fraction of a millisecond.
+# Claims are spaced in wall-clock time (time.time, stored to the microsecond; Redis: to the
+# millisecond) and measured here in monotonic time: the two clocks may drift apart by a
+# fraction of a millisecond.
 CLOCK_SLACK = 0.005
+# A claim in MONITOR's stream: `+<unix time> [<db> lua] "SET" "<namespace>:scryfall:next-request" ...`
+CLAIM_SEEN = re.compile(rb'\+?(\d+\.\d+) \[\d+ lua\] "set" "[^"]*:scryfall:next-request"', re.IGNORECASE)
 
 
-class RecordedLimits(RateLimits):
-    """RateLimits that note when each successful claim began, in `starts` (shareable: pass
-    one list to several clients)."""
+class RecordedLimits:
+    """A budget (by default a RateLimits of this process; any card_data.coordination.Limits,
+    e.g. a file's or Redis's) that notes when each successful claim began, in `starts`
+    (shareable: pass one list to several clients)."""
 
-    def __init__(self, path=None, starts: list[float] | None = None) -> None:
-        super().__init__(path)
+    def __init__(self, limits: "Limits | None" = None, starts: list[float] | None = None) -> None:
+        self.limits = RateLimits() if limits is None else limits
         self.starts = [] if starts is None else starts
 
     def acquire_slot(self) -> float:
-        """RateLimits.acquire_slot, noting the start of a call that claimed the slot."""
+        """The budget's acquire_slot, noting the start of a call that claimed the slot."""
         began = time.monotonic()
-        wait = super().acquire_slot()
+        wait = self.limits.acquire_slot()
         if wait == 0.0:
             self.starts.append(began)
         return wait
+
+    def lockout_remaining(self) -> float:
+        return self.limits.lockout_remaining()
+
+    def lock_out(self, seconds: float) -> None:
+        self.limits.lock_out(seconds)
+
+
+class RedisClaims:
+    """The claims that every instance using a Redis made, seen from outside them: while in
+    use, a MONITOR connection reads the SET of the next allowed send that the claim script
+    (card_data.coordination._ACQUIRE_SLOT) makes when it claims, stamped with Redis's time.
+    `starts()`: when each claim was made, in time.monotonic (Redis runs on this machine: its
+    clock is time.time's)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self._lines: list[bytes] = []
+        self._sentinel = f"end-of-claims-{uuid.uuid4().hex}".encode()
+
+    def __enter__(self) -> "RedisClaims":
+        self._monitor = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+        self._monitor.sendall(b"MONITOR\r\n")
+        self._stream = self._monitor.makefile("rb")
+        assert self._stream.readline() == b"+OK\r\n"
+        self._monitor.settimeout(None)  # quiet spells are normal; __exit__ ends the reading
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        return self
+
+    def _read(self) -> None:
+        for line in self._stream:
+            if self._sentinel in line:
+                return
+            self._lines.append(line)
+
+    def __exit__(self, *exc_info: object) -> None:
+        """Send the sentinel, so that every command before it has been read once it is seen."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=5) as connection:
+            connection.sendall(b"ECHO " + self._sentinel + b"\r\n")
+            connection.recv(256)
+        self._reader.join(timeout=10)
+        self._stream.close()
+        self._monitor.close()
+
+    def starts(self) -> list[float]:
+        """When each claim was made (time.monotonic), in order."""
+        offset = time.time() - time.monotonic()
+        return [float(match.group(1)) - offset for line in self._lines
+                if (match := CLAIM_SEEN.match(line))]
 
 
 def assert_spaced(starts: list[float], arrivals: list[float]) -> None:

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from card_data import CardDataUnavailable
-from card_data.client import ScryfallClient
+from card_data.client import RateLimits, ScryfallClient
 from tests.spacing import RecordedLimits, assert_spaced
 from tests.waiting import run_in_threads
 
@@ -20,7 +20,7 @@ def client_for(server, limits_path, starts: list[float] | None = None) -> Scryfa
     """A client whose budget lives in the file at limits_path, as open_repository sets it up;
     its claims are noted in `starts` (tests/spacing.py). The read timeout is generous: the
     local server answering late on a loaded machine is no failure of the budget."""
-    return ScryfallClient(server.base_url, backoff=0, timeout=(5.0, 10.0), limits=RecordedLimits(limits_path, starts))
+    return ScryfallClient(server.base_url, backoff=0, timeout=(5.0, 10.0), limits=RecordedLimits(RateLimits(limits_path), starts))
 
 
 def test_two_clients_sharing_a_limits_file_share_one_budget(scryfall_server, tmp_path):
@@ -48,8 +48,8 @@ def test_a_429_seen_by_one_client_locks_out_the_other(scryfall_server, tmp_path)
 def test_separate_processes_share_the_budget(scryfall_server, tmp_path):
     path = tmp_path / "limits"
     script = (  # each process prints when its claims began (time.monotonic is one clock machine-wide)
-        "import json, sys; from card_data.client import ScryfallClient; from tests.spacing import RecordedLimits;"
-        "limits = RecordedLimits(sys.argv[2]); c = ScryfallClient(sys.argv[1], backoff=0, limits=limits);"
+        "import json, sys; from card_data.client import RateLimits, ScryfallClient; from tests.spacing import RecordedLimits;"
+        "limits = RecordedLimits(RateLimits(sys.argv[2])); c = ScryfallClient(sys.argv[1], backoff=0, limits=limits);"
         "c.fetch_collection(['Sol Ring']); c.fetch_collection(['Counterspell']); print(json.dumps(limits.starts))"
     )
     processes = [
