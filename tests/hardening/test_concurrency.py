@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from card_data.sync import import_file
 from tests.conftest import ROOT
 from tests.apps import offline_app
 from tests.hardening.conftest import NORMAL_DECK, VALIDATE, gunicorn, http_json
+from tests.waiting import wait_for
 
 VERSIONS = {  # updated_at -> the card banned in that version
     "2026-12-01T00:00:00+00:00": "Mana Crypt",
@@ -52,6 +52,15 @@ def version_of(report: dict) -> str:
     return updated_at
 
 
+def answered_after(seen: list[str], count: int, futures: list[Future]) -> None:
+    """Wait until `count` more answers are in `seen` than now, however long load on the
+    machine makes that (with one more than the hammering threads, the last was asked after
+    now), or until a hammering thread ended (its failure is raised by its future)."""
+    mark = len(seen)
+    assert wait_for(lambda: len(seen) >= mark + count or any(f.done() for f in futures), timeout=60), \
+        f"{len(seen) - mark} answers of {count}"
+
+
 def swap(db: Path, sources: dict[str, Path], updated_at: str) -> None:
     """Build a version into a new file and swap it in over the live store."""
     import_file(db, sources[updated_at], updated_at=updated_at)
@@ -77,9 +86,9 @@ def test_swaps_under_load_never_mix_versions(tmp_path, sources):
     with ThreadPoolExecutor(4) as pool:
         futures = [pool.submit(hammer) for _ in range(4)]
         for round_ in range(10):  # A -> B -> A ... while four threads validate
-            time.sleep(0.15)
+            answered_after(seen, 5, futures)
             swap(db, sources, B if round_ % 2 == 0 else A)
-        time.sleep(0.15)
+        answered_after(seen, 5, futures)
         stop.set()
         served = sum(future.result() for future in futures)  # re-raises any thread's failure
     assert served == len(seen) > 50
@@ -108,9 +117,9 @@ def test_two_gunicorn_workers_share_one_store_through_a_swap(tmp_path, sources):
 
         with ThreadPoolExecutor(6) as pool:
             futures = [pool.submit(hammer) for _ in range(6)]
-            time.sleep(0.5)
+            answered_after(seen, 7, futures)
             swap(db, sources, B)
-            time.sleep(0.8)
+            answered_after(seen, 7, futures)
             stop.set()
             served = sum(future.result() for future in futures)
         assert served == len(seen)
