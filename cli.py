@@ -40,6 +40,7 @@ DECK_EXTENSIONS = frozenset({".txt", ".dec", ".dck", ".dek", ".cod"})
 # Extensions that name their reader outright; .dck is Forge's or XMage's (see dck_dialect).
 EXTENSION_FORMATS = {".dek": "mtgo_dek", ".cod": "cockatrice"}
 GLOB_CHARS = re.compile(r"[*?\[]")
+BRACKETS = range(1, 6)  # the Commander Brackets a deck may declare
 
 
 @dataclass(frozen=True)
@@ -109,10 +110,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--commander", action="append", metavar="NAME",
                         help="designate the commander (repeat for partners), overriding the lists")
     parser.add_argument("--companion", metavar="NAME", help="designate the companion")
-    parser.add_argument("--bracket", type=int, choices=range(1, 6), metavar="N",
+    parser.add_argument("--bracket", type=bracket_number, metavar="N",
                         help="declare the Commander Bracket (1-5): what a deck breaks in it is an "
                         "error (bracket_* codes)")
     return parser
+
+
+def bracket_number(value: str) -> int:
+    """--bracket's N: a whole number from 1 to 5. argparse's own checks quoted a bad value
+    whole (thousands of digits came back in the error); this one quotes it cut short."""
+    from validator.parse.common import snippet
+
+    with contextlib.suppress(ValueError):  # not a whole number, or past Python's 4,300 digits
+        if (number := int(value)) in BRACKETS:
+            return number
+    choices = ", ".join(map(str, BRACKETS))
+    raise argparse.ArgumentTypeError(f"invalid choice: {snippet(value)!r} (choose from {choices})")
 
 
 # --- inputs ----------------------------------------------------------------------------

@@ -396,6 +396,15 @@ def test_a_bad_bracket_is_a_usage_error(fixture_db, bad):
     assert result.stdout == ""
 
 
+@pytest.mark.parametrize("digits", (4_000, 5_000))  # an int Python converts, and one past its 4,300 digits
+def test_a_huge_bracket_is_a_usage_error_quoted_cut_short(fixture_db, digits):
+    result = check(fixture_db, "--bracket", "7" * digits, sample("valid.txt"))
+    assert result.returncode == 2 and result.stdout == ""
+    [error] = result.stderr.splitlines()[-1:]
+    assert error == (f"edh-validate: error: argument --bracket: invalid choice: '{'7' * 59}…' "
+                     "(choose from 1, 2, 3, 4, 5)")
+
+
 def test_text_prints_one_bracket_line_per_file_with_its_reasons(fixture_db):
     result = check(fixture_db, "--bracket", "2", sample("valid.txt"))
     lines = result.stdout.splitlines()
