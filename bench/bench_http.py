@@ -37,7 +37,7 @@ LATENCY_SECONDS = 5
 THROUGHPUT_SECONDS = 6
 THROUGHPUT_CONNECTIONS = 4
 # live_server starts `make run`'s config with two workers (one per core here)
-GUNICORN_SETTINGS = "config edh_service/gunicorn_conf.py, WEB_CONCURRENCY=2"
+GUNICORN_SETTINGS = "config edh_service/gunicorn_conf.py, WEB_CONCURRENCY=2, GUNICORN_THREADS=1 (the default)"
 
 LUA = """
 wrk.method = "POST"

@@ -2,8 +2,8 @@
 mix of legal and illegal decks, against gunicorn on loopback.
 
 bench_http.py measures one deck's latency and throughput at four connections; this one
-asks how the service holds up as concurrency grows past the worker count (2 workers x 2
-threads on 2 cores), and what fraction of requests fail. The load generator is wrk with a
+asks how the service holds up as concurrency grows past the worker count (2 workers x 1
+thread on 2 cores), and what fraction of requests fail. The load generator is wrk with a
 Lua script that rotates through four request bodies: the real precon (legal), the same with
 an off-color card, with a typo (an unknown_card with fuzzy suggestions: the costly path),
 and one card short. gunicorn starts as bench_http starts it (its helpers are reused).
