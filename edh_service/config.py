@@ -197,6 +197,10 @@ SETTINGS: tuple[Setting, ...] = (
             "threads per gunicorn worker: validation is CPU-bound, so more threads only share "
             "the worker's GIL (1 measured ~15% more decks/s and a lower p99 than 2); idle "
             "keep-alive connections wait in the worker's poller either way", scope="gunicorn"),
+    Setting("CLIENT_TIMEOUT", positive_int, 10,
+            "seconds a worker waits for more of a request a client has started to send before "
+            "closing the connection: a stalled or vanished client must not hold a worker "
+            "(a proxy in front should still buffer requests)", scope="gunicorn"),
     Setting("ACCESS_LOG", text, "-", "gunicorn access log: `-` stdout, empty to turn it off",
             scope="gunicorn"),
     Setting("LOG_LEVEL", text, "info", "gunicorn's log level", scope="gunicorn"),

@@ -7,9 +7,12 @@ LOG_LEVEL, LOG_FORMAT: see config.SETTINGS). The whole environment is checked he
 the master, before any worker starts: a bad value stops gunicorn with one line naming it.
 """
 
+import errno
 import logging
 import multiprocessing
 import os
+import socket
+import struct
 from pathlib import Path
 
 # Imported by name: a module-level `config` would be read as gunicorn's own setting.
@@ -52,6 +55,37 @@ if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     import tempfile
 
     OWN_METRICS_DIR = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="edh-metrics-")
+
+
+def when_ready(server):
+    """Give every listening socket a receive timeout (SO_RCVTIMEO) of CLIENT_TIMEOUT seconds.
+
+    gthread reads a request in the worker's thread with blocking reads and no timeout: a
+    client that sends half its headers and stalls (or vanishes without a FIN) held that
+    thread until TCP gave up, hours later, and with one thread a worker every other
+    connection of that worker waited too (two such sockets froze both workers). Accepted
+    sockets inherit the option (Linux), and it holds in blocking mode, so each read of a
+    request now gives up after CLIENT_TIMEOUT seconds without data and gunicorn closes the
+    connection. Idle keep-alive connections are not affected: they wait in the poller.
+    """
+    timeout = struct.pack("ll", SETTINGS["CLIENT_TIMEOUT"], 0)
+    for listener in server.LISTENERS:
+        listener.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeout)
+    logging.getLogger("gunicorn.error").addFilter(QuietClientTimeouts())
+
+
+class QuietClientTimeouts(logging.Filter):
+    """gunicorn logs a read that timed out (EAGAIN) as "Socket error processing request."
+    with a traceback; for a client that stopped sending, one plain info line is enough."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, OSError) and error.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
+            record.msg, record.args, record.exc_info, record.exc_text = (
+                "client sent nothing for %s s in the middle of a request: connection closed",
+                (SETTINGS["CLIENT_TIMEOUT"],), None, None)
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
 
 
 def post_fork(server, worker):

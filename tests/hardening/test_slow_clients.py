@@ -1,0 +1,75 @@
+"""Clients that start a request and stall must not freeze the service (real gunicorn,
+`make run`'s config: 2 workers, one thread each). gthread reads a request with blocking
+reads; without gunicorn_conf's CLIENT_TIMEOUT (SO_RCVTIMEO on the listening sockets), two
+stalled sockets held both workers and every other client waited."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import time
+from contextlib import ExitStack
+
+import requests
+
+from tests.live_server import gunicorn
+
+STALLED = 4  # at least one on each worker whichever way they are shared out
+PARTIAL = b"POST /api/v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+
+
+def closed_by_server(sock: socket.socket, within: float) -> bool:
+    """Whether the server closes the socket (EOF or reset) within `within` seconds."""
+    sock.settimeout(within)
+    try:
+        return sock.recv(1024) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_stalled_clients_are_cut_off_and_others_are_served(_fixture_db_template, tmp_path):
+    db = tmp_path / "cards.sqlite3"
+    shutil.copyfile(_fixture_db_template, db)
+    log = tmp_path / "gunicorn.log"
+    with gunicorn(log, CARD_DB=str(db), CLIENT_TIMEOUT="1", GUNICORN_THREADS="1", LOG_LEVEL="info") as (base, _), \
+            ExitStack() as sockets:
+        host, port = base.removeprefix("http://").split(":")
+        stalled = []
+        for _ in range(STALLED):
+            sock = sockets.enter_context(socket.create_connection((host, int(port)), timeout=5))
+            sock.sendall(PARTIAL)  # half a request, then nothing
+            stalled.append(sock)
+        time.sleep(0.3)  # every stalled socket is taken by a worker's thread by now
+        started = time.monotonic()
+        answers = [requests.get(base + "/healthz", timeout=5).status_code for _ in range(6)]
+        waited = time.monotonic() - started
+        assert answers == [200] * 6
+        # each worker was held at most until the stalled reads timed out (1 s each, in turn)
+        assert waited < STALLED * 1 + 2, waited
+        assert all(closed_by_server(sock, within=3) for sock in stalled)
+    text = log.read_text(encoding="utf-8", errors="replace")
+    assert "client sent nothing for 1 s in the middle of a request: connection closed" in text
+    assert "Socket error processing request" not in text and "Traceback" not in text
+
+
+def test_a_slow_but_steady_client_is_served(_fixture_db_template, tmp_path):
+    """The timeout is per read, not per request: a client sending its body in pieces, each
+    within CLIENT_TIMEOUT, gets its answer."""
+    db = tmp_path / "cards.sqlite3"
+    shutil.copyfile(_fixture_db_template, db)
+    with gunicorn(tmp_path / "gunicorn.log", CARD_DB=str(db), CLIENT_TIMEOUT="1") as (base, _):
+        host, port = base.removeprefix("http://").split(":")
+        body = b"1 Sol Ring\n" * 20
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            sock.sendall(b"POST /api/v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                         b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+            for start in range(0, len(body), 55):  # four pieces, 0.6 s apart: 1.8 s in all
+                time.sleep(0.6)
+                sock.sendall(body[start:start + 55])
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+        assert b'"card_count"' in answer
