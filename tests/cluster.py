@@ -29,6 +29,16 @@ from tests.live_server import ServerFailed, free_port, spawn, stop, wait_ready
 
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
 CHECK_INTERVAL_MS = 200
+CHECK_FALL = 2  # failed checks in a row that take an instance out
+
+
+def detection_bound(load_slack: float = 3.0) -> float:
+    """Seconds within which HAProxy must mark a killed instance DOWN: CHECK_FALL checks
+    CHECK_INTERVAL_MS apart (a dead instance refuses each at once), plus `load_slack` for
+    a loaded machine running HAProxy's checks and the test's stats polling late. Still
+    below HAProxy's own default checks (inter 2 s, fall 3: at least 4 s), so it shows
+    that this config's checks are what took the instance out."""
+    return CHECK_FALL * CHECK_INTERVAL_MS / 1000 + load_slack
 
 CONFIG = """\
 global
@@ -49,7 +59,7 @@ defaults
     retries 3
     option redispatch 1
     retry-on conn-failure empty-response response-timeout
-    default-server check inter {interval}ms fastinter {interval}ms downinter {interval}ms fall 2 rise 2
+    default-server check inter {interval}ms fastinter {interval}ms downinter {interval}ms fall {fall} rise 2
 
 frontend http
     bind 127.0.0.1:{port}
@@ -123,8 +133,9 @@ class Cluster:
     def _start_haproxy(self) -> None:
         servers = "\n".join(f"    server {self.name(i)} 127.0.0.1:{port}" for i, port in enumerate(self.ports))
         config = self.folder / "haproxy.cfg"
-        config.write_text(CONFIG.format(socket=self.socket, interval=CHECK_INTERVAL_MS, port=self.port,
-                                        check_path=self.check_path, servers=servers), encoding="utf-8")
+        config.write_text(CONFIG.format(socket=self.socket, interval=CHECK_INTERVAL_MS, fall=CHECK_FALL,
+                                        port=self.port, check_path=self.check_path, servers=servers),
+                          encoding="utf-8")
         with open(self.folder / "haproxy.log", "ab") as sink:
             self.haproxy = subprocess.Popen([HAPROXY, "-db", "-f", str(config)], stdout=sink, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 10

@@ -18,7 +18,7 @@ import pytest
 
 from card_data import CardDataUnavailable
 from card_data.client import ScryfallClient
-from card_data.coordination import RedisCoordination
+from card_data.coordination import RETRY_INTERVAL, RedisCoordination
 from tests.spacing import RecordedLimits, assert_spaced
 from tests.waiting import run_in_threads, wait_for
 
@@ -109,18 +109,24 @@ def test_a_429_stops_every_instance_for_the_lockout(instance, redis_server, scry
     assert 30 - since_429 - 0.01 <= remaining <= 30  # the 30 s lockout less the time since (Redis counts in ms)
 
 
+# The sync lock's time to live in the tests below: renewed every LOCK_TTL / 3, so a renewal
+# may come up to 2 s late (a loaded machine) before the lock lapses. With 1 s, a renewal
+# 0.67 s late let another process in and the exclusivity test failed for the wrong reason.
+LOCK_TTL = 3.0
+
 LOCK_SCRIPT = """
 import sys, time
 from card_data.coordination import RedisCoordination
 redis_url, db, ttl = sys.argv[1:4]
 lock = RedisCoordination(redis_url, db, lock_ttl=float(ttl)).sync_lock()
-print("held" if lock.acquire() else "refused", flush=True)
+print(f"held {lock.token}" if lock.acquire() else "refused", flush=True)
 time.sleep(60)
 """
 
 
-def start_lock_holder(redis_url: str, folder: Path, ttl: float = 1.0) -> tuple[subprocess.Popen, str]:
-    """A process that tries the sync lock once and then lives on; (process, its answer)."""
+def start_lock_holder(redis_url: str, folder: Path, ttl: float = LOCK_TTL) -> tuple[subprocess.Popen, str]:
+    """A process that tries the sync lock once and then lives on; (process, its answer:
+    "held <its lock token>" or "refused")."""
     folder.mkdir(parents=True, exist_ok=True)
     process = subprocess.Popen([sys.executable, "-c", LOCK_SCRIPT, redis_url, str(folder / "cards.sqlite3"), str(ttl)],
                                cwd=ROOT, stdout=subprocess.PIPE, text=True)
@@ -138,16 +144,22 @@ def kill(process: subprocess.Popen) -> None:
 def test_the_sync_lock_is_exclusive_across_processes(instance, redis_server, tmp_path):
     holder, answer = start_lock_holder(redis_server.url, tmp_path / "a")
     try:
-        assert answer == "held"
-        time.sleep(1.5)  # past the 1 s TTL: the holder's renewals keep it
+        assert answer.startswith("held ")
+        token = answer.removeprefix("held ")
+        owner = instance(tmp_path / "c", lock_ttl=LOCK_TTL)
+        key = owner.sync_lock().key
+        time.sleep(LOCK_TTL + 0.5)  # past the TTL: only the holder's renewals can have kept it
+        assert owner.redis.get(key) == token  # still the holder's own lock, not a re-take by anyone
         other, answer = start_lock_holder(redis_server.url, tmp_path / "b")
         kill(other)
         assert answer == "refused"
-        here = instance(tmp_path / "c", lock_ttl=1.0).sync_lock()
+        here = owner.sync_lock()
         assert here.acquire() is False
-        kill(holder)  # a dead syncer's lock expires within the TTL
-        assert wait_for(here.acquire, timeout=5)
-        assert here.held()
+        assert owner.redis.get(key) == token
+        kill(holder)  # a dead syncer's lock expires within the TTL (Redis's own expiry, no timing here)
+        assert 0 < owner.redis.pttl(key) <= LOCK_TTL * 1000
+        assert wait_for(here.acquire, timeout=LOCK_TTL + 10)
+        assert here.held() and owner.redis.get(key) == here.token
         here.release()
         assert instance(tmp_path / "d").sync_lock().acquire() is True
     finally:
@@ -155,7 +167,7 @@ def test_the_sync_lock_is_exclusive_across_processes(instance, redis_server, tmp
 
 
 def test_redis_down_fails_open_and_comes_back(instance, redis_server, scryfall_server, tmp_path, caplog):
-    coordination = instance(tmp_path / "a", lock_ttl=1.0)
+    coordination = instance(tmp_path / "a", lock_ttl=LOCK_TTL)
     starts: list[float] = []
     client = client_for(scryfall_server, coordination, starts)
     lock = coordination.sync_lock()
@@ -167,10 +179,13 @@ def test_redis_down_fails_open_and_comes_back(instance, redis_server, scryfall_s
         for _ in range(3):  # requests go on at this host's budget
             found, _ = client.fetch_collection(["Sol Ring"])
             assert [name for name, _ in found] == ["Sol Ring"]
-        time.sleep(1.2)  # past a renewal: the holder keeps syncing on its host's flock
-        assert lock.held()
         status = coordination.status()
         assert status["redis_up"] is False and status["redis_outages"] == 1 and status["redis_fallbacks"] >= 3
+        # Only the lock's renewals call Redis now: one more fallback is a renewal during the
+        # outage (or the lock is gone); the holder keeps syncing on its host's flock.
+        assert wait_for(lambda: coordination.status()["redis_fallbacks"] > status["redis_fallbacks"]
+                        or not lock.held())
+        assert lock.held()
         down = [r for r in caplog.records if "Redis unreachable" in r.getMessage()]
         assert len(down) == 1  # logged once per outage, not once per request
     times = scryfall_server.collection_times()
@@ -178,11 +193,14 @@ def test_redis_down_fails_open_and_comes_back(instance, redis_server, scryfall_s
     assert_spaced(starts, times)  # the local budget holds (it knew of the request sent through Redis)
 
     redis_server.start()  # an empty Redis on the same port
-    time.sleep(1.1)  # the next call tries Redis again after RETRY_INTERVAL
+    # A renewal tries Redis again RETRY_INTERVAL after the last failure, and the one that
+    # reaches it re-takes the lock there (polled: a slow first answer counts as down again).
+    assert wait_for(lambda: coordination.status()["redis_up"], timeout=10 * RETRY_INTERVAL)
+    assert coordination.redis.get(lock.key) == lock.token  # the renewal re-took the lock in the new Redis
+    assert instance(tmp_path / "b").sync_lock().acquire() is False
+    assert lock.held()
     client.fetch_collection(["Sol Ring"])
     assert coordination.status()["redis_up"] is True
-    assert wait_for(lambda: not instance(tmp_path / "b").sync_lock().acquire(), timeout=3)
-    assert lock.held()  # the renewal re-took the lock in the new Redis
     # The budget is shared again: another instance's request waits for this one's slot.
     other = client_for(scryfall_server, instance(tmp_path / "c"), starts)
     other.fetch_collection(["Sol Ring"])
