@@ -89,10 +89,24 @@ def text(value: str) -> str:
     return value
 
 
+def rate_limits(value: str) -> str:
+    """One or more `limits` rate limits (`10/second;600/minute`), kept as written; refused
+    here, before any worker starts, when `limits` cannot read them or one allows nothing."""
+    from limits import parse_many  # only the service needs it, not the CLI
+
+    try:
+        items = parse_many(value)
+    except ValueError:
+        raise ValueError("expected limits such as 10/second;600/minute") from None
+    if any(item.amount < 1 for item in items):
+        raise ValueError("every limit must allow at least 1 request (RATELIMIT_ENABLED=0 turns the limit off)")
+    return value
+
+
 # How each reader is named in the README's "type" column.
 TYPE_NAMES: dict[Callable[[str], Any], str] = {
     flag: "flag", origins: "list", positive_int: "integer > 0", non_negative_int: "integer ≥ 0",
-    non_negative_float: "seconds", text: "text",
+    non_negative_float: "seconds", text: "text", rate_limits: "rate limits",
 }
 
 
@@ -172,7 +186,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("CORS_ORIGINS", origins, ("*",),
             "comma-separated origins allowed to call `/api/` from a browser; empty for none"),
     # operations
-    Setting("RATELIMIT", text, "600/minute",
+    Setting("RATELIMIT", rate_limits, "600/minute",
             "per-client budget (by address) shared by `/api/` and the page's form post; "
             "429 + `Retry-After` beyond it"),
     Setting("RATELIMIT_ENABLED", flag, True, "`0`: no rate limit (tests turn it off unless they count)"),

@@ -33,11 +33,20 @@ LINGER_SECONDS = 2.0  # after a half-close: how long to read what the client sti
 CHUNK = 65536
 
 _serving = threading.local()  # gunicorn's request being served by this thread
+BODY_STOPPED_KEY = "edh.body_stopped"  # environ key: see body_stopped()
 
 
 def remember_request(request: Any) -> None:
     """gunicorn's pre_request hook: the request this thread is about to serve."""
     _serving.request = request
+
+
+def body_stopped(environ: dict) -> None:
+    """A read of this request's body failed (gunicorn's CLIENT_TIMEOUT cut off a client that
+    stopped sending, or it left): close after the answer, without draining or lingering.
+    Another read would wait a whole CLIENT_TIMEOUT again, and the rest of the body, should
+    it come, must not be read as the next request."""
+    environ[BODY_STOPPED_KEY] = True
 
 
 def close_after_answer() -> None:
@@ -60,7 +69,12 @@ class DrainUnreadBodies:
         sock = environ.get("gunicorn.socket")
         # Only gunicorn's wsgi.input ends where the body ends (Content-Length or chunked);
         # another server's (werkzeug's development server) may be the bare socket.
-        if sock is None or drain(environ.get("wsgi.input"), self.drain_limit()):
+        if sock is None:
+            return result
+        if environ.get(BODY_STOPPED_KEY):  # a read of it already failed: read no more
+            close_after_answer()
+            return result
+        if drain(environ.get("wsgi.input"), self.drain_limit()):
             return result
         close_after_answer()
         return HalfCloseAfter(result, sock)

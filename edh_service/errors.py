@@ -10,6 +10,7 @@ from typing import Any, Mapping
 
 from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import (
+    ClientDisconnected,
     HTTPException,
     InternalServerError,
     RequestEntityTooLarge,
@@ -18,7 +19,7 @@ from werkzeug.exceptions import (
 )
 
 from card_data import CardDataError, CardDataUnavailable
-from edh_service import cards
+from edh_service import cards, connections
 from validator.parse import DecklistError
 
 log = logging.getLogger(__name__)
@@ -58,8 +59,19 @@ def string_keys(value: Any) -> Any:
     return value
 
 
+def body_stopped() -> str:
+    """For werkzeug's ClientDisconnected (400): a read of the body failed, e.g. gunicorn's
+    CLIENT_TIMEOUT cut off a client that stopped sending. The connection closes after the
+    answer (connections.body_stopped); the message, for the envelope or the page, says what
+    happened (werkzeug's own text blames the request)."""
+    connections.body_stopped(request.environ)
+    return "The request body stopped arriving before its end."
+
+
 def handle_http_exception(error: HTTPException):
     """Every HTTP error under /api/ as the envelope; elsewhere Flask's own page."""
+    if isinstance(error, ClientDisconnected):
+        error.description = body_stopped()
     if not wants_json():
         return error
     # Keep headers such as Allow (405) but not the HTML content type.

@@ -11,7 +11,7 @@ from importlib import metadata as package_metadata
 from typing import Any, Mapping
 
 from flask import Flask, current_app, request
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from edh_service import api, cards, config, errors, observability, openapi, web
 from edh_service.connections import DrainUnreadBodies
@@ -74,6 +74,8 @@ def refuse_cut_streams() -> None:
     try:
         request.get_data(cache=True, parse_form_data=True)
         failed = None
+    except ClientDisconnected:  # a read failed (the client stalled or left): no more to look for
+        raise
     except HTTPException as error:  # a form cut mid-field may not parse: the size decides
         failed = error
     if environ["wsgi.input"].read(1):

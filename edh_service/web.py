@@ -12,14 +12,16 @@ from dataclasses import dataclass
 
 from flask import Blueprint, current_app, render_template, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from card_data import CardDataError, CardDataUnavailable
 from edh_service import cards, charts, observability, schemas, service
+from edh_service.errors import body_stopped
 from validator.brackets import BRACKET_NAMES
 from validator.decklist import Designation
 from validator.parse import FORMATS, DecklistError
 from validator.parse import split_lines
+from validator.phrasing import plural
 from validator.violations import Severity
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static")
@@ -110,6 +112,8 @@ def unexpected_error(error):
             return too_many_requests()  # the rate limit: keep the list, say when to come back
         if error.code == 413 and request.method == "POST":  # a streamed body over the limit
             return render_page(error=too_large_message(current_app.config.get("MAX_CONTENT_LENGTH"))), 413
+        if isinstance(error, ClientDisconnected):  # the body stopped arriving (CLIENT_TIMEOUT)
+            return render_page(error=body_stopped()), 400
         return error  # 404, 405...: Flask's own answer is right
     current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
     try:
@@ -123,7 +127,7 @@ def unexpected_error(error):
 def too_many_requests():
     """The page for a form post over the client's RATELIMIT budget (429), the list kept."""
     seconds = observability.limit_retry_after()
-    later = f"Try again in {seconds} seconds." if seconds else "Try again later."
+    later = f"Try again in {plural(seconds, 'second')}." if seconds else "Try again later."
     try:
         form = read_form()
     except Exception:  # noqa: BLE001 - the body itself may be the problem
@@ -206,7 +210,7 @@ def validate_and_render(form: dict, data: dict):
     except CardDataUnavailable as error:
         # The same figure the API and /readyz send.
         seconds = cards.retry_after(error)
-        message = f"Card data is not loaded yet. Try again in {seconds} seconds."
+        message = f"Card data is not loaded yet. Try again in {plural(seconds, 'second')}."
         response = current_app.make_response((render_page(form=form, error=message), 503))
         response.headers["Retry-After"] = str(seconds)
         return response

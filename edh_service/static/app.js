@@ -436,7 +436,7 @@
     }
     const retry = response.headers.get("Retry-After");
     // 503: card data not loaded yet; 429: over this client's request budget.
-    if ((response.status === 503 || response.status === 429) && retry) message += ` Try again in ${retry} seconds.`;
+    if ((response.status === 503 || response.status === 429) && retry) message += ` Try again in ${retry} second${retry === "1" ? "" : "s"}.`;
     return message;
   }
 

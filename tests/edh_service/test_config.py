@@ -53,6 +53,25 @@ def test_every_bad_variable_is_named_at_once():
     assert "CARD_DB" not in message
 
 
+@pytest.mark.parametrize(("raw", "why"), (
+    ("bogus", "expected limits such as 10/second;600/minute"),
+    ("10/fortnight", "expected limits such as 10/second;600/minute"),
+    ("10/second;", "expected limits such as 10/second;600/minute"),
+    ("", "expected limits such as 10/second;600/minute"),
+    ("0/second", "every limit must allow at least 1 request (RATELIMIT_ENABLED=0 turns the limit off)"),
+    ("10/second;0/minute", "every limit must allow at least 1 request (RATELIMIT_ENABLED=0 turns the limit off)"),
+))
+def test_a_rate_limit_that_cannot_be_counted_is_refused(raw, why):
+    with pytest.raises(config.ConfigError) as caught:
+        config.from_environment({"RATELIMIT": raw})
+    assert str(caught.value) == f"bad configuration: RATELIMIT={raw!r} is malformed ({why})"
+
+
+@pytest.mark.parametrize("raw", ("600/minute", "10/second;600/minute", "10 per second, 600/minute", "5/2 seconds"))
+def test_a_rate_limit_is_kept_as_written(raw):
+    assert config.from_environment({"RATELIMIT": raw}) == {"RATELIMIT": raw}
+
+
 def test_create_app_refuses_a_bad_environment(monkeypatch):
     monkeypatch.setenv("CARD_DATA_SYNC", "sometimes")
     with pytest.raises(config.ConfigError, match="CARD_DATA_SYNC='sometimes'"):
@@ -73,15 +92,29 @@ def test_cli_refuses_a_bad_flag_with_one_line(monkeypatch, capsys):
     assert "CARD_DATA_OFFLINE='perhaps' is malformed" in err and "Traceback" not in err
 
 
-def test_gunicorn_refuses_a_bad_value_before_any_worker_starts(tmp_path):
-    env = {**os.environ, "PORT": "eighty", "CARD_DATA_OFFLINE": "1", "CARD_DB": str(tmp_path / "c.sqlite3")}
+def gunicorn_refusal(tmp_path, **settings: str) -> str:
+    """Start gunicorn with `settings`; it must stop before any worker starts, without a
+    traceback. Its stderr."""
+    env = {**os.environ, **settings, "CARD_DATA_OFFLINE": "1", "CARD_DB": str(tmp_path / "c.sqlite3")}
     done = subprocess.run(
         [sys.executable, "-m", "gunicorn", "--config", "python:edh_service.gunicorn_conf", "edh_service.wsgi:app"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
     )
     assert done.returncode != 0
-    assert "edh_service: bad configuration: PORT='eighty' is malformed (expected a whole number)" in done.stderr
     assert "Traceback" not in done.stderr and "Booting worker" not in done.stderr
+    return done.stderr
+
+
+def test_gunicorn_refuses_a_bad_value_before_any_worker_starts(tmp_path):
+    stderr = gunicorn_refusal(tmp_path, PORT="eighty")
+    assert "edh_service: bad configuration: PORT='eighty' is malformed (expected a whole number)" in stderr
+
+
+def test_gunicorn_refuses_a_rate_limit_it_cannot_count_before_any_worker_starts(tmp_path):
+    """A RATELIMIT typo used to pass the master's check and crash every worker at boot
+    with limits' traceback ("Worker failed to boot")."""
+    stderr = gunicorn_refusal(tmp_path, RATELIMIT="10/fortnight")
+    assert "edh_service: bad configuration: RATELIMIT='10/fortnight' is malformed" in stderr
 
 
 def test_config_command_prints_a_typed_value_or_refuses(monkeypatch, capsys):

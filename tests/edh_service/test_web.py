@@ -16,6 +16,7 @@ from edh_service.factory import create_app
 from tests.apps import offline_app
 from tests.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED
 from tests.responses import shown_names, soup_of, violations
+from validator.phrasing import plural
 
 # A deck that breaks several rules, one problem per line. Line numbers matter: the
 # page must mark exactly these lines.
@@ -289,7 +290,7 @@ def test_no_card_data_is_503_with_retry_after(tmp_path):
     assert (response.status_code, api.status_code) == (503, 503)
     seconds = response.headers["Retry-After"]
     assert seconds == api.headers["Retry-After"] and int(seconds) > 0
-    assert f"{seconds} seconds" in soup.select_one(".alert").get_text()
+    assert f"Try again in {plural(int(seconds), 'second')}." in soup.select_one(".alert").get_text()
     assert "Atraxa" in soup.select_one("#decklist").get_text()
 
 
@@ -302,9 +303,22 @@ def test_over_the_rate_limit_is_429_on_the_page_and_keeps_the_list(fixture_db):
     soup = soup_of(response)
     assert response.status_code == 429
     seconds = response.headers["Retry-After"]
-    assert f"{seconds} seconds" in soup.select_one("#result .alert").get_text()
+    assert f"Try again in {plural(int(seconds), 'second')}." in soup.select_one("#result .alert").get_text()
     assert soup.select_one("#decklist").get_text().strip() == LEGAL_DECK.strip()
     assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+
+
+def test_one_second_to_wait_is_said_in_the_singular(fixture_db):
+    """A per-second budget renews within the second: "Try again in 1 second.", not "1 seconds"."""
+    client = offline_app(fixture_db, RATELIMIT_ENABLED=True, RATELIMIT="1/second").test_client()
+    response = client.post("/", data={"decklist": LEGAL_DECK})
+    for _ in range(5):  # a window may end between two posts: then the next one is over
+        if response.status_code == 429:
+            break
+        response = client.post("/", data={"decklist": LEGAL_DECK})
+    assert (response.status_code, response.headers["Retry-After"]) == (429, "1")
+    alert = soup_of(response).select_one("#result .alert").get_text()
+    assert alert.strip() == "Too many validations from your address just now. Try again in 1 second."
 
 
 def test_footer_names_the_card_data(client):
