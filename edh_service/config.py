@@ -103,10 +103,33 @@ def rate_limits(value: str) -> str:
     return value
 
 
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")  # what redis-py's from_url reads
+
+
+def redis_url(value: str) -> str:
+    """A Redis URL (empty: unset), refused here when redis-py could not read it: a typo
+    such as `localhost:6379` otherwise stopped every worker as it booted."""
+    if value and not value.startswith(REDIS_SCHEMES):
+        raise ValueError("expected redis://host:6379/0, rediss://... or unix:///path/to/redis.sock")
+    return value
+
+
+def storage_uri(value: str) -> str:
+    """A `limits` storage URI (empty: unset): its scheme must be one `limits` knows."""
+    from limits.storage import SCHEMES  # only the service needs it, not the CLI
+
+    scheme = value.partition("://")[0]
+    if value and ("://" not in value or scheme not in SCHEMES):
+        raise ValueError("expected a `limits` storage such as memory://, redis://host:6379 or "
+                         "memcached://host:11211")
+    return value
+
+
 # How each reader is named in the README's "type" column.
 TYPE_NAMES: dict[Callable[[str], Any], str] = {
     flag: "flag", origins: "list", positive_int: "integer > 0", non_negative_int: "integer ≥ 0",
-    non_negative_float: "seconds", text: "text", rate_limits: "rate limits",
+    non_negative_float: "seconds", text: "text", rate_limits: "rate limits", redis_url: "Redis URL",
+    storage_uri: "storage URI",
 }
 
 
@@ -154,7 +177,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("COMBOS_FILE", text, None,
             "two-card combo list from a file (one `Card A@Card B` a line, `#` comments) instead "
             "of Commander Spellbook", shown_default="unset"),
-    Setting("REDIS_URL", text, None,
+    Setting("REDIS_URL", redis_url, None,
             "several instances: Redis shared by every instance for the request budgets, "
             "Scryfall's lockout and the sync lock (`redis://host:6379/0`); unset, one instance",
             shown_default="unset"),
@@ -190,7 +213,7 @@ SETTINGS: tuple[Setting, ...] = (
             "per-client budget (by address) shared by `/api/` and the page's form post; "
             "429 + `Retry-After` beyond it"),
     Setting("RATELIMIT_ENABLED", flag, True, "`0`: no rate limit (tests turn it off unless they count)"),
-    Setting("RATELIMIT_STORAGE_URI", text, None,
+    Setting("RATELIMIT_STORAGE_URI", storage_uri, None,
             "rate limit storage (a `limits` storage URI); set, it wins over `REDIS_URL`. "
             "`memory://` counts per worker process, so with N workers a client may get up to N "
             "times the budget; a shared storage such as `redis://` makes it exact (if it cannot "

@@ -15,6 +15,8 @@ import socket
 import struct
 from pathlib import Path
 
+from gunicorn.workers import gthread
+
 # Imported by name: a module-level `config` would be read as gunicorn's own setting.
 from edh_service.config import ConfigError, defaults, from_environment
 
@@ -31,6 +33,12 @@ workers = SETTINGS["WEB_CONCURRENCY"] or multiprocessing.cpu_count()
 # p99 under a mixed load, than 2 x 2). A client too slow to send its request is for the
 # proxy in front to absorb (deploy/haproxy.cfg buffers requests).
 worker_class = "gthread"
+# gthread hands every new connection to a worker thread at once, which then waits up to this
+# long for its first bytes before parking it in the poller. gunicorn 27 fixes it at 5 s and
+# offers no setting: with one thread, a connection opened and left silent (a browser's
+# speculative preconnect) stopped its worker for 5 s. A client sends its request right after
+# the handshake, so a short wait loses nothing: a later request is read when it arrives.
+gthread.DEFAULT_WORKER_DATA_TIMEOUT = FIRST_BYTES_WAIT = 0.25
 threads = SETTINGS["GUNICORN_THREADS"]
 timeout = 30
 graceful_timeout = 10

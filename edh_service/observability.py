@@ -310,8 +310,12 @@ def check_rate_limit(budget: ClientBudget) -> None:
 
 def limit_storage_uri(config: Any) -> str:
     """RATELIMIT_STORAGE_URI when set; else REDIS_URL (several instances share one budget
-    per client); else memory:// (one budget per process)."""
-    return config["RATELIMIT_STORAGE_URI"] or config["REDIS_URL"] or "memory://"
+    per client; `limits` spells redis-py's unix:// as redis+unix://); else memory:// (one
+    budget per process)."""
+    redis = config["REDIS_URL"]
+    if redis and redis.startswith("unix://"):
+        redis = "redis+" + redis
+    return config["RATELIMIT_STORAGE_URI"] or redis or "memory://"
 
 
 def limit_storage_dead(budget: ClientBudget | None) -> bool:

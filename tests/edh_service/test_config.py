@@ -72,6 +72,35 @@ def test_a_rate_limit_is_kept_as_written(raw):
     assert config.from_environment({"RATELIMIT": raw}) == {"RATELIMIT": raw}
 
 
+@pytest.mark.parametrize(("name", "raw"), (
+    ("REDIS_URL", "localhost:6379"), ("REDIS_URL", "http://redis:6379"),
+    ("RATELIMIT_STORAGE_URI", "bogus://x"), ("RATELIMIT_STORAGE_URI", "redis"),
+    ("RATELIMIT_STORAGE_URI", "unix:///run/redis.sock"),  # limits spells it redis+unix://
+))
+def test_a_storage_nobody_could_connect_to_is_refused(name, raw):
+    with pytest.raises(config.ConfigError, match=f"{name}={raw!r} is malformed \\(expected "):
+        config.from_environment({name: raw})
+
+
+@pytest.mark.parametrize(("name", "raw"), (
+    ("REDIS_URL", "redis://127.0.0.1:6379/0"), ("REDIS_URL", "rediss://cache:6380"),
+    ("REDIS_URL", "unix:///run/redis.sock"), ("REDIS_URL", ""),
+    ("RATELIMIT_STORAGE_URI", "memory://"), ("RATELIMIT_STORAGE_URI", "redis+unix:///run/redis.sock"),
+    ("RATELIMIT_STORAGE_URI", "memcached://127.0.0.1:11211"), ("RATELIMIT_STORAGE_URI", ""),
+))
+def test_a_storage_url_is_kept_as_written(name, raw):
+    assert config.from_environment({name: raw}) == {name: raw}
+
+
+def test_a_unix_socket_redis_url_is_handed_to_limits_in_its_spelling():
+    from edh_service.observability import limit_storage_uri
+
+    settings = {"RATELIMIT_STORAGE_URI": None, "REDIS_URL": "unix:///run/redis.sock"}
+    assert limit_storage_uri(settings) == "redis+unix:///run/redis.sock"
+    assert limit_storage_uri({**settings, "REDIS_URL": "redis://r:6379"}) == "redis://r:6379"
+    assert limit_storage_uri({**settings, "RATELIMIT_STORAGE_URI": "memory://"}) == "memory://"
+
+
 def test_create_app_refuses_a_bad_environment(monkeypatch):
     monkeypatch.setenv("CARD_DATA_SYNC", "sometimes")
     with pytest.raises(config.ConfigError, match="CARD_DATA_SYNC='sometimes'"):
@@ -115,6 +144,12 @@ def test_gunicorn_refuses_a_rate_limit_it_cannot_count_before_any_worker_starts(
     with limits' traceback ("Worker failed to boot")."""
     stderr = gunicorn_refusal(tmp_path, RATELIMIT="10/fortnight")
     assert "edh_service: bad configuration: RATELIMIT='10/fortnight' is malformed" in stderr
+
+
+
+def test_gunicorn_refuses_a_redis_url_it_cannot_read_before_any_worker_starts(tmp_path):
+    stderr = gunicorn_refusal(tmp_path, REDIS_URL="localhost:6379")
+    assert "edh_service: bad configuration: REDIS_URL='localhost:6379' is malformed" in stderr
 
 
 def test_config_command_prints_a_typed_value_or_refuses(monkeypatch, capsys):

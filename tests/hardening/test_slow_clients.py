@@ -109,3 +109,39 @@ def test_a_body_that_stalls_is_not_called_too_large(_fixture_db_template, tmp_pa
                 assert b"The request body stopped arriving before its end." in answer, (path, answer[-300:])
                 assert b"Connection: close" in answer
                 assert seconds < 2 * 2, (path, seconds)  # one CLIENT_TIMEOUT, not two
+
+
+def test_connections_that_send_nothing_do_not_hold_the_workers(_fixture_db_template, tmp_path):
+    """A connection opened and left silent (a browser's speculative preconnect) is parked in
+    the poller after gunicorn_conf's FIRST_BYTES_WAIT; gthread's own 5 s wait in the
+    worker's only thread made every request behind it wait too."""
+    db = tmp_path / "cards.sqlite3"
+    shutil.copyfile(_fixture_db_template, db)
+    with gunicorn(tmp_path / "gunicorn.log", CARD_DB=str(db), GUNICORN_THREADS="1") as (base, _), \
+            ExitStack() as sockets:
+        host, port = base.removeprefix("http://").split(":")
+        with requests.Session() as session:
+            for _ in range(3):
+                for _ in range(STALLED):  # silent connections opened before each round of requests
+                    sockets.enter_context(socket.create_connection((host, int(port)), timeout=5))
+                started = time.monotonic()
+                answers = [session.get(base + "/healthz", timeout=3).status_code for _ in range(4)]
+                # each silent connection costs a worker at most FIRST_BYTES_WAIT (0.25 s), not 5 s
+                assert answers == [200] * 4 and time.monotonic() - started < 3
+        # the silent connections were parked, not dropped: one that speaks now is answered
+        late = socket.create_connection((host, int(port)), timeout=5)
+        sockets.enter_context(late)
+        time.sleep(0.5)
+        late.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert late.recv(64).startswith(b"HTTP/1.1 200")
+
+
+def test_gunicorn_still_has_the_first_bytes_wait_we_shorten():
+    """gunicorn_conf sets gthread.DEFAULT_WORKER_DATA_TIMEOUT; an upgrade that renames it
+    must fail here rather than silently bring back the 5 s wait."""
+    from gunicorn.workers import gthread
+
+    import edh_service.gunicorn_conf as conf
+
+    assert "DEFAULT_WORKER_DATA_TIMEOUT" in gthread.ThreadWorker.handle.__code__.co_names
+    assert gthread.DEFAULT_WORKER_DATA_TIMEOUT == conf.FIRST_BYTES_WAIT == 0.25
