@@ -15,6 +15,7 @@ config read it before (or without) an app.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
@@ -89,6 +90,9 @@ def text(value: str) -> str:
     return value
 
 
+ZERO_WINDOW = re.compile(r"(?:/|\bper)\s*0+\s*[A-Za-z]", re.IGNORECASE)  # "10/0 seconds"
+
+
 def rate_limits(value: str) -> str:
     """One or more `limits` rate limits (`10/second;600/minute`), kept as written; refused
     here, before any worker starts, when `limits` cannot read them or one allows nothing."""
@@ -100,6 +104,8 @@ def rate_limits(value: str) -> str:
         raise ValueError("expected limits such as 10/second;600/minute") from None
     if any(item.amount < 1 for item in items):
         raise ValueError("every limit must allow at least 1 request (RATELIMIT_ENABLED=0 turns the limit off)")
+    if ZERO_WINDOW.search(value):  # limits reads "10/0 seconds" as 10 a second: say so instead
+        raise ValueError("a window of 0 seconds (or minutes...) counts nothing; write 10/second")
     return value
 
 

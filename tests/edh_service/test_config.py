@@ -60,6 +60,8 @@ def test_every_bad_variable_is_named_at_once():
     ("", "expected limits such as 10/second;600/minute"),
     ("0/second", "every limit must allow at least 1 request (RATELIMIT_ENABLED=0 turns the limit off)"),
     ("10/second;0/minute", "every limit must allow at least 1 request (RATELIMIT_ENABLED=0 turns the limit off)"),
+    ("10/0 seconds", "a window of 0 seconds (or minutes...) counts nothing; write 10/second"),
+    ("600/minute;10 per 00 second", "a window of 0 seconds (or minutes...) counts nothing; write 10/second"),
 ))
 def test_a_rate_limit_that_cannot_be_counted_is_refused(raw, why):
     with pytest.raises(config.ConfigError) as caught:
