@@ -15,11 +15,18 @@ SHARED = ROOT.parent / "shared"
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
 
 
+PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
+
+
 @pytest.fixture(autouse=True)
 def _loopback_only(monkeypatch):
     """No test reaches the internet, whatever URL it names: in this process only loopback
     names resolve, so a request to Scryfall's or Commander Spellbook's real host fails at
-    once with a resolution error instead of being sent (subprocesses get local URLs)."""
+    once with a resolution error instead of being sent (subprocesses get local URLs). A
+    proxy from the environment would resolve the real host itself, past this guard, so
+    the proxy variables are cleared too."""
+    for variable in PROXY_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
     real_getaddrinfo = socket.getaddrinfo
 
     def loopback_only(host, *args, **kwargs):
