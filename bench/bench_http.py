@@ -145,30 +145,50 @@ def wrk_version() -> str:
     return (completed.stdout or completed.stderr).split("[")[0].strip() or "wrk"
 
 
-def measure(base: str, script: Path, body: Path) -> tuple[dict, list[dict]]:
+def measure(base: str, script: Path, body: Path, master: int) -> tuple[dict, list[dict], float]:
     """(one connection, THROUGHPUT_RUNS runs at THROUGHPUT_CONNECTIONS connections, slowest
-    first) wrk results, after a warm-up. Each run opens its connections anew: keep-alive
-    connections stay with the worker that accepted them, and an uneven share (3 + 1 on two
-    workers) leaves one core half idle for the whole run, so one run alone is a lottery."""
+    first) wrk results, after a warm-up, and the workers' CPU time per request over those
+    runs in µs (what a request costs the server, whatever wrk and the machine's load take).
+    Each run opens its connections anew: keep-alive connections stay with the worker that
+    accepted them, and an uneven share (3 + 1 on two workers) leaves one core half idle for
+    the whole run, so one run alone is a lottery."""
     wrk(base, script, body, threads=1, connections=1, seconds=1)  # warm every worker's caches
     single = wrk(base, script, body, threads=1, connections=1, seconds=LATENCY_SECONDS)
+    cpu_before = workers_cpu_seconds(master)
     loaded = [wrk(base, script, body, threads=2, connections=THROUGHPUT_CONNECTIONS, seconds=THROUGHPUT_SECONDS)
               for _ in range(THROUGHPUT_RUNS)]
-    return single, sorted(loaded, key=rate)
+    cpu_us = (workers_cpu_seconds(master) - cpu_before) / sum(run["requests"] for run in loaded) * 1e6
+    return single, sorted(loaded, key=rate), cpu_us
 
 
-def worker_rss_mb(master: int) -> list[float]:
-    """Resident memory of each gunicorn worker (the master's children), from /proc, in MB."""
-    sizes = []
+def workers(master: int) -> Iterator[tuple[Path, list[str]]]:
+    """(/proc/PID, the stat fields after the command name) of each gunicorn worker (the
+    master's children)."""
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[1]) == master:  # field 4 of stat, the parent pid
-                status = (stat.parent / "status").read_text()
-                sizes.append(int(re.search(r"VmRSS:\s+(\d+)", status)[1]) / 1024)
-        except (OSError, IndexError, TypeError):
+        except (OSError, IndexError):
             continue  # a process that ended while we looked
+        if int(fields[1]) == master:  # field 4 of stat, the parent pid
+            yield stat.parent, fields
+
+
+def worker_rss_mb(master: int) -> list[float]:
+    """Resident memory of each gunicorn worker, from /proc, in MB."""
+    sizes = []
+    for folder, _ in workers(master):
+        try:
+            status = (folder / "status").read_text()
+            sizes.append(int(re.search(r"VmRSS:\s+(\d+)", status)[1]) / 1024)
+        except (OSError, TypeError):
+            continue
     return sorted(sizes)
+
+
+def workers_cpu_seconds(master: int) -> float:
+    """User + system CPU time of the gunicorn workers so far (stat fields 14 and 15)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    return sum(int(fields[11]) + int(fields[12]) for _, fields in workers(master)) / ticks
 
 
 def rate(result: dict) -> float:
@@ -195,14 +215,14 @@ def run() -> list[Row]:
             answer = Path(scratch) / "answer.json"
             answer.write_bytes(fetch(base, body.read_bytes()))
             size = answer.stat().st_size
-            single, loaded = measure(base, script, body)
+            single, loaded, cpu_us = measure(base, script, body, master)
             rss = worker_rss_mb(master)
-        with served(store, app="bench.floor_app:app", BENCH_FLOOR_BODY=str(answer)) as (base, _):
-            floor_single, floors = measure(base, script, body)
+        with served(store, app="bench.floor_app:app", BENCH_FLOOR_BODY=str(answer)) as (base, master):
+            floor_single, floors, floor_cpu_us = measure(base, script, body, master)
         # The floor also under two threads a worker (the old default, its best setting here):
         # the service gains from one thread, a bare view from two; both shares are shown.
-        with served(store, app="bench.floor_app:app", BENCH_FLOOR_BODY=str(answer), GUNICORN_THREADS="2") as (base, _):
-            _, floors_two_threads = measure(base, script, body)
+        with served(store, app="bench.floor_app:app", BENCH_FLOOR_BODY=str(answer), GUNICORN_THREADS="2") as (base, master):
+            _, floors_two_threads, _ = measure(base, script, body, master)
     name = "http validate (100 cards)"
     decks, floor, floor_two = (rate(runs[len(runs) // 2]) for runs in (loaded, floors, floors_two_threads))
     conns = f"{THROUGHPUT_CONNECTIONS} connections"
@@ -217,6 +237,8 @@ def run() -> list[Row]:
         Row(name, "decks/s as a share of the floor (same run, same settings)", f"{decks / floor:.0%}", ">= 50%"),
         Row(name, f"floor with GUNICORN_THREADS=2, req/s, {conns}", spread(floors_two_threads)),
         Row(name, "decks/s as a share of that floor", f"{decks / floor_two:.0%}"),
+        Row(name, f"gunicorn workers' CPU per request, {conns}: service / floor",
+            f"{cpu_us:.0f} / {floor_cpu_us:.0f} µs"),
         Row(name, "RSS per worker after the runs (real store)", " / ".join(f"{mb:.0f} MB" for mb in rss)),
         Row(name, "setup", f"{wrk_version()} + Lua POST; gunicorn {GUNICORN_SETTINGS}, "
                            f"{os.cpu_count()} cores; {data}; {len(report['violations'])} violations; "

@@ -59,7 +59,7 @@ def string_keys(value: Any) -> Any:
     return value
 
 
-def body_stopped() -> str:
+def close_stopped_body() -> str:
     """For werkzeug's ClientDisconnected (400): a read of the body failed, e.g. gunicorn's
     CLIENT_TIMEOUT cut off a client that stopped sending. The connection closes after the
     answer (connections.body_stopped); the message, for the envelope or the page, says what
@@ -71,7 +71,7 @@ def body_stopped() -> str:
 def handle_http_exception(error: HTTPException):
     """Every HTTP error under /api/ as the envelope; elsewhere Flask's own page."""
     if isinstance(error, ClientDisconnected):
-        error.description = body_stopped()
+        error.description = close_stopped_body()
     if not wants_json():
         return error
     # Keep headers such as Allow (405) but not the HTML content type.

@@ -303,7 +303,6 @@ def check_rate_limit(budget: ClientBudget) -> None:
         return
     seconds = budget.hit(request.remote_addr or "unknown")
     if seconds is not None:
-        g.rate_limit_retry_after = seconds
         message = f"Too many requests: at most {budget.spec} per client."
         raise TooManyRequests(message, retry_after=seconds)
 
@@ -322,8 +321,3 @@ def limit_storage_dead(budget: ClientBudget | None) -> bool:
     """Whether the budget is being counted in memory because its shared storage is down."""
     return budget is not None and budget.storage_dead
 
-
-def limit_retry_after() -> int | None:
-    """Whole seconds (at least 1) until this request's client window resets, when the
-    request was refused for its budget; None otherwise."""
-    return g.get("rate_limit_retry_after")

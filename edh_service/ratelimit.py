@@ -38,7 +38,7 @@ class ClientBudget:
         self.spec = spec
         self.items: list[RateLimitItem] = parse_many(spec)
         self.shared = not storage_uri.startswith("memory://")
-        options = REDIS_TIMEOUTS if storage_uri.startswith(("redis://", "rediss://")) else {}
+        options = REDIS_TIMEOUTS if storage_uri.startswith(("redis://", "rediss://", "redis+unix://")) else {}
         self.storage: Storage = storage_from_string(storage_uri, **options)
         self.counter = FixedWindowRateLimiter(self.storage)
         self.fallback = FixedWindowRateLimiter(MemoryStorage())
@@ -55,7 +55,7 @@ class ClientBudget:
         try:
             return self._hit(counter, client)
         except Exception:  # noqa: BLE001 - any storage failure: fail open, never a 500
-            if counter is self.fallback:
+            if counter is self.fallback or not self.shared:  # memory failing: nothing to fall back to
                 log.exception("rate limit: counting failed; letting the request through")
                 return None
             self._storage_failed()

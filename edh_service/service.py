@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import codecs
-from typing import Mapping, NamedTuple, Sequence
+from typing import NamedTuple
 
 from card_data.store import StoreMetadata
 from validator.decklist import NOBODY, Designation

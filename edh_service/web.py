@@ -15,8 +15,8 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from card_data import CardDataError, CardDataUnavailable
-from edh_service import cards, charts, observability, schemas, service
-from edh_service.errors import body_stopped
+from edh_service import cards, charts, schemas, service
+from edh_service.errors import close_stopped_body
 from validator.brackets import BRACKET_NAMES
 from validator.decklist import Designation
 from validator.parse import FORMATS, DecklistError
@@ -109,11 +109,11 @@ def unexpected_error(error):
     """A bug while validating: log it and answer the page (with the list kept), not a bare 500."""
     if isinstance(error, HTTPException):
         if error.code == 429 and request.method == "POST":
-            return too_many_requests()  # the rate limit: keep the list, say when to come back
+            return too_many_requests(error)  # the rate limit: keep the list, say when to come back
         if error.code == 413 and request.method == "POST":  # a streamed body over the limit
             return render_page(error=too_large_message(current_app.config.get("MAX_CONTENT_LENGTH"))), 413
         if isinstance(error, ClientDisconnected):  # the body stopped arriving (CLIENT_TIMEOUT)
-            return render_page(error=body_stopped()), 400
+            return render_page(error=close_stopped_body()), 400
         return error  # 404, 405...: Flask's own answer is right
     current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
     try:
@@ -124,9 +124,9 @@ def unexpected_error(error):
     return render_page(form=form, error=message), 500
 
 
-def too_many_requests():
+def too_many_requests(error: HTTPException):
     """The page for a form post over the client's RATELIMIT budget (429), the list kept."""
-    seconds = observability.limit_retry_after()
+    seconds = getattr(error, "retry_after", None)  # whole seconds, from check_rate_limit
     later = f"Try again in {plural(seconds, 'second')}." if seconds else "Try again later."
     try:
         form = read_form()
