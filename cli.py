@@ -322,9 +322,11 @@ def walk(top: Entry, parts: Sequence[str], tree: Tree, budget: Budget) -> Iterat
     wildcard part is matched by fnmatch; any other names one entry), and every link met
     on the way that may not be followed. Hidden names match only a part that starts with
     '.', and '**' never enters a hidden folder, as for glob. Each folder is listed at most
-    once per part: a link to an ancestor, or two links to each other, end there."""
+    once per part, and read from the disk once: a link to an ancestor, or two links to
+    each other, end there."""
     stack = [(top, 0)]
     seen: set[tuple[str, int]] = set()
+    listings: dict[str, list[Entry]] = {}  # real path -> entries (MAX_ENTRIES bounds them)
     while stack:
         entry, index = stack.pop()
         if entry.refused or index == len(parts):
@@ -335,7 +337,9 @@ def walk(top: Entry, parts: Sequence[str], tree: Tree, budget: Budget) -> Iterat
         seen.add((entry.real, index))
         part = parts[index]
         try:
-            listed = children(entry, tree, budget) if part == "**" or GLOB_CHARS.search(part) else []
+            if (part == "**" or GLOB_CHARS.search(part)) and entry.real not in listings:
+                listings[entry.real] = children(entry, tree, budget)
+            listed = listings.get(entry.real, [])
         except OSError as error:
             yield Entry(entry.path, entry.real, True, f"cannot list: {error.strerror or error}")
             continue
@@ -405,14 +409,18 @@ FILE_KINDS = {stat.S_ISDIR: "a folder", stat.S_ISFIFO: "a named pipe", stat.S_IS
 def read_file(path: str) -> bytes:
     """A regular file's bytes, at most MAX_FILE_BYTES: a FIFO, a device or a folder is
     refused unread, a file too large before a byte is read."""
-    with open(os.open(path, OPEN_FLAGS), "rb") as handle:
-        info = os.fstat(handle.fileno())
+    descriptor = os.open(path, OPEN_FLAGS)
+    try:
+        info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):
             kind = next((name for test, name in FILE_KINDS.items() if test(info.st_mode)), "a special file")
             raise ValueError(f"not a regular file ({kind})")
         if info.st_size > MAX_FILE_BYTES:
             raise ValueError(too_large(info.st_size))
-        return read_bounded(handle)  # st_size can be 0 for a file that has bytes (/proc)
+        with open(descriptor, "rb", closefd=False) as handle:
+            return read_bounded(handle)  # st_size can be 0 for a file that has bytes (/proc)
+    finally:
+        os.close(descriptor)
 
 
 def read_bounded(stream: BinaryIO) -> bytes:
@@ -425,8 +433,10 @@ def read_bounded(stream: BinaryIO) -> bytes:
 
 def too_large(size: int | None = None) -> str:
     """Why a file is not read: its size, over the limit."""
+    mebibytes, rest = divmod(MAX_FILE_BYTES, 1024 * 1024)
+    limit = f"{MAX_FILE_BYTES:,} bytes" if rest else f"{mebibytes} MiB"
     given = f" ({size:,} bytes)" if size is not None else ""
-    return f"over {MAX_FILE_BYTES // (1024 * 1024)} MiB{given}: no decklist is that large"
+    return f"over {limit}{given}: no decklist is that large"
 
 
 def format_hint(path: str, text: str) -> str | None:
@@ -521,6 +531,15 @@ def store_is_older(db: Path, bulk_file: Path) -> bool:
     return db.stat().st_mtime < bulk_file.stat().st_mtime
 
 
+def bulk_file_refusal(path: str) -> str | None:
+    """Why a bulk file in a checkout may not be imported (None: it may): a link out of its
+    tree (Tree.around), broken or looping, as for a decklist. The Action's cache key step
+    asks the same (scripts/bulk_digest.py)."""
+    if not os.path.lexists(path):
+        return None  # "no such bulk file"
+    return Tree.around(path, os.path.dirname(path)).refusal(path)
+
+
 def open_card_store(db_path: str, *, offline: bool, bulk_file: str | None):
     """The card repository, importing or syncing the store first when needed.
 
@@ -535,6 +554,8 @@ def open_card_store(db_path: str, *, offline: bool, bulk_file: str | None):
     quiet_progress_in_ci()
     if bulk_file:
         bulk = Path(bulk_file).expanduser()
+        if refused := bulk_file_refusal(str(bulk)):
+            raise card_data.CardDataError(f"bulk file {bulk}: {refused}")
         if not bulk.is_file():
             raise card_data.CardDataError(f"no such bulk file: {bulk}")
         if store_is_older(db, bulk):
