@@ -23,20 +23,16 @@ from pathlib import Path
 import pytest
 
 import cli
-from tests.cli_runs import COMMAND, ROOT, annotations, environment, run_cli, run_process
+from tests.cli_runs import COMMAND, LINK_OUT as OUT, ROOT, SAMPLES, annotations, deck_checkout, environment, run_cli, \
+    run_process
 
-SAMPLES = ROOT / "tests" / "fixtures" / "decklists_cli"
 SECRET = "SECRET-TOKEN-1234"  # what a file outside the checkout holds: never in any output
-OUT = "cannot read: a symbolic link out of the current directory, not followed"
 
 
 @pytest.fixture
 def repo(tmp_path, monkeypatch) -> Path:
     """A checkout (the current directory): decks/ with a valid and an illegal list."""
-    root = tmp_path / "repo"
-    (root / "decks").mkdir(parents=True)
-    shutil.copy(SAMPLES / "valid.txt", root / "decks" / "valid.txt")
-    shutil.copy(SAMPLES / "illegal.txt", root / "decks" / "illegal.txt")
+    root = deck_checkout(tmp_path / "repo", {"valid.txt": "valid.txt", "illegal.txt": "illegal.txt"})
     monkeypatch.chdir(root)
     return root
 
