@@ -22,7 +22,7 @@ import traceback
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Callable, Iterable, Iterator, Sequence, TextIO
+from typing import TYPE_CHECKING, BinaryIO, Callable, Iterable, Iterator, NamedTuple, Sequence, TextIO
 
 from edh_service import config
 
@@ -148,7 +148,7 @@ def bracket_number(value: str) -> int:
 
 MAX_FILES = 10_000  # decklist files one run checks (a repository of decks holds hundreds)
 MAX_ENTRIES = 200_000  # files and folders one run's folder and glob walks may look at
-MAX_FILE_BYTES = 8 * 1024 * 1024  # the largest real export (an MTGJSON deck) is about 2 MB
+MAX_FILE_BYTES = 4 * 1024 * 1024  # twice the largest real export seen (a TCGplayer API deck, 2 MB)
 
 
 @dataclass(frozen=True)
@@ -199,15 +199,15 @@ def is_within(path: str, folder: str) -> bool:
         return False
 
 
-@dataclass(frozen=True)
-class Entry:
-    """A file or folder met on a walk: its path as reached, its real path, whether it is
-    (or its link leads to) a folder, and why it may not be followed (None: it may)."""
+class Entry(NamedTuple):  # a tuple: a walk makes one per file it looks at
+    """A file or folder met on a walk: its path as reached, its name, its real path,
+    whether it is (or its link leads to) a folder, and why it may not be followed."""
 
     path: str
+    name: str
     real: str = ""
     folder: bool = False
-    refused: str | None = None
+    refused: str | None = None  # None: it may be followed
 
 
 class Budget:
@@ -257,7 +257,8 @@ def expand_one(argument: str, budget: Budget) -> list[Input]:
             return [Input(argument, refused)]
         if not folder:
             return [Input(argument)]
-        if files := deck_files_under(Entry(argument, os.path.realpath(argument), True), tree, budget):
+        top = Entry(argument, os.path.basename(argument), os.path.realpath(argument), True)
+        if files := deck_files_under(top, tree, budget):
             return files
         # Like a glob that matches nothing: a CI check over no decks must not pass silently.
         extensions = " ".join(sorted(DECK_EXTENSIONS))
@@ -279,7 +280,7 @@ def glob_inputs(pattern: str, budget: Budget) -> list[Input]:
     if refused := tree.refusal(start):
         return [Input(base, refused)]
     found = []
-    for entry in walk(Entry(base, os.path.realpath(start), True), parts, tree, budget):
+    for entry in walk(Entry(base, os.path.basename(base), os.path.realpath(start), True), parts, tree, budget):
         if entry.refused:
             found.append(Input(entry.path, entry.refused))
         elif entry.folder:
@@ -305,28 +306,29 @@ def deck_files_under(folder: Entry, tree: Tree, budget: Budget) -> list[Input]:
     file or folder on the way that could not be followed (a link out, a broken link...)."""
     found: dict[str, Input] = {}
     for entry in walk(folder, ("**", "*"), tree, budget):
-        if entry.refused and (entry.folder or is_deck_name(entry.path)):
+        if entry.refused and (entry.folder or is_deck_name(entry.name)):
             found.setdefault(entry.path, Input(entry.path, entry.refused))
-        elif not entry.refused and not entry.folder and is_deck_name(entry.path):
+        elif not entry.refused and not entry.folder and is_deck_name(entry.name):
             found.setdefault(entry.path, Input(entry.path))
     return sorted(found.values(), key=lambda item: item.path)
 
 
-def is_deck_name(path: str) -> bool:
+def is_deck_name(name: str) -> bool:
     """Whether a folder walk checks this file: its extension is a decklist's."""
-    return os.path.splitext(path)[1].lower() in DECK_EXTENSIONS
+    return os.path.splitext(name)[1].lower() in DECK_EXTENSIONS
 
 
 def walk(top: Entry, parts: Sequence[str], tree: Tree, budget: Budget) -> Iterator[Entry]:
     """The entries under `top` that the glob parts match ('**': any folders below; a
     wildcard part is matched by fnmatch; any other names one entry), and every link met
     on the way that may not be followed. Hidden names match only a part that starts with
-    '.', and '**' never enters a hidden folder, as for glob. Each folder is listed at most
-    once per part, and read from the disk once: a link to an ancestor, or two links to
-    each other, end there."""
+    '.', and '**' never enters a hidden folder, as for glob. Each folder is listed once
+    and walked at most once per part: a link to an ancestor, or two links to each other,
+    end there."""
     stack = [(top, 0)]
     seen: set[tuple[str, int]] = set()
     listings: dict[str, list[Entry]] = {}  # real path -> entries (MAX_ENTRIES bounds them)
+    matchers = [re.compile(fnmatch.translate(os.path.normcase(part))).match for part in parts]
     while stack:
         entry, index = stack.pop()
         if entry.refused or index == len(parts):
@@ -336,53 +338,67 @@ def walk(top: Entry, parts: Sequence[str], tree: Tree, budget: Budget) -> Iterat
             continue
         seen.add((entry.real, index))
         part = parts[index]
-        try:
-            if (part == "**" or GLOB_CHARS.search(part)) and entry.real not in listings:
-                listings[entry.real] = children(entry, tree, budget)
-            listed = listings.get(entry.real, [])
-        except OSError as error:
-            yield Entry(entry.path, entry.real, True, f"cannot list: {error.strerror or error}")
-            continue
-        if part == "**":
-            following = [(entry, index + 1)] + [(child, index) for child in listed
-                                                 if child.folder and not is_hidden(child.path)]
-        elif GLOB_CHARS.search(part):
-            following = [(child, index + 1) for child in listed
-                         if fnmatch.fnmatch(os.path.basename(child.path), part)
-                         and (part.startswith(".") or not is_hidden(child.path))]
-        else:
+        if not (part == "**" or GLOB_CHARS.search(part)):  # a plain name: no listing
             path = os.path.join(entry.path, part)
-            following = [(entry_at(path, entry.real, tree), index + 1)] if os.path.lexists(path) else []
+            if os.path.lexists(path):
+                stack.append((entry_at(path, entry.real, tree), index + 1))
+            continue
+        try:
+            if entry.real not in listings:
+                listings[entry.real] = children(entry, tree, budget)
+        except OSError as error:
+            yield Entry(entry.path, entry.name, entry.real, True, f"cannot list: {error.strerror or error}")
+            continue
+        visible = [child for child in listings[entry.real] if part.startswith(".") or not child.name.startswith(".")]
+        if part == "**":
+            following = [(entry, index + 1)] + [(child, index) for child in visible if child.folder]
+        else:
+            matches = matchers[index]
+            following = [(child, index + 1) for child in visible if matches(os.path.normcase(child.name))]
         stack.extend(reversed(following))
 
 
-def is_hidden(path: str) -> bool:
-    """A dot file or folder, which glob's wildcards skip."""
-    return os.path.basename(path).startswith(".")
-
-
 def children(folder: Entry, tree: Tree, budget: Budget) -> list[Entry]:
-    """The folder's entries, sorted by name; raises OSError when it cannot be listed."""
-    names = []
-    with os.scandir(folder.path or os.curdir) as listing:
+    """The folder's entries, sorted by name; raises OSError when it cannot be listed.
+    The listing tells links, folders and files apart: only a link costs a system call."""
+    where = folder.path or os.curdir
+    items = []
+    with os.scandir(where) as listing:
         for item in listing:
-            budget.spend(folder.path or os.curdir)
-            names.append(item.name)
-    return [entry_at(os.path.join(folder.path, name), folder.real, tree) for name in sorted(names)]
+            budget.spend(where)
+            items.append(item)
+    items.sort(key=lambda item: item.name)
+    path, real = os.path.join(folder.path, ""), os.path.join(folder.real, "")  # "" stays ""
+    found = []
+    for item in items:
+        try:
+            link, is_folder = item.is_symlink(), item.is_dir(follow_symlinks=False)
+        except OSError as error:  # gone since the folder was listed
+            found.append(Entry(path + item.name, item.name, refused=f"cannot read: {error.strerror or error}"))
+            continue
+        found.append(linked(path + item.name, item.name, tree) if link
+                     else Entry(path + item.name, item.name, real + item.name, is_folder))
+    return found
 
 
 def entry_at(path: str, parent_real: str, tree: Tree) -> Entry:
-    """What a walk finds at `path`, in the folder whose real path is `parent_real`: only
-    a link costs a look at where it leads (os.stat: never a read)."""
+    """What a walk finds at `path`, named in a glob, in the folder whose real path is
+    `parent_real`."""
+    name = os.path.basename(path)
     try:
         mode = os.lstat(path).st_mode
-    except OSError as error:  # gone since the folder was listed
-        return Entry(path, refused=f"cannot read: {error.strerror or error}")
-    if not stat.S_ISLNK(mode):
-        return Entry(path, os.path.join(parent_real, os.path.basename(path)), stat.S_ISDIR(mode))
+    except OSError as error:  # gone since it was seen
+        return Entry(path, name, refused=f"cannot read: {error.strerror or error}")
+    if stat.S_ISLNK(mode):
+        return linked(path, name, tree)
+    return Entry(path, name, os.path.join(parent_real, name), stat.S_ISDIR(mode))
+
+
+def linked(path: str, name: str, tree: Tree) -> Entry:
+    """A link met on a walk, judged by where it leads (os.stat: never a read)."""
     if refused := tree.refusal(path):
-        return Entry(path, folder=os.path.isdir(path), refused=refused)
-    return Entry(path, os.path.realpath(path), os.path.isdir(path))
+        return Entry(path, name, folder=os.path.isdir(path), refused=refused)
+    return Entry(path, name, os.path.realpath(path), os.path.isdir(path))
 
 
 def read_input(path: str, stdin: BinaryIO | None = None) -> str:
@@ -450,7 +466,7 @@ def format_hint(path: str, text: str) -> str | None:
 # [^\S\n]: blanks within one line. With \s, "^\s*" ran from every line start across all the
 # lines after it: 20,000 newlines took 29 s.
 FORGE_SECTION = re.compile(r"^[^\S\n]*\[(metadata|commander|main|sideboard)\][^\S\n]*$", re.I | re.M)
-XMAGE_LINE = re.compile(r"^[^\S\n]*(SB:[^\S\n]*)?\d+[^\S\n]+\[[^\]:\n]*:[^\]\n]*\]|^[^\S\n]*(NAME|LAYOUT)\b", re.M)
+XMAGE_LINE = re.compile(r"^[^\S\n]*(?:(?:SB:[^\S\n]*)?\d+[^\S\n]+\[[^\]:\n]*:[^\]\n]*\]|(?:NAME|LAYOUT)\b)", re.M)
 
 
 def dck_dialect(text: str) -> str | None:

@@ -231,9 +231,17 @@ def test_a_huge_file_is_refused_before_it_is_read(fixture_db, repo):
         handle.truncate(1024 ** 3)  # 1 GiB, sparse: costs no disk
     result = check(fixture_db, repo, "decks")
     assert result.returncode == 2
-    assert errors(result) == ["edh-validate: error: decks/huge.txt: cannot read: over 8 MiB (1,073,741,824 bytes): "
+    assert errors(result) == ["edh-validate: error: decks/huge.txt: cannot read: over 4 MiB (1,073,741,824 bytes): "
                               "no decklist is that large"]
     assert checked(result)["decks/illegal.txt"].startswith("invalid")
+
+
+def test_every_real_decklist_is_within_the_size_limit(shared_dir):
+    # The limit is twice the largest real export in ../shared/decks (a TCGplayer API deck).
+    decks = [path for path in (shared_dir / "decks").rglob("*") if path.is_file()]
+    largest = max(decks, key=lambda path: path.stat().st_size)
+    assert 2 * largest.stat().st_size <= cli.MAX_FILE_BYTES
+    assert cli.read_input(str(largest)).startswith("{")
 
 
 def test_stdin_is_read_up_to_the_limit(fixture_db, repo, monkeypatch):
