@@ -179,9 +179,14 @@ class Tree:
 
     def refusal(self, path: str) -> str | None:
         """Why `path` may be neither read nor walked (None: it may): a link on its way
-        leads out of the tree, is broken, or loops."""
-        if not is_within(os.path.realpath(path), self.real):
+        leads out of the tree, or into a hidden file or folder of it that the path does
+        not name itself (.git/config holds the checkout's token, .env a job's secrets),
+        is broken, or loops."""
+        real = os.path.realpath(path)
+        if not is_within(real, self.real):
             return f"cannot read: a symbolic link out of {self.shown}, not followed"
+        if not hidden_parts(os.path.relpath(real, self.real)) <= hidden_parts(path):
+            return "cannot read: a symbolic link into a hidden file or folder (such as .git), not followed"
         try:
             os.stat(path)
         except FileNotFoundError:
@@ -189,6 +194,11 @@ class Tree:
         except OSError as error:
             return "cannot read: a symbolic link loop" if error.errno == errno.ELOOP else f"cannot read: {error}"
         return None
+
+
+def hidden_parts(path: str) -> set[str]:
+    """The dot files and folders the path goes through ("." and ".." are none)."""
+    return {part for part in re.split(r"[\\/]", path) if part.startswith(".") and part not in (os.curdir, os.pardir)}
 
 
 def is_within(path: str, folder: str) -> bool:

@@ -72,6 +72,7 @@ def annotations(stdout: str) -> list[tuple[str, dict, str]]:
 SAMPLES = ROOT / "tests" / "fixtures" / "decklists_cli"
 # What edh-validate says of a link that leaves the current directory (cli.Tree).
 LINK_OUT = "cannot read: a symbolic link out of the current directory, not followed"
+LINK_HIDDEN = "cannot read: a symbolic link into a hidden file or folder (such as .git), not followed"
 
 
 def deck_checkout(root: Path, decks: dict[str, str]) -> Path:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.action_runner import ROOT, checkout, git, run_offline
-from tests.cli_runs import LINK_OUT as OUT, annotations, deck_checkout
+from tests.cli_runs import LINK_HIDDEN as HIDDEN, LINK_OUT as OUT, annotations, deck_checkout
 
 SECRET = "SECRET-TOKEN-1234"
 
@@ -47,9 +47,13 @@ def workspace(tmp_path, outside) -> Path:
     os.symlink(".", repo / "decks" / "loop")
     os.symlink(".", repo / "decks" / "loop2")
     shutil.copy(ROOT / "tests" / "fixtures" / "cards.jsonl", repo / "cards.jsonl")
+    os.symlink("../.git/config", repo / "decks" / "config.txt")  # the checkout's token
     git(repo, "init", "-q")
     git(repo, "add", ".")
     git(repo, "commit", "-q", "-m", "decks")
+    # What actions/checkout's persist-credentials leaves for later git commands.
+    with open(repo / ".git" / "config", "a") as config:
+        config.write(f'[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic {SECRET}\n')
     return repo
 
 
@@ -69,15 +73,17 @@ def test_a_committed_link_out_is_annotated_never_read(workspace, tmp_path, actio
     assert SECRET not in log
     found = annotations(check.stdout)
     assert ("error", {"file": "decks/secret.txt", "title": "edh-validate"}, OUT) in found
+    assert ("error", {"file": "decks/config.txt", "title": "edh-validate"}, HIDDEN) in found
     # Every other deck was checked, the names git would have quoted included.
     files = {props["file"] for _, props, _ in found}
     assert {"decks/bolt.txt", "decks/Éowyn.txt", "decks/two\\nlines.txt"} <= files
-    assert check.stderr.splitlines() == [f"edh-validate: error: decks/secret.txt: {OUT}"]
-    # bolt, Éowyn, two\nlines (invalid) and secret.txt (not checked); precon passes.
-    assert "5 files checked: 1 valid, 3 invalid; 6 errors, 0 warnings; 1 could not be checked." in check.stdout
-    assert done.outputs["invalid-files"] == "4"
+    assert check.stderr.splitlines() == [f"edh-validate: error: decks/{name}" for name in
+                                         (f"config.txt: {HIDDEN}", f"secret.txt: {OUT}")]
+    # bolt, Éowyn, two\nlines (invalid), config.txt and secret.txt (not checked); precon passes.
+    assert "6 files checked: 1 valid, 3 invalid; 6 errors, 0 warnings; 2 could not be checked." in check.stdout
+    assert done.outputs["invalid-files"] == "5"
     commands = [line for line in check.stdout.splitlines() if line.lstrip().startswith("::")]
-    assert len(commands) == len(found) == 7  # 2 per invalid deck and the refusal: none injected
+    assert len(commands) == len(found) == 8  # 2 per invalid deck and the refusals: none injected
 
 
 def test_a_folder_with_link_loops_and_links_out(workspace, tmp_path, action_path):
@@ -85,9 +91,10 @@ def test_a_folder_with_link_loops_and_links_out(workspace, tmp_path, action_path
     check = done.step("check")
     assert check.returncode == 2
     assert SECRET not in check.stdout + check.stderr
-    assert check.stderr.splitlines() == [f"edh-validate: error: decks/secret.txt: {OUT}"]
+    assert check.stderr.splitlines() == [f"edh-validate: error: decks/{name}" for name in
+                                         (f"config.txt: {HIDDEN}", f"secret.txt: {OUT}")]
     assert "decks/two\\nlines.txt: invalid (2 errors, 0 warnings)" in check.stdout.splitlines()
-    assert done.outputs["invalid-files"] == "4"
+    assert done.outputs["invalid-files"] == "5"
 
 
 def test_a_bulk_file_linked_out_of_the_workspace_is_refused(workspace, tmp_path, action_path, outside):

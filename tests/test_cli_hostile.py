@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 import cli
-from tests.cli_runs import COMMAND, LINK_OUT as OUT, ROOT, SAMPLES, annotations, deck_checkout, environment, run_cli, \
-    run_process
+from tests.cli_runs import (COMMAND, LINK_HIDDEN as HIDDEN, LINK_OUT as OUT, ROOT, SAMPLES, annotations, deck_checkout,
+                            environment, run_cli, run_process)
 
 SECRET = "SECRET-TOKEN-1234"  # what a file outside the checkout holds: never in any output
 
@@ -130,6 +130,37 @@ def test_an_absolute_folder_is_read_as_named_but_its_links_out_are_not(fixture_d
     assert "Elsewhere Card" not in result.stdout + result.stderr
     assert errors(result) == [f"edh-validate: error: {outside / 'link.txt'}: cannot read: a symbolic link "
                               f"out of {outside}, not followed"]
+
+
+
+
+def test_a_link_into_a_hidden_place_of_the_tree_is_not_followed(fixture_db, repo):
+    # actions/checkout leaves the job's token in .git/config; a job may leave .env.
+    (repo / ".git").mkdir()
+    (repo / ".git" / "config").write_text(f"[http]\n\textraheader = AUTHORIZATION: basic {SECRET}\n")
+    (repo / ".env").write_text(f"TOKEN={SECRET}\n")
+    os.symlink("../.git/config", repo / "decks" / "config.txt")
+    os.symlink("../.env", repo / "decks" / "env.txt")
+    os.symlink("../.git", repo / "decks" / "git")
+    result = check(fixture_db, repo, "decks", "decks/config.txt")
+    assert result.returncode == 2
+    assert SECRET not in result.stdout + result.stderr
+    assert errors(result) == [f"edh-validate: error: decks/{name}: {HIDDEN}"
+                              for name in ("config.txt", "env.txt", "git")]
+
+
+def test_a_hidden_folder_named_explicitly_is_read_with_its_own_links(fixture_db, repo):
+    private = repo / ".private"
+    private.mkdir()
+    shutil.copy(SAMPLES / "sideboard.txt", private / "deck.txt")
+    os.symlink("deck.txt", private / "alias.txt")  # stays in the hidden folder named
+    (repo / ".env").write_text(f"TOKEN={SECRET}\n")
+    os.symlink("../.env", private / "leak.txt")  # another hidden file: not named
+    result = check(fixture_db, repo, ".private/alias.txt", ".private/leak.txt", "--strict")
+    assert result.returncode == 2
+    assert SECRET not in result.stdout + result.stderr
+    assert checked(result)[".private/alias.txt"].startswith("invalid (0 errors, 1 warning)")
+    assert errors(result) == [f"edh-validate: error: .private/leak.txt: {HIDDEN}"]
 
 
 def test_links_that_stay_in_the_tree_are_followed(fixture_db, repo):
