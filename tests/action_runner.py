@@ -300,3 +300,21 @@ def checkout(destination: Path) -> Path:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
     return destination
+
+
+def git(repo: Path, *args: str) -> None:
+    """Run git in the repository (an isolated identity; no global config read)."""
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args], cwd=repo,
+                   check=True, capture_output=True, env={"PATH": "/usr/bin:/bin", "HOME": str(repo),
+                                                         "GIT_CONFIG_NOSYSTEM": "1"})
+
+
+def run_offline(repo: Path, inputs: dict[str, str], *, temp: Path, home: Path, cache: Path,
+                action_path: Path) -> ActionRun:
+    """One job of the action in `repo` on an offline runner: pip installs the action's
+    checkout with no index (offline_pip), Scryfall is a closed local port."""
+    temp.mkdir()
+    site = temp / "site"
+    return run_action(repo, inputs, home=home, temp=temp, cache=cache,
+                      env={"SCRYFALL_API_URL": "http://127.0.0.1:9", **offline_pip(site)},
+                      extra_path=(site / "bin",), action_path=action_path)

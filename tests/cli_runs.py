@@ -11,6 +11,7 @@ import contextlib
 import io
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -66,3 +67,18 @@ def annotations(stdout: str) -> list[tuple[str, dict, str]]:
             props = dict(p.split("=", 1) for p in match.group(2).split(","))
             found.append((match.group(1), props, match.group(3)))
     return found
+
+
+SAMPLES = ROOT / "tests" / "fixtures" / "decklists_cli"
+# What edh-validate says of a link that leaves the current directory (cli.Tree).
+LINK_OUT = "cannot read: a symbolic link out of the current directory, not followed"
+LINK_HIDDEN = "cannot read: a symbolic link into a hidden file or folder (such as .git), not followed"
+
+
+def deck_checkout(root: Path, decks: dict[str, str]) -> Path:
+    """A checkout at `root` whose decks/ folder holds copies of the CLI samples
+    (tests/fixtures/decklists_cli), {name under decks/: sample}."""
+    (root / "decks").mkdir(parents=True)
+    for name, sample in decks.items():
+        shutil.copy(SAMPLES / sample, root / "decks" / name)
+    return root

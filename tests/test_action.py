@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from scripts.count_invalid import count_invalid
-from tests.action_runner import ACTION, ROOT, checkout, load_action, offline_pip, run_action
+from tests.action_runner import ACTION, ROOT, checkout, git, load_action, offline_pip, run_action
 
 FIXTURE_CARDS = ROOT / "tests" / "fixtures" / "cards.jsonl"
 SAMPLES = ROOT / "tests" / "fixtures" / "decklists_cli"
@@ -67,13 +67,6 @@ def test_action_declares_its_interface():
 
 
 # --- the steps, run -------------------------------------------------------------------
-
-
-def git(repo: Path, *args: str) -> None:
-    """Run git in the repository (an isolated identity; no global config read)."""
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args], cwd=repo,
-                   check=True, capture_output=True, env={"PATH": "/usr/bin:/bin", "HOME": str(repo),
-                                                         "GIT_CONFIG_NOSYSTEM": "1"})
 
 
 @pytest.fixture(scope="module")
