@@ -626,17 +626,6 @@ def escape_code(character: str) -> str:
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
-def printable_data(value):
-    """A JSON value with every string in it (keys too) printable."""
-    if isinstance(value, str):
-        return printable(value)
-    if isinstance(value, dict):
-        return {printable_data(key): printable_data(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [printable_data(item) for item in value]
-    return value
-
-
 def shown_path(path: str) -> str:
     """A path as the outputs name it: "./" before a relative path that would begin its
     line with blanks or ':' (the runner trims leading blanks and reads "::" as a command)."""
@@ -715,9 +704,24 @@ def report_json(result: Checked, card_meta) -> dict:
 
 
 def render_json(results: Sequence[Checked], *, strict: bool, card_meta) -> str:
-    """A JSON array with one object per file, in the order checked."""
-    body = printable_data([report_json(r, card_meta) for r in results])
-    return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+    """A JSON array with one object per file, in the order checked. The data is kept
+    whole: what printable() would escape is written as a JSON escape instead (json.dumps
+    already escapes C0 controls), so a program reading the output gets the names as the
+    list had them, and a log reader sees no line break, bidi mark or "##[" command."""
+    body = json.dumps([report_json(r, card_meta) for r in results], indent=2, ensure_ascii=False)
+    return JSON_UNPRINTABLE.sub(json_escape, body) + "\n"
+
+
+# UNPRINTABLE less the C0 controls: json.dumps escapes those inside strings, and its own
+# indentation's line breaks are structure.
+JSON_UNPRINTABLE = re.compile("##\\[|[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
+                              "\ud800-\udfff\ufffe\uffff]")
+
+
+def json_escape(match: re.Match) -> str:
+    """A JSON string escape for one UNPRINTABLE match ("##[" as "#\\u0023[")."""
+    text = match.group()
+    return "#\\u0023[" if text == "##[" else f"\\u{ord(text):04x}"
 
 
 def escape_data(text: str) -> str:

@@ -444,14 +444,16 @@ def test_control_characters_in_card_names_never_reach_any_output_raw(fixture_db,
     assert result.returncode == 1, result.stderr
     assert result.stderr == ""
     lines = assert_plain(result.stdout, github=output == "github")
+    if output == "json":
+        # JSON escapes keep the data whole: a program reading it gets the names as the
+        # file had them, while the raw output above holds nothing a log reader obeys.
+        [body] = json.loads(result.stdout)  # valid JSON, by construction
+        unknown = {card for v in body["violations"] if v["code"] == "unknown_card" for card in v["cards"]}
+        assert {HOSTILE_NAMES[key] for key in ("lf", "crlf", "esc", "legacy-command")} <= unknown
+        return
     # The names are still there, escaped: the reader can see what the file held.
     assert "Sol Ring\\n::warning::lf" in result.stdout.replace("\\\\", "\\")
     assert "##\\x5berror]legacy" in result.stdout.replace("\\\\", "\\")
-    if output == "json":
-        [body] = json.loads(result.stdout)  # valid JSON, by construction
-        assert [s for s in every_string(body) if unprintable(s) or "##[" in s] == []
-        unknown = {card for v in body["violations"] if v["code"] == "unknown_card" for card in v["cards"]}
-        assert {cli.printable(HOSTILE_NAMES[key]) for key in ("lf", "crlf", "esc", "legacy-command")} <= unknown
     if output == "junit":
         [case] = ET.fromstring(result.stdout).iter("testcase")  # well-formed XML 1.0
         assert "Sol Ring\\n::warning::lf" in case.find("failure").text
@@ -475,7 +477,7 @@ def test_a_path_holding_a_newline_never_breaks_a_line(fixture_db, repo, output):
         if output == "junit":
             ET.fromstring(result.stdout)
         if output == "json":
-            assert "decks/evil\\n::error file=valid.txt,line=1::pwned\\r\\x1b[2K.txt" in [
+            assert "decks/evil\n::error file=valid.txt,line=1::pwned\r\x1b[2K.txt" in [
                 body["file"] for body in json.loads(result.stdout)]
 
 
