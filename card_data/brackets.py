@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterable, Mapping
 from urllib.parse import quote
 
 from card_data.client import DEFAULT_API_URL, RateLimits, ScryfallClient
-from card_data.convert import MAX_NAME_CHARS, clean_name, normalize_name
+from card_data.convert import MAX_NAME_LENGTH, clean_name, normalize_name
 from card_data.errors import CardDataError, CardDataNotFound
 from card_data.spellbook import DEFAULT_SPELLBOOK_URL, SpellbookClient, iter_lines, read_export
 from card_data.streams import cut, read_capped
@@ -240,11 +240,11 @@ def refuse_empty(kind: str, rows: list, source: str) -> None:
 
 
 def _checked_names(names: Iterable[Any], source: str) -> list[str]:
-    """The names, when every one is a string of 1-MAX_NAME_CHARS characters."""
+    """The names, when every one is a string of 1-MAX_NAME_LENGTH characters."""
     for name in names:
-        if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME_CHARS:
+        if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME_LENGTH:
             raise CardDataError(f"{source} gave {cut(repr(name), 40)}, which is no card name "
-                                f"(a string of 1-{MAX_NAME_CHARS} characters): refused")
+                                f"(a string of 1-{MAX_NAME_LENGTH} characters): refused")
     return list(names)
 
 

@@ -33,7 +33,7 @@ import ijson
 import requests
 
 from card_data.client import DEFAULT_TIMEOUT, Download, default_user_agent, make_session
-from card_data.convert import MAX_NAME_CHARS
+from card_data.convert import MAX_NAME_LENGTH
 from card_data.errors import CardDataError, CardDataNotFound, CardDataUnavailable
 from card_data.streams import JsonGuard, cut, decompressed
 
@@ -120,9 +120,9 @@ def _two_cards(variant: Any) -> tuple[tuple[str, str], bool] | None:
     for use in variant["uses"]:
         card = use.get("card") if isinstance(use, dict) else None
         name = card.get("name") if isinstance(card, dict) else None
-        if not isinstance(name, str) or not name or len(name) > MAX_NAME_CHARS:
+        if not isinstance(name, str) or not name or len(name) > MAX_NAME_LENGTH:
             raise CardDataError(f"a card of Commander Spellbook variant {cut(repr(variant.get('id')), 40)} "
-                                f"has no name of 1-{MAX_NAME_CHARS} characters")
+                                f"has no name of 1-{MAX_NAME_LENGTH} characters")
         quantity = use.get("quantity", 1)
         names += [name] * (quantity if isinstance(quantity, int) and quantity > 0 else 1)
         if len(names) > 2:

@@ -132,10 +132,10 @@ def decompressed(chunks: Iterable[bytes], limit: int, what: str = "the card data
 
 # -- the shape of a JSON stream --------------------------------------------------------------
 
-# A whole string, or (second branch) a string still open at the end of the bytes: the
-# open one is replaced by its quote (and a trailing lone backslash), so the caller sees
-# that a string runs on into the next chunk. Possessive quantifiers: never backtracks.
-_STRINGS = re.compile(rb'(?:"[^"\\]*+(?:\\.[^"\\]*+)*+")|(")[^"\\]*+(?:\\.[^"\\]*+)*+(\\?)\Z', re.DOTALL)
+# Outside strings, a chunk is read in two C-speed passes: escape pairs (\", \\, \u...)
+# are dropped first, so that every quote left opens or closes a string; then splitting at
+# the quotes leaves what is outside strings at the even places.
+_ESCAPES = re.compile(rb"\\.", re.DOTALL)
 # The rest of a string that began in an earlier chunk, up to (not including) its quote.
 _STRING_REST = re.compile(rb'[^"\\]*+(?:\\.[^"\\]*+)*+', re.DOTALL)
 _NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
@@ -150,7 +150,7 @@ class JsonGuard:
     ijson builds what it is asked for and buffers each token whole: a file nested 100,000
     deep costs it gigabytes (each event's prefix names every level), a 500 MB string or
     number is held whole, and one item of millions of elements is built whole. This guard
-    sees each chunk first, with a few C-speed passes (a regex that removes strings, two
+    sees each chunk first, with a few C-speed passes (escapes and strings dropped, two
     translations, a running sum over the brackets), and refuses:
     - nesting deeper than max_depth;
     - a string of more than max_string bytes, or a number or literal over max_token;
@@ -184,13 +184,13 @@ class JsonGuard:
         if start is None:  # the whole chunk is inside one string
             self._count_item(len(chunk), touched_item_level=self.depth <= self.item_depth)
             return
-        structure = _STRINGS.sub(rb"\1\2", chunk[start:])
-        if structure.endswith(b'"\\'):
-            self.in_string, self.escaped, structure = True, True, structure[:-2]
-        elif structure.endswith(b'"'):
-            self.in_string, self.escaped, structure = True, False, structure[:-1]
-        if self.in_string:
-            self.string = 0
+        rest = chunk[start:]
+        if b"\\" in rest:
+            rest = _ESCAPES.sub(b"", rest)
+        parts = rest.split(b'"')  # outside, string, outside, string...
+        structure = b"".join(parts[::2])
+        if len(parts) % 2 == 0:  # an odd number of quotes: the last string runs on into the next chunk
+            self.in_string, self.escaped, self.string = True, rest.endswith(b"\\"), 0
         self._check_tokens(structure)
         self._check_depth(structure, len(chunk))
 
