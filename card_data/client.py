@@ -379,6 +379,8 @@ def _decoded(body: bytes, url: str) -> Any:
         return json.loads(body)
     except RecursionError as error:
         raise CardDataError(f"Scryfall's answer ({url}) is nested too deeply: refused") from error
+    except MemoryError as error:
+        raise CardDataError(f"ran out of memory reading Scryfall's answer ({url})") from error
     except ValueError as error:  # UnicodeDecodeError too
         raise CardDataError(f"Scryfall sent something that is not JSON ({url})") from error
 
