@@ -2,8 +2,8 @@
 
 The file is streamed: raw bytes -> gzip layers peeled by magic bytes -> UTF-8 text ->
 one card object at a time (JSON Lines, or a JSON array decoded incrementally) -> the
-store builder. A failed, truncated or malformed download raises CardDataError and
-leaves the old store untouched.
+store builder. A failed, truncated or malformed download, or one past a bound (the MAX_*
+constants below and in streams.py), raises CardDataError and leaves the old store untouched.
 """
 
 from __future__ import annotations
