@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from card_data import spellbook, sync
 from card_data.errors import CardDataError
 from card_data.streams import INFLATE_PIECE, JsonGuard, capped, cut, decompressed, size_text
+from tests.scryfall_server import FIXTURES
 
 GENEROUS = dict(max_depth=10_000, max_string=1 << 30, max_token=1 << 16, item_depth=0, max_item=1 << 30)
 
@@ -101,7 +102,7 @@ def test_an_item_over_its_bound_is_refused_and_many_small_ones_are_not():
 
 
 def test_the_export_in_tiny_random_chunks_reads_the_same():
-    export = (pytest.importorskip("tests.scryfall_server").FIXTURES / "brackets" / "variants.json").read_bytes()
+    export = (FIXTURES / "brackets" / "variants.json").read_bytes()
     pairs = spellbook.read_export([export]).pairs
     rng = random.Random(19)
     for _ in range(20):
