@@ -31,9 +31,10 @@ from typing import Any, Callable, Iterable, Mapping
 from urllib.parse import quote
 
 from card_data.client import DEFAULT_API_URL, RateLimits, ScryfallClient
-from card_data.convert import clean_name, normalize_name
+from card_data.convert import MAX_NAME_LENGTH, clean_name, normalize_name
 from card_data.errors import CardDataError, CardDataNotFound
 from card_data.spellbook import DEFAULT_SPELLBOOK_URL, SpellbookClient, iter_lines, read_export
+from card_data.streams import cut, read_capped
 from validator.brackets import BracketData, Combo
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,9 @@ LISTS = (MASS_LAND_DENIAL, TWO_CARD_COMBOS)
 MASS_LAND_DENIAL_QUERY = "otag:mass-land-denial"
 BUSY_TIMEOUT_SECONDS = 10.0
 MAX_PARAMS = 500
+# An override file is read whole: ../shared/brackets' combo list (1,700 pairs) is 70 KB.
+MAX_LIST_FILE_BYTES = 16 << 20
+ENTRY_WORDS = {MASS_LAND_DENIAL: "mass land denial cards", TWO_CARD_COMBOS: "two-card combos"}  # in messages
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bracket_lists (
@@ -143,10 +147,12 @@ def _file_updated_at(path: Path) -> str:
 
 
 def _read_file(path: str) -> tuple[str, str, str]:
-    """(text, source, updated_at) of an override file; a missing or undecodable file raises."""
+    """(text, source, updated_at) of an override file; a missing, undecodable or too
+    large (MAX_LIST_FILE_BYTES) file raises."""
     file = Path(path)
     try:
-        return file.read_text(encoding="utf-8-sig"), f"file:{file.name}", _file_updated_at(file)
+        text = read_capped(file, MAX_LIST_FILE_BYTES, "the list file").decode("utf-8-sig")
+        return text, f"file:{file.name}", _file_updated_at(file)
     except (OSError, UnicodeDecodeError) as error:
         raise CardDataError(f"cannot read {file}: {error}") from error
 
@@ -175,26 +181,20 @@ def combos_from_file(path: str) -> Fetched:
 def mass_land_denial_from_scryfall(client: ScryfallClient) -> Fetched:
     """Every card of Scryfall's otag:mass-land-denial search.
 
-    A 404 means the search matched nothing. The tag has had about a hundred cards for
-    years, so an empty answer says the tag is gone or renamed, not that mass land denial
-    is: it fails the refresh (the last list stays) rather than storing an empty list that
-    would clear every deck.
+    A 404 means the search matched nothing: the tag is gone or renamed (an empty list is
+    refused for any source, see `refuse_empty`).
     """
     try:
-        names = [card["name"] for card in client.search(MASS_LAND_DENIAL_QUERY) if card.get("name")]
+        names = [card.get("name") for card in client.search(MASS_LAND_DENIAL_QUERY)]
     except CardDataNotFound as error:
         raise CardDataError(f"Scryfall's {MASS_LAND_DENIAL_QUERY} matched no cards (no such tag?): {error}") from error
-    if not names:
-        raise CardDataError(f"Scryfall's {MASS_LAND_DENIAL_QUERY} returned no cards")
-    return Fetched(names, f"scryfall:{MASS_LAND_DENIAL_QUERY}", _now())
+    return Fetched([name for name in names if name], f"scryfall:{MASS_LAND_DENIAL_QUERY}", _now())
 
 
 def combos_from_spellbook(client: SpellbookClient) -> Fetched:
     """The two-card variants of Commander Spellbook's export (streamed)."""
-    from card_data.sync import decompressed  # late: sync imports this module
-
     with client.download() as download:
-        export = read_export(decompressed(download.chunks()))
+        export = read_export(download.chunks())
     log.info("Commander Spellbook export: %d variants, %d two-card combos", export.variants, len(export.pairs))
     return Fetched(list(export.pairs.items()), f"spellbook:{client.url}", export.timestamp or _now())
 
@@ -230,10 +230,29 @@ def _ensure_tables(conn: sqlite3.Connection) -> None:
             conn.execute(statement)
 
 
+def refuse_empty(kind: str, rows: list, source: str) -> None:
+    """An empty list is never stored: both lists have had a hundred to thousands of entries
+    for years, so an empty one says the source broke (a renamed tag, an export without its
+    two-card variants, a truncated file), not that no deck has any. Storing it would clear
+    every deck; failing keeps the last good list, and the failure is recorded."""
+    if not rows:
+        raise CardDataError(f"{source} gave no {ENTRY_WORDS[kind]}: an empty list is refused, the last list stays")
+
+
+def _checked_names(names: Iterable[Any], source: str) -> list[str]:
+    """The names, when every one is a string of 1-MAX_NAME_LENGTH characters."""
+    for name in names:
+        if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME_LENGTH:
+            raise CardDataError(f"{source} gave {cut(repr(name), 40)}, which is no card name "
+                                f"(a string of 1-{MAX_NAME_LENGTH} characters): refused")
+    return list(names)
+
+
 def _write(conn: sqlite3.Connection, kind: str, fetched: Fetched) -> None:
     """Replace one list and its bracket_lists row in one transaction (readers see old or new)."""
     raw = fetched.entries
-    names = raw if kind == MASS_LAND_DENIAL else [name for pair, _ in raw for name in pair]
+    names = _checked_names(raw if kind == MASS_LAND_DENIAL else [name for pair, _ in raw for name in pair],
+                           fetched.source)
     canonical = _canonical(conn, names)
     unresolved = {clean_name(name) for name in names if name not in canonical}
 
@@ -249,6 +268,7 @@ def _write(conn: sqlite3.Connection, kind: str, fetched: Fetched) -> None:
             if pair[0] != pair[1]:  # a card with itself never fits a singleton deck
                 merged[pair] = merged.get(pair, False) or fast
         rows = sorted((first, second, int(fast)) for (first, second), fast in merged.items())
+    refuse_empty(kind, rows, fetched.source)
     conn.execute("BEGIN IMMEDIATE")
     try:
         _ensure_tables(conn)
@@ -400,13 +420,14 @@ def refresh(
         try:
             for kind, fetch in fetchers.items():
                 try:
-                    fetched = fetch()
-                except CardDataError as error:
-                    log.warning("%s not refreshed, the last list stays: %s", kind, error)
-                    _record_failure(conn, kind, str(error))
-                    results[kind] = Refresh("failed", _statuses(conn)[kind], str(error))
+                    _write(conn, kind, fetch())
+                except (CardDataError, MemoryError) as error:
+                    # Whatever a source sends, a failed refresh keeps the last list: never a crash.
+                    message = str(error) if isinstance(error, CardDataError) else "ran out of memory reading the list"
+                    log.warning("%s not refreshed, the last list stays: %s", kind, message)
+                    _record_failure(conn, kind, message)
+                    results[kind] = Refresh("failed", _statuses(conn)[kind], message)
                     continue
-                _write(conn, kind, fetched)
                 results[kind] = Refresh("updated", _statuses(conn)[kind])
         finally:
             conn.close()

@@ -10,12 +10,14 @@ requests/urllib3 error is translated into CardDataError / CardDataUnavailable he
 from __future__ import annotations
 
 import fcntl
+import json
 import math
 import os
 import threading
 import time
 from importlib import metadata
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from urllib.parse import urlsplit
 
 import requests
 import urllib3.exceptions
@@ -23,6 +25,7 @@ from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
 from card_data.errors import CardDataError, CardDataNotFound, CardDataUnavailable
+from card_data.streams import cut, size_text
 
 if TYPE_CHECKING:
     from card_data.coordination import Limits
@@ -41,7 +44,15 @@ DEFAULT_API_URL = "https://api.scryfall.com"
 RATE_LIMITED_INTERVAL = 0.70
 LOCKOUT_SECONDS = 30
 COLLECTION_BATCH = 75  # identifiers per POST /cards/collection
-MAX_SEARCH_PAGES = 100  # 175 cards a page: a search we make never needs more; a loop stops here
+# The one search we make (otag:mass-land-denial, about 106 cards) is one page of 175; an
+# endless has_more chain stops here, and so many cards at most are kept from a search.
+MAX_SEARCH_PAGES = 20
+SEARCH_PAGE_SIZE = 175
+MAX_SEARCH_CARDS = MAX_SEARCH_PAGES * SEARCH_PAGE_SIZE
+# A JSON answer is read into memory whole (decompressed), so it is capped: a 175-card search
+# page is about 1 MB, a 75-card collection answer half that, a bulk-data object 1 KB.
+MAX_ANSWER_BYTES = 4 << 20
+MAX_DETAILS_CHARS = 200  # of an error object's details, quoted in our own error messages
 # What callers should wait after a timeout, connection error or 5xx that survived retries.
 UNAVAILABLE_RETRY_AFTER = 30
 
@@ -245,14 +256,14 @@ class ScryfallClient:
 
     @staticmethod
     def _error_for(response: requests.Response, url: str) -> CardDataError:
-        """A CardDataError carrying Scryfall's error object details when there is one."""
+        """A CardDataError carrying Scryfall's error object details (cut short) when there is one."""
         try:
-            details = response.json().get("details") or response.reason
-        except (ValueError, AttributeError):
+            details = _decoded(_answer_bytes(response, url), url).get("details") or response.reason
+        except (CardDataError, AttributeError):
             details = response.reason
         finally:
             response.close()
-        message = f"Scryfall answered {response.status_code} for {url}: {details}"
+        message = f"Scryfall answered {response.status_code} for {url}: {cut(str(details), MAX_DETAILS_CHARS)}"
         if response.status_code >= 500:
             return CardDataUnavailable(message, UNAVAILABLE_RETRY_AFTER)
         if response.status_code == 404:
@@ -260,12 +271,13 @@ class ScryfallClient:
         return CardDataError(message)
 
     def _json(self, method: str, url: str, **kwargs: Any) -> dict[str, Any]:
-        """A request whose answer must be a JSON object."""
-        response = self._request(method, url, **kwargs)
+        """A request whose answer must be a JSON object (of at most MAX_ANSWER_BYTES)."""
+        response = self._request(method, url, stream=True, **kwargs)
         try:
-            body = response.json()
-        except (ValueError, requests.exceptions.RequestException) as error:
-            raise CardDataError(f"Scryfall sent something that is not JSON ({url})") from error
+            body = _decoded(_answer_bytes(response, url), url)
+        except BaseException:
+            response.close()  # an answer refused half-read must not go back to the pool
+            raise
         if not isinstance(body, dict):
             raise CardDataError(f"Scryfall sent an unexpected JSON value ({url})")
         return body
@@ -273,7 +285,8 @@ class ScryfallClient:
     def bulk_data(self, bulk_type: str = "oracle-cards") -> dict[str, Any]:
         """The bulk-data object for one type (GET /bulk-data/{type})."""
         body = self._json("GET", f"{self.api_url}/bulk-data/{bulk_type}")
-        if body.get("object") != "bulk_data" or not body.get("updated_at"):
+        updated_at = body.get("updated_at")
+        if body.get("object") != "bulk_data" or not isinstance(updated_at, str) or not updated_at:
             raise CardDataError(f"Scryfall's bulk-data answer for {bulk_type} is not a bulk_data object")
         return body
 
@@ -303,20 +316,73 @@ class ScryfallClient:
     def search(self, query: str) -> Iterator[dict[str, Any]]:
         """Every card a search matches (GET /cards/search, following next_page, 2 requests a second).
 
-        Scryfall answers 404 when no card matches: that raises CardDataNotFound.
+        Scryfall answers 404 when no card matches: that raises CardDataNotFound. A chain of
+        pages is followed only on this API's own search endpoint, never to a page it already
+        gave, for MAX_SEARCH_PAGES pages and MAX_SEARCH_CARDS cards at most.
         """
         url, params = f"{self.api_url}/cards/search", {"q": query}
+        followed: set[str] = set()
+        cards = 0
         for _ in range(MAX_SEARCH_PAGES):
             body = self._json("GET", url, limited=True, params=params)
             if body.get("object") != "list" or not isinstance(body.get("data"), list):
                 raise CardDataError(f"Scryfall's answer to the search {query!r} is not a list")
-            yield from (card for card in body["data"] if isinstance(card, dict))
+            page = [card for card in body["data"] if isinstance(card, dict)]
+            cards += len(page)
+            if cards > MAX_SEARCH_CARDS:
+                raise CardDataError(f"Scryfall's search {query!r} returned over {MAX_SEARCH_CARDS:,} cards: refused")
+            yield from page
             if not body.get("has_more"):
                 return
-            url, params = body.get("next_page"), None  # next_page carries the query
-            if not isinstance(url, str) or not url:
-                raise CardDataError(f"Scryfall's search {query!r} says has_more but gives no next_page")
+            url, params = self._next_page(body.get("next_page"), query, followed), None  # next_page carries the query
         raise CardDataError(f"Scryfall's search {query!r} has more than {MAX_SEARCH_PAGES} pages")
+
+    def _next_page(self, url: Any, query: str, followed: set[str]) -> str:
+        """A search page's next_page, when it is a new page of this API's search endpoint."""
+        if not isinstance(url, str) or not url:
+            raise CardDataError(f"Scryfall's search {query!r} says has_more but gives no next_page")
+        page, base = urlsplit(url), urlsplit(self.api_url)
+        if (page.scheme, page.netloc.lower(), page.path) != (base.scheme, base.netloc.lower(),
+                                                              f"{base.path.rstrip('/')}/cards/search"):
+            raise CardDataError(f"Scryfall's search {query!r} gave a next_page away from {self.api_url}/cards/search: "
+                                "not followed")
+        if url in followed:
+            raise CardDataError(f"Scryfall's search {query!r} gave a next_page it had given before (a loop): "
+                                "not followed")
+        followed.add(url)
+        return url
+
+
+def _answer_bytes(response: requests.Response, url: str) -> bytes:
+    """The body of a JSON answer, decompressed, refused past MAX_ANSWER_BYTES (urllib3
+    inflates a compressed answer a bounded piece at a time)."""
+    length = response.headers.get("Content-Length", "")
+    if length.isdigit() and int(length) > MAX_ANSWER_BYTES:
+        raise CardDataError(f"Scryfall's answer ({url}) is over {size_text(MAX_ANSWER_BYTES)}: refused")
+    pieces, size = [], 0
+    try:
+        for piece in response.iter_content(DOWNLOAD_CHUNK):
+            size += len(piece)
+            if size > MAX_ANSWER_BYTES:
+                raise CardDataError(f"Scryfall's answer ({url}) is over {size_text(MAX_ANSWER_BYTES)}: refused")
+            pieces.append(piece)
+    except (requests.exceptions.Timeout, requests.exceptions.ConnectionError) as error:
+        raise CardDataUnavailable(f"Scryfall's answer broke off ({url}): {error}", UNAVAILABLE_RETRY_AFTER) from error
+    except (requests.exceptions.RequestException, urllib3.exceptions.HTTPError, OSError) as error:
+        raise CardDataError(f"Scryfall's answer could not be read ({url}): {error}") from error
+    return b"".join(pieces)
+
+
+def _decoded(body: bytes, url: str) -> Any:
+    """A JSON answer's value; too deep a nesting is refused like any malformed answer."""
+    try:
+        return json.loads(body)
+    except RecursionError as error:
+        raise CardDataError(f"Scryfall's answer ({url}) is nested too deeply: refused") from error
+    except MemoryError as error:
+        raise CardDataError(f"ran out of memory reading Scryfall's answer ({url})") from error
+    except ValueError as error:  # UnicodeDecodeError too
+        raise CardDataError(f"Scryfall sent something that is not JSON ({url})") from error
 
 
 def _match_collection(batch: list[str], body: dict[str, Any]) -> tuple[list[tuple[str, dict]], list[str]]:

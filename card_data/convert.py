@@ -50,6 +50,9 @@ _QUOTES = str.maketrans({
     # NFKD leaves these ligatures whole; old printings and people still type them.
     "\u00c6": "Ae", "\u00e6": "ae", "\u0152": "Oe", "\u0153": "oe",
 })
+# No card name is longer (the longest printed, an Unstable card's, has 141 characters):
+# longer input is not worth a lookup, and a bracket list naming one is refused.
+MAX_NAME_LENGTH = 200
 _SLASHES = re.compile(r"\s*/+\s*")
 _SPACES = re.compile(r"\s+")
 

@@ -18,7 +18,7 @@ from rapidfuzz import fuzz, process
 from card_data import brackets
 from card_data.client import DEFAULT_API_URL, ScryfallClient
 from card_data.coordination import coordination_for
-from card_data.convert import clean_name, faces, normalize_name, to_card
+from card_data.convert import MAX_NAME_LENGTH, clean_name, faces, normalize_name, to_card
 from card_data.errors import CardDataError, CardDataUnavailable
 from card_data.store import CardStore, Snapshot, StoreMetadata, file_stamp, settled
 from validator.brackets import BracketData
@@ -29,7 +29,6 @@ log = logging.getLogger(__name__)
 MAX_SUGGESTIONS = 3
 SUGGESTION_CUTOFF = 60.0  # WRatio score below which a "suggestion" is noise
 MISS_TTL_SECONDS = 24 * 60 * 60  # Scryfall asks clients to cache for at least 24 h
-MAX_NAME_LENGTH = 200  # no card name is longer; longer input is not worth a request
 # Work bounds per resolve() call, so one hostile paste cannot pin a worker: a fuzzy
 # suggestion costs ~13 ms over 30k keys (9,000 distinct typos took 122 s unbounded), and
 # every 75 misses cost one /cards/collection request at 2 a second.

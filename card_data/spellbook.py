@@ -14,7 +14,9 @@ camelCased) as one object:
      "aliases": [...]}
 
 Only the variants array is read, one variant at a time (ijson's C backend builds each item;
-nothing else is kept), so memory stays flat whatever the file's size. A two-card combo is a
+nothing else is kept), so memory stays flat whatever the file's size. Each chunk passes a
+streams.JsonGuard first, since ijson itself would build a 100,000-deep nesting, a 500 MB
+string or a variant of millions of elements whole: the MAX_EXPORT_* bounds below. A two-card combo is a
 variant using exactly two cards, one copy each, and no template (a template is a third
 piece: "any creature"). `bracketTag` "R" (Ruthless) marks what Spellbook rates bracket 4,
 for a two-card combo: a fast one; it is kept as the combo's `fast` flag.
@@ -31,7 +33,9 @@ import ijson
 import requests
 
 from card_data.client import DEFAULT_TIMEOUT, Download, default_user_agent, make_session
+from card_data.convert import MAX_NAME_LENGTH
 from card_data.errors import CardDataError, CardDataNotFound, CardDataUnavailable
+from card_data.streams import JsonGuard, cut, decompressed
 
 DEFAULT_SPELLBOOK_URL = "https://json.commanderspellbook.com"
 # The backend writes both; the gzipped one is about 25 MB instead of over 500 MB, so it is
@@ -43,6 +47,17 @@ FAST_BRACKET_TAG = "R"
 UNAVAILABLE_RETRY_AFTER = 60
 READ_SIZE = 256 * 1024
 HEAD_BYTES = 4096  # the timestamp is the export's first key
+EXPORT_NAME = "the Commander Spellbook export"
+# Bounds on one export (in 2026: over 500 MB of JSON, about 100,000 variants of about 5 KB,
+# nested 7 deep, its longest strings a few KB). Past one, the refresh fails and the last
+# good list stays.
+MAX_EXPORT_BYTES = 2 << 30  # decompressed (and raw): four times the real export
+MAX_EXPORT_DEPTH = 32
+MAX_EXPORT_STRING = 256 << 10  # bytes of one string
+MAX_EXPORT_TOKEN = 1024  # bytes of one number or literal
+MAX_VARIANT_BYTES = 1 << 20  # one variant (an item of the variants array, depth 3)
+MAX_VARIANTS = 1_000_000
+MAX_COMBOS = 100_000  # distinct two-card pairs kept from one export
 _TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([^"]{1,64})"')
 
 
@@ -62,6 +77,12 @@ def export_urls(base: str) -> tuple[str, ...]:
     if base.endswith((".json", ".json.gz")):
         return (base,)
     return tuple(f"{base.rstrip('/')}/{name}" for name in EXPORT_FILES)
+
+
+def export_guard() -> JsonGuard:
+    """The checks every chunk of an export passes before ijson reads it."""
+    return JsonGuard(EXPORT_NAME, max_depth=MAX_EXPORT_DEPTH, max_string=MAX_EXPORT_STRING,
+                     max_token=MAX_EXPORT_TOKEN, item_depth=2, max_item=MAX_VARIANT_BYTES)
 
 
 class _ChunkReader(io.RawIOBase):
@@ -99,8 +120,9 @@ def _two_cards(variant: Any) -> tuple[tuple[str, str], bool] | None:
     for use in variant["uses"]:
         card = use.get("card") if isinstance(use, dict) else None
         name = card.get("name") if isinstance(card, dict) else None
-        if not isinstance(name, str) or not name:
-            raise CardDataError(f"a card of Commander Spellbook variant {variant.get('id')!r} has no name")
+        if not isinstance(name, str) or not name or len(name) > MAX_NAME_LENGTH:
+            raise CardDataError(f"a card of Commander Spellbook variant {cut(repr(variant.get('id')), 40)} "
+                                f"has no name of 1-{MAX_NAME_LENGTH} characters")
         quantity = use.get("quantity", 1)
         names += [name] * (quantity if isinstance(quantity, int) and quantity > 0 else 1)
         if len(names) > 2:
@@ -112,23 +134,28 @@ def _two_cards(variant: Any) -> tuple[tuple[str, str], bool] | None:
 
 
 def read_export(chunks: Iterable[bytes]) -> ComboExport:
-    """The two-card combos of an export's bytes (gunzipped: see sync.decompressed), streamed.
+    """The two-card combos of an export's bytes (gzipped or not), streamed within the
+    MAX_EXPORT_* bounds.
 
-    A truncated or malformed file, a changed shape or an export without variants raises
-    CardDataError, so the caller keeps its last good list.
+    A truncated or malformed file, a changed shape, an export without variants or one
+    past a bound raises CardDataError, so the caller keeps its last good list.
     """
-    reader = _ChunkReader(chunks)
+    reader = _ChunkReader(export_guard().checked(decompressed(chunks, MAX_EXPORT_BYTES, EXPORT_NAME)))
     pairs: dict[tuple[str, str], bool] = {}
     variants = 0
     try:
         for variant in ijson.items(reader, "variants.item", use_float=True, buf_size=READ_SIZE):
             variants += 1
+            if variants > MAX_VARIANTS:
+                raise CardDataError(f"{EXPORT_NAME} holds over {MAX_VARIANTS:,} variants: refused")
             found = _two_cards(variant)
             if found is not None:
                 pair, fast = found
                 pairs[pair] = pairs.get(pair, False) or fast
+                if len(pairs) > MAX_COMBOS:
+                    raise CardDataError(f"{EXPORT_NAME} holds over {MAX_COMBOS:,} two-card combos: refused")
     except ijson.JSONError as error:  # IncompleteJSONError too: a truncated download
-        raise CardDataError(f"the Commander Spellbook export is not valid JSON: {error}") from error
+        raise CardDataError(f"the Commander Spellbook export is not valid JSON: {cut(str(error), 200)}") from error
     if variants == 0:
         raise CardDataError("the Commander Spellbook export holds no variants")
     match = _TIMESTAMP.search(reader.head)

@@ -2,8 +2,8 @@
 
 The file is streamed: raw bytes -> gzip layers peeled by magic bytes -> UTF-8 text ->
 one card object at a time (JSON Lines, or a JSON array decoded incrementally) -> the
-store builder. A failed, truncated or malformed download raises CardDataError and
-leaves the old store untouched.
+store builder. A failed, truncated or malformed download, or one past a bound (the MAX_*
+constants below and in streams.py), raises CardDataError and leaves the old store untouched.
 """
 
 from __future__ import annotations
@@ -12,24 +12,31 @@ import codecs
 import json
 import logging
 import os
+import re
 import sys
-import zlib
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
+from urllib.parse import urlsplit
 
 from card_data import brackets as bracket_data
 from card_data.client import DEFAULT_API_URL, ScryfallClient
 from card_data.coordination import coordination_for
 from card_data.errors import CardDataError
 from card_data.store import StoreBuilder, StoreMetadata, read_metadata
+from card_data.streams import decompressed, file_chunks, read_capped
 
-GZIP_MAGIC = b"\x1f\x8b"
-READ_CHUNK = 64 * 1024
-# A JSON array item this large without a closing brace is not a card: stop buffering.
-MAX_ITEM_CHARS = 16 * 1024 * 1024
+# Bounds on one bulk file (Scryfall's oracle_cards: about 170 MB of JSON Lines and 38,000
+# objects in 2026, 138 MB in 2024; default_cards about 117,000 objects). Past one, the file
+# is refused and the last good store stays (streams.py says how each is enforced).
+MAX_BULK_BYTES = 1 << 30  # decompressed (and raw) bytes: six times oracle_cards
+MAX_CARD_CHARS = 1 << 20  # one JSON line or array item: a card object is a few KB, the largest tens of KB
+MAX_RECORDS = 500_000  # objects in one file: 13 times oracle_cards, 4 times default_cards
+MAX_BULK_OBJECT_BYTES = 64 << 10  # a bulk-data.json beside an imported file: Scryfall's is under 1 KB
 _decoder = json.JSONDecoder()
+_BLANK = re.compile(r"\s*")
+_SEPARATORS = re.compile(r"[\s,]*")  # whitespace and the commas between array items
 log = logging.getLogger(__name__)
 
 
@@ -44,49 +51,6 @@ class SyncResult:
 
 
 # -- bytes -> text ------------------------------------------------------------------------
-
-
-def _peek(chunks: Iterator[bytes], size: int) -> tuple[bytes, Iterator[bytes]]:
-    """The first size bytes, and an iterator that still yields them."""
-    head = b""
-    for chunk in chunks:
-        head += chunk
-        if len(head) >= size:
-            break
-    return head[:size], _prepend(head, chunks)
-
-
-def _prepend(head: bytes, chunks: Iterator[bytes]) -> Iterator[bytes]:
-    """head, then the rest."""
-    if head:
-        yield head
-    yield from chunks
-
-
-def _gunzip(chunks: Iterator[bytes]) -> Iterator[bytes]:
-    """Decompress a gzip stream (several members allowed); raise if it ends early."""
-    decompressor = zlib.decompressobj(zlib.MAX_WBITS | 16)
-    try:
-        for chunk in chunks:
-            while chunk:
-                yield decompressor.decompress(chunk)
-                # A finished member followed by more data is a multi-member gzip file.
-                chunk = decompressor.unused_data if decompressor.eof else b""
-                if chunk:
-                    decompressor = zlib.decompressobj(zlib.MAX_WBITS | 16)
-    except zlib.error as error:
-        raise CardDataError(f"the card data is not valid gzip: {error}") from error
-    if not decompressor.eof:
-        raise CardDataError("the card data download is truncated (the gzip stream ends early)")
-
-
-def decompressed(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    """Peel every gzip layer, found by magic bytes, whatever headers or file names say."""
-    head, stream = _peek(iter(chunks), len(GZIP_MAGIC))
-    if head == GZIP_MAGIC:
-        # A .gz file sent with Content-Encoding: gzip on top would be gzip twice over.
-        return decompressed(_gunzip(stream))
-    return stream
 
 
 def _text(chunks: Iterable[bytes]) -> Iterator[str]:
@@ -107,29 +71,53 @@ def _text(chunks: Iterable[bytes]) -> Iterator[str]:
 # -- text -> card objects -----------------------------------------------------------------
 
 
-def _json_lines(first: str, texts: Iterator[str]) -> Iterator[dict[str, Any]]:
-    """One JSON object per line (blank lines are skipped)."""
-    buffer, number = "", 0
-    for text in _chain(first, texts):
-        *lines, buffer = (buffer + text).split("\n")
-        for line in lines:
+def _too_long(number: int) -> CardDataError:
+    """The error for a line over MAX_CARD_CHARS."""
+    return CardDataError(f"card data line {number} is over {MAX_CARD_CHARS:,} characters (no card is that long): refused")
+
+
+def _json_lines(texts: Iterable[str], number: int = 1) -> Iterator[dict[str, Any]]:
+    """One JSON object per line (blank lines are skipped), each at most MAX_CARD_CHARS.
+
+    Linear in the text: each chunk is searched once for line ends, a line that spans chunks
+    is joined once, and runs of blank lines are skipped at C speed. `number` is the line
+    the first text starts on.
+    """
+    pending: list[str] = []  # the start of a line whose end has not arrived yet
+    pending_size = 0
+    for text in texts:
+        position = 0
+        while True:
+            if not pending:
+                skipped = _BLANK.match(text, position).end()
+                number += text.count("\n", position, skipped)
+                position = skipped
+            end = text.find("\n", position)
+            if end < 0:
+                if position < len(text):
+                    pending.append(text[position:])
+                    pending_size += len(text) - position
+                    if pending_size > MAX_CARD_CHARS:
+                        raise _too_long(number)
+                break
+            if pending_size + end - position > MAX_CARD_CHARS:
+                raise _too_long(number)
+            line = "".join(pending) + text[position:end] if pending else text[position:end]
+            pending.clear()
+            pending_size = 0
+            yield _parse_line(line, number)
             number += 1
-            if line.strip():
-                yield _parse_line(line, number)
-    if buffer.strip():
-        yield _parse_line(buffer, number + 1)
-
-
-def _chain(first: str, texts: Iterator[str]) -> Iterator[str]:
-    """first, then the remaining texts."""
-    yield first
-    yield from texts
+            position = end + 1
+    if pending:
+        yield _parse_line("".join(pending), number)
 
 
 def _parse_line(line: str, number: int) -> dict[str, Any]:
     """One JSON Lines record; a malformed line fails the whole download."""
     try:
         value = json.loads(line)
+    except RecursionError as error:
+        raise CardDataError(f"card data line {number} is nested too deeply: refused") from error
     except ValueError as error:
         raise CardDataError(f"malformed card data on line {number}: {error}") from error
     if not isinstance(value, dict):
@@ -137,51 +125,89 @@ def _parse_line(line: str, number: int) -> dict[str, Any]:
     return value
 
 
-def _json_array(first: str, texts: Iterator[str]) -> Iterator[dict[str, Any]]:
-    """The items of one JSON array, decoded incrementally with raw_decode (never whole)."""
-    buffer, position = first, first.index("[") + 1
-    ended = False
+def _json_array(texts: Iterator[str]) -> Iterator[dict[str, Any]]:
+    """The items of one JSON array, decoded incrementally with raw_decode (never whole).
+
+    An item that has not all arrived is tried again only once the text after it has
+    doubled, so a large item costs linear time; one not complete within MAX_CARD_CHARS
+    is refused.
+    """
+    buffer = next(texts)
+    position = buffer.index("[") + 1
+    ended, error = False, None
     while True:
-        position = _skip_separators(buffer, position)
+        position = _SEPARATORS.match(buffer, position).end()
         if position < len(buffer) and buffer[position] == "]":
             return
-        try:
-            value, end = _decoder.raw_decode(buffer, position)
-        except ValueError as error:
-            if ended or len(buffer) - position > MAX_ITEM_CHARS:
-                raise CardDataError(f"malformed card data in the JSON array: {error}") from error
-            more = next(texts, None)
-            ended = more is None
-            buffer = buffer[position:] + (more or "")  # drop what is consumed
-            position = 0
-            continue
-        if not isinstance(value, dict):
-            raise CardDataError("an item of the card data array is not a JSON object")
-        yield value
-        position = end
+        if position < len(buffer):
+            try:
+                value, position = _decoder.raw_decode(buffer, position)
+            except RecursionError as caught:
+                raise CardDataError("an item of the card data array is nested too deeply: refused") from caught
+            except ValueError as caught:
+                if ended:
+                    raise CardDataError(f"malformed card data in the JSON array: {caught}") from caught
+                error = caught
+            else:
+                if not isinstance(value, dict):
+                    raise CardDataError("an item of the card data array is not a JSON object")
+                yield value
+                continue
+        elif ended:
+            raise CardDataError("malformed card data in the JSON array: it ends before its `]`")
+        if len(buffer) - position > MAX_CARD_CHARS:
+            raise CardDataError(f"an item of the card data array is not complete within {MAX_CARD_CHARS:,} "
+                                f"characters (no card is that long): refused ({error})")
+        buffer, ended = _more(buffer[position:], texts)
+        position = 0
 
 
-def _skip_separators(buffer: str, position: int) -> int:
-    """Skip whitespace and the commas between array items."""
-    while position < len(buffer) and buffer[position] in " \t\r\n,":
-        position += 1
-    return position
+def _more(rest: str, texts: Iterator[str]) -> tuple[str, bool]:
+    """rest and the texts after it, until the unread part has at least doubled; and
+    whether the texts ended."""
+    pieces, size = [rest], len(rest)
+    while size <= 2 * len(rest):
+        more = next(texts, None)
+        if more is None:
+            return "".join(pieces), True
+        pieces.append(more)
+        size += len(more)
+    return "".join(pieces), False
 
 
-def records(chunks: Iterable[bytes]) -> Iterator[dict[str, Any]]:
-    """Card objects from raw bulk-file bytes: gzip or not, JSON Lines or a JSON array."""
-    texts = _text(decompressed(chunks))
-    first = ""
+def _counted(items: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The items, refused past MAX_RECORDS."""
+    for count, item in enumerate(items, 1):
+        if count > MAX_RECORDS:
+            raise CardDataError(f"the card data holds over {MAX_RECORDS:,} objects: refused")
+        yield item
+
+
+def records(chunks: Iterable[bytes], *, limit: int = MAX_BULK_BYTES) -> Iterator[dict[str, Any]]:
+    """Card objects from raw bulk-file bytes: gzip or not, JSON Lines or a JSON array.
+
+    At most `limit` bytes, raw or decompressed, are read; leading blank text is skipped
+    without being kept.
+    """
+    texts = _text(decompressed(chunks, limit))
+    lines = 1
     for text in texts:
-        first += text
-        if first.strip():
+        stripped = text.lstrip()
+        if stripped:
             break
-    stripped = first.lstrip()
-    if not stripped:
+        lines += text.count("\n")
+    else:
         raise CardDataError("the card data file is empty")
+    rest = _chain(stripped, texts)
     if stripped[0] == "[":
-        return _json_array(first, texts)
-    return _json_lines(first, texts)
+        return _counted(_json_array(rest))
+    return _counted(_json_lines(rest, lines + text.count("\n", 0, len(text) - len(stripped))))
+
+
+def _chain(first: str, texts: Iterator[str]) -> Iterator[str]:
+    """first, then the remaining texts."""
+    yield first
+    yield from texts
 
 
 # -- building and swapping -----------------------------------------------------------------
@@ -199,6 +225,9 @@ def build_store(db_path: str | os.PathLike, chunks: Iterable[bytes], *, source: 
         metadata = builder.finish(source, updated_at)
         bracket_data.carry_over(db_path, temporary)  # the bracket lists outlive a card-data update
         os.replace(temporary, db_path)  # readers see the old file or the new, never half of one
+    except MemoryError as error:  # whatever a file holds, a failed build is a failed sync, not a crash
+        builder.abort()
+        raise CardDataError("ran out of memory building the card store: the last good store stays") from error
     except BaseException:
         builder.abort()
         raise
@@ -267,6 +296,8 @@ def sync(
     url = bulk.get("jsonl_download_uri") or bulk.get("download_uri")
     if not url:
         raise CardDataError("Scryfall's bulk-data object offers no download URI")
+    if not isinstance(url, str) or urlsplit(url).scheme not in ("http", "https"):
+        raise CardDataError("Scryfall's bulk-data object's download URI is no http(s) URL")
     with client.download(url) as download, SharedCopy(coordination, bulk["updated_at"]) as shared:
         bar = _progress(download.length or bulk.get("size"), "cards sync")
         metadata = build_store(db_path, shared.tee(bar(download.chunks())), source="scryfall",
@@ -308,7 +339,7 @@ def _published_file(coordination) -> tuple[Path, str] | None:
 def _build_from_shared(db_path: str | os.PathLike, path: Path, updated_at: str) -> SyncResult | None:
     """Build the store from a published file; None when it vanished meanwhile (pruned)."""
     try:
-        metadata = build_store(db_path, _file_chunks(path), source="scryfall", updated_at=updated_at)
+        metadata = build_store(db_path, file_chunks(path), source="scryfall", updated_at=updated_at)
     except FileNotFoundError:
         return None
     return SyncResult("updated", metadata)
@@ -379,20 +410,18 @@ class SharedCopy:
         self._discard()  # a failed download or build publishes nothing
 
 
-def _file_chunks(path: Path) -> Iterator[bytes]:
-    """A local file's bytes in chunks."""
-    with path.open("rb") as handle:
-        while chunk := handle.read(READ_CHUNK):
-            yield chunk
-
-
 def _import_updated_at(path: Path) -> str:
     """updated_at for an imported file: a bulk-data.json beside it, else the file's mtime."""
     beside = path.with_name("bulk-data.json")
     try:
-        return json.loads(beside.read_text(encoding="utf-8"))["updated_at"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return datetime.fromtimestamp(path.stat().st_mtime).astimezone().isoformat()
+        updated_at = json.loads(read_capped(beside, MAX_BULK_OBJECT_BYTES, "the bulk-data object"))["updated_at"]
+        if isinstance(updated_at, str):
+            return updated_at
+    except FileNotFoundError:
+        pass
+    except (OSError, CardDataError, ValueError, KeyError, TypeError, RecursionError) as error:
+        log.warning("%s not read (%s): the file's mtime is its updated_at", beside, error)
+    return datetime.fromtimestamp(path.stat().st_mtime).astimezone().isoformat()
 
 
 def import_file(
@@ -413,5 +442,5 @@ def import_file(
     updated_at = updated_at or _import_updated_at(path)
     _timestamp(updated_at)  # refuse an unreadable timestamp before building anything
     bar = _progress(path.stat().st_size, "cards import")
-    metadata = build_store(db_path, bar(_file_chunks(path)), source=f"file:{path.name}", updated_at=updated_at)
+    metadata = build_store(db_path, bar(file_chunks(path)), source=f"file:{path.name}", updated_at=updated_at)
     return _with_brackets(SyncResult("updated", metadata), db_path, brackets, None, network=False)

@@ -19,6 +19,11 @@ instead, e.g. [500, 500] or [429]), `delay` (seconds before answering), `truncat
 file with an honest length), `malformed_line` (a broken line in the middle),
 `content_encoding` (send Content-Encoding: gzip with the .gz file), `offer`
 ("jsonl", "json" or "both": which download URIs the bulk object lists).
+Hostile answers (tests/hardening/test_sync_bounds.py): `bulk_object_body`,
+`collection_body` and `search_body` are sent as they are instead of the real answer
+(bytes that start like gzip go with Content-Encoding: gzip); `search_next` makes every
+search page say has_more, with next_page "endless" (the next page number, forever),
+"self" (the page itself) or the URL given.
 Every request is recorded in `requests` (method, path, headers, JSON body).
 """
 
@@ -83,6 +88,10 @@ class ScryfallServer:
     spellbook_gzip: bool = False
     spellbook_offer_gz: bool = True
     spellbook_file: Path | None = None  # served as is, streamed from disk (benchmarks)
+    bulk_object_body: bytes | None = None
+    collection_body: bytes | None = None
+    search_body: bytes | None = None
+    search_next: str | None = None
 
     def __post_init__(self) -> None:
         self._httpd: ThreadingHTTPServer | None = None
@@ -182,6 +191,13 @@ class ScryfallServer:
             body["next_page"] = f"{self.base_url}/cards/search?q={quote(query)}&page={page + 1}"
         return body
 
+    def chained_page(self, path: str, page: int) -> dict[str, Any]:
+        """A search page that always has more (`search_next`): one card, and a next_page."""
+        following = {"endless": f"{self.base_url}/cards/search?q=chain&page={page + 1}",
+                     "self": f"{self.base_url}{path}"}.get(self.search_next, self.search_next)
+        return {"object": "list", "total_cards": 10 ** 6, "has_more": True, "next_page": following,
+                "data": [{"object": "card", "name": f"Chained Card {page}"}]}
+
     def next_fault(self) -> int | None:
         """Pop the next queued failure status, if any."""
         with self._lock:
@@ -243,7 +259,12 @@ class _Handler(BaseHTTPRequestHandler):
             return
         state = self.server_state
         url = urlsplit(self.path)
-        if url.path == "/cards/search":
+        if url.path == "/cards/search" and state.search_body is not None:
+            self._send_answer(state.search_body)
+        elif url.path == "/cards/search" and state.search_next is not None:
+            number = int((parse_qs(url.query).get("page") or ["1"])[0])
+            self._send(200, json.dumps(state.chained_page(self.path, number)).encode())
+        elif url.path == "/cards/search":
             query = parse_qs(url.query)
             page = state.search_page(query.get("q", [""])[0], int((query.get("page") or ["1"])[0]))
             if page is None:
@@ -252,6 +273,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(200, json.dumps(page).encode())
         elif url.path in ("/spellbook/variants.json", "/spellbook/variants.json.gz"):
             self._send_export(url.path.endswith(".gz"))
+        elif self.path == "/bulk-data/oracle-cards" and state.bulk_object_body is not None:
+            self._send_answer(state.bulk_object_body)
         elif self.path == "/bulk-data/oracle-cards":
             self._send(200, json.dumps(state.bulk_object()).encode())
         elif self.path == "/files/oracle-cards.jsonl.gz":
@@ -261,6 +284,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_file(gzip.compress(body) if self.path.endswith(".gz") else body, "application/json")
         else:
             self._error(404, "not_found", f"No endpoint at {self.path}")
+
+    def _send_answer(self, body: bytes) -> None:
+        """A hostile answer as it is; gzip bytes as Content-Encoding: gzip (a CDN would)."""
+        headers = {"Content_Encoding": "gzip"} if body[:2] == b"\x1f\x8b" else {}
+        self._send(200, body, **headers)
 
     def _send_file(self, body: bytes, content_type: str) -> None:
         """A bulk file, with the Content-Encoding and truncation faults."""
@@ -304,6 +332,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if self.path != "/cards/collection":
             self._error(404, "not_found", f"No endpoint at {self.path}")
+        elif self.server_state.collection_body is not None:
+            self._send_answer(self.server_state.collection_body)
         elif not isinstance(payload, dict) or not isinstance(payload.get("identifiers"), list):
             self._error(400, "bad_request", "The JSON you supplied is missing the identifiers field.")
         elif len(payload["identifiers"]) > 75:

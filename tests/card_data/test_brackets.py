@@ -386,9 +386,7 @@ def test_refresh_without_a_store_is_a_clear_error(tmp_path, server):
 def test_gzipped_export_file(tmp_path):
     path = tmp_path / "variants.json.gz"
     path.write_bytes(gzip.compress(EXPORT))
-    from card_data.sync import decompressed
-
-    assert read_export(decompressed([path.read_bytes()])).pairs == EXPECTED_COMBOS
+    assert read_export([path.read_bytes()]).pairs == EXPECTED_COMBOS  # read_export gunzips it
 
 
 def test_the_lists_are_asked_again_only_when_the_store_file_may_have_changed(fixture_db, monkeypatch):
