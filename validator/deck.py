@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping, NamedTuple
+from typing import TYPE_CHECKING, Mapping, NamedTuple
+
+if TYPE_CHECKING:  # validator/formats.py reads Card and Deck: no import at run time
+    from validator.formats import Format, FormatData
 
 WUBRG = "WUBRG"
+NO_LEGALITIES: Mapping[str, str] = MappingProxyType({})
+# {"commander": value} for a Card given only `legality` (hand-built ones), shared
+_COMMANDER_ONLY: dict[str, Mapping[str, str]] = {}
 
 
 def wubrg(colors) -> tuple[str, ...]:
@@ -41,6 +47,21 @@ class Card:
     produced_mana: frozenset[str] = frozenset()
     # Scryfall's "normal" image of the front face (488x680), for the page's previews; "" if none stored
     image: str = ""
+    # Scryfall's legalities, every format key the card data has ("duel": "restricted"...);
+    # a key it lacks is unknown, never legal. "commander" always equals `legality`
+    # (__post_init__ sees to it), so a Card built with `legality` alone reads the same.
+    legalities: Mapping[str, str] = field(default_factory=lambda: NO_LEGALITIES, hash=False)
+
+    def __post_init__(self) -> None:
+        """Keep legalities["commander"] equal to `legality`, what it has always meant."""
+        if self.legalities.get("commander") == self.legality:
+            return
+        if self.legalities:
+            legalities = MappingProxyType({**self.legalities, "commander": self.legality})
+        else:  # a Card given `legality` alone: one shared mapping per value
+            legalities = _COMMANDER_ONLY.get(self.legality) or _COMMANDER_ONLY.setdefault(
+                self.legality, MappingProxyType({"commander": self.legality}))
+        object.__setattr__(self, "legalities", legalities)
 
     @property
     def oracle_text(self) -> str:
@@ -94,3 +115,11 @@ class Deck:
     extra_companions: tuple[Entry, ...] = ()  # companions declared beyond the first (only one is allowed)
     # canonical commander name -> chosen color letter (903.4b)
     color_choices: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # Oathbreaker's signature spells: the very Entry objects of `main` that are one (they
+    # count as deck cards everywhere; the signature_spell rule reads which they are). Empty
+    # in a format without signature spells.
+    signature_spells: tuple[Entry, ...] = ()
+    # the game format it is judged in (validator/formats.py; None: Commander) and the data
+    # that format's rules are given (the Pauper Commander commander list; None: none)
+    format: Format | None = None
+    format_data: FormatData | None = None
