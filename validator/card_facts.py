@@ -328,20 +328,13 @@ def non_deck_kind(card: Card) -> str | None:
     return None
 
 
-# Front-face types that take the careful path in legality's screen: the non-deck types,
-# and Conspiracy (banned in Commander).
-SUSPECT_TYPES = frozenset(NON_DECK_TYPES) | {"Conspiracy"}
-# Layouts of ordinary deck cards; anything else (meld, token, planar, unknown new layouts)
-# takes the careful path. Token/Emblem supertypes come with token/emblem layouts.
-PLAIN_LAYOUTS = frozenset({
-    "normal", "split", "flip", "transform", "modal_dfc", "leveler", "class", "case", "saga",
-    "adventure", "mutate", "prototype", "battle", "host", "augment", "reversible_card",
-})
+# deck.PLAIN_LAYOUTS and deck.SUSPECT_TYPES (the non-deck types and Conspiracy) decide
+# Card.plain, legality's cheap screen (tests check SUSPECT_TYPES against NON_DECK_TYPES).
 
 
 def is_non_deck(card: Card) -> bool:
     """non_deck_kind(card) is not None, after legality's cheap screen (most cards pass it)."""
-    if card.layout in PLAIN_LAYOUTS and card.types.isdisjoint(SUSPECT_TYPES) and "Attraction" not in card.subtypes:
+    if card.plain:
         return False
     return non_deck_kind(card) is not None
 

@@ -10,6 +10,15 @@ if TYPE_CHECKING:  # validator/formats.py reads Card and Deck: no import at run 
     from validator.formats import Format, FormatData
 
 WUBRG = "WUBRG"
+# Front-face types that make a card no plain deck card: the non-deck types
+# (card_facts.NON_DECK_TYPES) and Conspiracy (banned in Commander).
+SUSPECT_TYPES = frozenset({"Plane", "Phenomenon", "Scheme", "Vanguard", "Dungeon", "Emblem", "Token", "Conspiracy"})
+# Layouts of ordinary deck cards; anything else (meld, token, planar, unknown new layouts)
+# takes the careful path. Token/Emblem supertypes come with token/emblem layouts.
+PLAIN_LAYOUTS = frozenset({
+    "normal", "split", "flip", "transform", "modal_dfc", "leveler", "class", "case", "saga",
+    "adventure", "mutate", "prototype", "battle", "host", "augment", "reversible_card",
+})
 NO_LEGALITIES: Mapping[str, str] = MappingProxyType({})
 # {"commander": value} for a Card given only `legality` (hand-built ones), shared
 _COMMANDER_ONLY: dict[str, Mapping[str, str]] = {}
@@ -51,9 +60,15 @@ class Card:
     # a key it lacks is unknown, never legal. "commander" always equals `legality`
     # (__post_init__ sees to it), so a Card built with `legality` alone reads the same.
     legalities: Mapping[str, str] = field(default_factory=lambda: NO_LEGALITIES, hash=False)
+    # derived, not given: an ordinary deck card by layout and front-face types (no plane,
+    # scheme, token, Conspiracy, Attraction, meld result...), so the rules' screens take
+    # the careful path only for the others
+    plain: bool = field(init=False, default=True, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        """Keep legalities["commander"] equal to `legality`, what it has always meant."""
+        """Derive `plain`; keep legalities["commander"] equal to `legality`, what it has always meant."""
+        object.__setattr__(self, "plain", self.layout in PLAIN_LAYOUTS and self.types.isdisjoint(SUSPECT_TYPES)
+                           and "Attraction" not in self.subtypes and not self.is_meld_result)
         if self.legalities.get("commander") == self.legality:
             return
         if self.legalities:

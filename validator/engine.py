@@ -9,13 +9,14 @@ from validator import brackets
 from validator.assemble import assemble, infer_commanders
 from validator.brackets import Bracket, BracketData
 from validator.deck import Card, Deck, Entry, wubrg
-from validator.decklist import NOBODY, Decklist, Designation
+from validator.card_facts import is_instant_or_sorcery
+from validator.decklist import NOBODY, Decklist, Designation, Section
 from validator.deck_facts import card_count, commander_identity
 from validator.formats import (
     COMMANDER, FORMATS, FieldNotInFormat, Format, FormatData, format_named, named_in_file,
 )
 from validator.overview import Overview, overview
-from validator.rules import DECK_RULES, FORMAT_RULES, RULES, Rule
+from validator.rules import CODES_ONLY, DECK_RULES, FORMAT_RULES, RULES, Rule
 from validator.violations import Code, Severity, Violation
 
 
@@ -147,7 +148,8 @@ class _Judging:
         self.decklist, self.cards, self.suggestions = decklist, cards, suggestions
         self.designation, self.format_data = designation, format_data
         self._inferred: dict[tuple, Decklist] = {}  # (who commands, size, ...) -> the list as inferred
-        # (id of that list, signature spells, role) -> [its Deck, what DECK_RULES found in it]
+        # (id of that list, whether signature spells change its assembly) -> [its Deck, what
+        # DECK_RULES found in it]
         self._decks: dict[tuple, list] = {}
         self._judged: dict[Format, tuple] = {}  # each format's answer, once
 
@@ -155,31 +157,63 @@ class _Judging:
         """The Deck judged in the format, the list's own problems (its inference included),
         and every rule's violations (the deck-only rules' found once per assembly)."""
         done = self._judged.get(fmt)
+        if done is None:
+            deck, problems, slot = self._deck_of(fmt)
+            done = self._judged[fmt] = (deck, problems, [*slot[1], *validate(deck, FORMAT_RULES)])
+        return done
+
+    def error_codes(self, fmt: Format) -> set[str]:
+        """The distinct error codes of the format's verdict: judged()'s, or from the rules'
+        codes-only twins (rules.CODES_ONLY) when the format was not judged in full."""
+        done = self._judged.get(fmt)
         if done is not None:
-            return done
+            return {str(v.code) for v in (*done[1], *done[2]) if v.severity == Severity.ERROR}
+        deck, problems, slot = self._deck_of(fmt)
+        codes = {str(v.code) for v in (*problems, *slot[1]) if v.severity == Severity.ERROR}
+        for rule in FORMAT_RULES:
+            twin = CODES_ONLY.get(rule)
+            if twin is not None:
+                codes.update(twin(deck))
+            else:
+                codes.update(str(v.code) for v in rule(deck) if v.severity == Severity.ERROR)
+        return codes
+
+    def _deck_of(self, fmt: Format) -> tuple[Deck, tuple[Violation, ...], list]:
+        """The Deck in the format, the list's problems, and its assembly's shared slot."""
         listed = self.decklist
         if not self.designation.commanders:
             key = (fmt.commanders, fmt.deck_size, fmt.signature_spells, fmt.role)
             listed = self._inferred.get(key)
             if listed is None:
                 listed = self._inferred[key] = infer_commanders(self.decklist, self.cards, fmt, self.format_data)
-        key = (id(listed), fmt.signature_spells, fmt.role)
+        key = (id(listed), fmt.signature_spells and self._marks_signature_spells(listed))
         slot = self._decks.get(key)
         if slot is None:
             deck = assemble(listed, self.cards, self.suggestions, self.designation,
                             game_format=fmt, format_data=self.format_data)
             slot = self._decks[key] = [deck, validate(deck, DECK_RULES)]
         deck = slot[0] if slot[0].format is fmt else replace(slot[0], format=fmt)
-        done = self._judged[fmt] = (deck, listed.problems, [*slot[1], *validate(deck, FORMAT_RULES)])
-        return done
+        return deck, listed.problems, slot
+
+    def _marks_signature_spells(self, listed: Decklist) -> bool:
+        """Whether a format with signature spells assembles this list otherwise than one
+        without (a Signature Spell section, designated spells, or an instant or sorcery in
+        the command zone, which may be one): else both share one assembly."""
+        if self.designation.signature_spells:
+            return True
+        cards = self.cards
+        for entry in listed.entries:
+            if entry.section is Section.SIGNATURE:
+                return True
+            if entry.section is Section.COMMANDER and (card := cards.get(entry.name)) and is_instant_or_sorcery(card):
+                return True
+        return False
 
     def verdicts(self) -> dict[str, FormatVerdict]:
         """Every format's verdict."""
         verdicts = {}
         for fmt in FORMATS:
-            _, problems, violations = self.judged(fmt)
-            found = (*problems, *violations)
-            codes = sorted({str(v.code) for v in found if v.severity == Severity.ERROR})
+            codes = sorted(self.error_codes(fmt))
             verdicts[fmt.key] = FormatVerdict(not codes, tuple(codes))
         return verdicts
 

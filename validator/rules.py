@@ -13,11 +13,11 @@ from collections import Counter
 from typing import Callable, Iterable, Iterator, Sequence
 
 from validator.card_facts import (
-    PLAIN_LAYOUTS, SUSPECT_TYPES, basic_land_types, can_pair, chooses_color, copy_limit,
+    basic_land_types, can_pair, chooses_color, copy_limit,
     has_companion, is_background, is_instant_or_sorcery, is_non_deck, non_deck_kind,
 )
 from validator.companions import COMPANION_CONDITIONS
-from validator.deck import Deck, Entry
+from validator.deck import Card, Deck, Entry
 from validator.deck_facts import (
     COLOR_LETTERS, assumed_colors, card_count, commander_identity, designated_commanders, identity_entries,
     unchosen_commanders,
@@ -303,89 +303,90 @@ def legality(deck: Deck) -> Iterator[Violation]:
     not_legal, read from the format's own legality key; and one legality_unknown warning
     naming every card whose data has no value for that key (never taken as legal)."""
     fmt = deck_format(deck)
-    key = fmt.legality_key
-    zone = [*deck.commanders, *deck.main, deck.companion] if deck.companion else [*deck.commanders, *deck.main]
-    # a cheap screen first: almost every card is a legal, plain, traditional card
-    if key == "commander":  # Card.legality is that key's value: an attribute read, the fastest
-        suspects = [
-            e
-            for e in zone
-            if (card := e.card).legality != "legal"
-            or card.layout not in PLAIN_LAYOUTS
-            or not card.types.isdisjoint(SUSPECT_TYPES)
-            or "Attraction" in card.subtypes
-        ]
-    else:
-        suspects = [
-            e
-            for e in zone
-            if (card := e.card).legalities.get(key) != "legal"
-            or card.layout not in PLAIN_LAYOUTS
-            or not card.types.isdisjoint(SUSPECT_TYPES)
-            or "Attraction" in card.subtypes
-        ]
-    commanders = {id(e) for e in deck.commanders}
     unknown: list[Entry] = []
-    data = deck_format_data(deck)
-    for entry in suspects:
-        violation = _legality_of(entry, fmt, id(entry) in commanders)
-        if violation is _UNKNOWN:
+    for entry, code in _legality_codes(deck, fmt):
+        if code == Code.LEGALITY_UNKNOWN:
             unknown.append(entry)
-        elif violation:
-            yield violation
+        else:
+            yield _legality_violation(entry, code, fmt)
     # commanders judged by the format's list, when it is not loaded
+    data = deck_format_data(deck)
     unverified = [e for e in deck.commanders if fmt.commanders.unverified(e.card, data) and not is_non_deck(e.card)]
     if unknown or unverified:
         yield _legality_unknown(unknown, unverified, fmt)
 
 
-_UNKNOWN = Violation(Code.LEGALITY_UNKNOWN, "")  # _legality_of's answer for a card with no value
+def legality_codes(deck: Deck) -> set[str]:
+    """The error codes `legality` reports for the deck, without building its violations (the
+    all-formats block needs only the codes, for seven formats)."""
+    return {code for _, code in _legality_codes(deck, deck_format(deck), unknown=False)}
 
 
-def _legality_of(entry: Entry, fmt: Format, commander: bool) -> Violation | None:
-    """The first legality problem of one entry (a commander, when `commander`), _UNKNOWN
-    when its data has no value for the format's key, or None."""
-    card = entry.card
-    kind = non_deck_kind(card)
-    if kind:
-        return Violation(
-            Code.NON_DECK_CARD,
-            f"{card.name} is {kind}, not a card for the deck.",
-            cards=(card.name,),
-            lines=entry.lines,
-        )
+def _legality_codes(deck: Deck, fmt: Format, unknown: bool = True) -> Iterator[tuple[Entry, str]]:
+    """(entry, its one legality code) for every card with one, legality_unknown included
+    unless `unknown` is False, in deck order."""
+    key = fmt.legality_key
+    zone = [*deck.commanders, *deck.main, deck.companion] if deck.companion else [*deck.commanders, *deck.main]
+    # a cheap screen first: almost every card is a legal, plain, traditional card
+    if key == "commander":  # Card.legality is that key's value: an attribute read, the fastest
+        suspects = [e for e in zone if (card := e.card).legality != "legal" or not card.plain]
+    else:
+        suspects = [e for e in zone if (card := e.card).legalities.get(key) != "legal" or not card.plain]
+    if not suspects:
+        return
+    commanders = {id(e) for e in deck.commanders}
+    by_key = fmt.commanders.by_key
+    for entry in suspects:
+        card = entry.card
+        if card.plain and key not in card.legalities and (by_key or id(entry) not in commanders):
+            if unknown:  # the common unknown: a plain card with no value (_legality_code's answer, sooner)
+                yield entry, Code.LEGALITY_UNKNOWN
+            continue
+        code = _legality_code(card, fmt, id(entry) in commanders)
+        if code is not None and (unknown or code != Code.LEGALITY_UNKNOWN):
+            yield entry, code
+
+
+def _legality_code(card: Card, fmt: Format, commander: bool) -> str | None:
+    """The one legality code of a card (a commander, when `commander`) in the format:
+    non_deck_card, banned, banned_as_commander, legality_unknown (no value for the key),
+    not_legal, or None."""
+    if not card.plain and non_deck_kind(card):
+        return Code.NON_DECK_CARD
     if commander and not fmt.commanders.by_key:
         return None  # judged by the format's commander list alone (commander_ineligible)
     value = card.legalities.get(fmt.legality_key)
     if value == "banned" or "Conspiracy" in card.types:
-        return Violation(
-            Code.BANNED, f"{card.name} is banned in {fmt.name}.", cards=(card.name,), lines=entry.lines
-        )
+        return Code.BANNED
     if commander and value is not None and value == fmt.commander_ban:
-        return Violation(
-            Code.BANNED_AS_COMMANDER,
-            f"{card.name} is banned as a {fmt.role} in {fmt.name} (it is legal in the deck).",
-            cards=(card.name,),
-            lines=entry.lines,
-        )
+        return Code.BANNED_AS_COMMANDER
     if value is None:
-        return _UNKNOWN
+        return Code.LEGALITY_UNKNOWN
     if value not in fmt.deck_values:
-        return Violation(
-            Code.NOT_LEGAL,
-            f"{card.name} is not legal in {fmt.name}.",
-            cards=(card.name,),
-            lines=entry.lines,
-        )
+        return Code.NOT_LEGAL
     return None
+
+
+def _legality_violation(entry: Entry, code: str, fmt: Format) -> Violation:
+    """The violation of one entry's legality code (not legality_unknown: one warning names them all)."""
+    name = entry.card.name
+    if code == Code.NON_DECK_CARD:
+        message = f"{name} is {non_deck_kind(entry.card)}, not a card for the deck."
+    elif code == Code.BANNED:
+        message = f"{name} is banned in {fmt.name}."
+    elif code == Code.BANNED_AS_COMMANDER:
+        message = f"{name} is banned as a {fmt.role} in {fmt.name} (it is legal in the deck)."
+    else:
+        message = f"{name} is not legal in {fmt.name}."
+    return Violation(code, message, cards=(name,), lines=entry.lines)
 
 
 def _legality_unknown(entries: list[Entry], unverified: list[Entry], fmt: Format) -> Violation:
     """The warning naming every card whose legality in the format is unknown: no value for
     its key, or (`unverified`) a commander whose format list is not loaded."""
     said = []
+    names = card_names(entries)
     if entries:
-        names = card_names(entries)
         listed = and_list(names) if len(names) <= 10 else f"{len(names)} cards"
         said.append(f"The card data has no {fmt.name} legality ({fmt.legality_key}) for {listed}, so "
                     f"{'it was' if len(names) == 1 else 'they were'} not taken as legal.")
@@ -396,7 +397,7 @@ def _legality_unknown(entries: list[Entry], unverified: list[Entry], fmt: Format
         Code.LEGALITY_UNKNOWN,
         " ".join(said) + " The verdict rests on the other checks.",
         Severity.WARNING,
-        cards=tuple(sorted({*card_names(entries), *card_names(unverified)})),
+        cards=tuple(sorted({*names, *card_names(unverified)})) if unverified else names,
         lines=line_numbers([*entries, *unverified]),
     )
 
@@ -627,3 +628,6 @@ FORMAT_RULES: tuple[Rule, ...] = (
     signature_spell,
 )
 DECK_RULES: tuple[Rule, ...] = tuple(rule for rule in RULES if rule not in FORMAT_RULES)
+# A rule's codes-only twin, where building its violations costs more than the codes (the
+# all-formats block wants only each format's error codes): same answers, no messages.
+CODES_ONLY: dict[Rule, Callable[[Deck], set[str]]] = {legality: legality_codes}

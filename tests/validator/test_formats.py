@@ -461,16 +461,25 @@ def test_judge_formats_gives_every_formats_verdict():
     assert check(decklist, cards).formats is None  # opt-in
 
 
-def test_judge_formats_assembles_once_per_distinct_deck(monkeypatch):
+SIGNATURE_TEXT = "Commander\n1 Atraxa, Praetors' Voice\n\nSignature Spell\n1 Sol Ring\n\nDeck\n98 Wastes\n"
+
+
+@pytest.mark.parametrize(("text", "assembled"), [
+    # a marked commander needs no inference, and nothing marks a signature spell: one deck
+    # serves every format
+    (DECK_TEXT, ["commander"]),
+    # a Signature Spell section: Oathbreaker assembles its own
+    (SIGNATURE_TEXT, ["commander", "oathbreaker"]),
+])
+def test_judge_formats_assembles_once_per_distinct_deck(monkeypatch, text, assembled):
     from validator import engine
 
     calls = []
     real = engine.assemble
     monkeypatch.setattr(engine, "assemble", lambda *a, **k: calls.append(k["game_format"].key) or real(*a, **k))
-    engine.judge_formats(parse(DECK_TEXT), CARDS)
-    # the marked commander needs no inference: one deck for the formats without signature
-    # spells, one for Oathbreaker's
-    assert calls == ["commander", "oathbreaker"]
+    verdicts = engine.judge_formats(parse(text), CARDS)
+    assert calls == assembled
+    assert len(verdicts) == 7
 
 
 def test_judge_formats_runs_the_deck_only_rules_once_per_assembly(monkeypatch):
@@ -483,8 +492,14 @@ def test_judge_formats_runs_the_deck_only_rules_once_per_assembly(monkeypatch):
         return iter(())
 
     monkeypatch.setattr(engine, "DECK_RULES", (*rules.DECK_RULES, counting))
-    engine.judge_formats(parse(DECK_TEXT), CARDS)
+    engine.judge_formats(parse(SIGNATURE_TEXT), CARDS)
     assert runs == ["commander", "oathbreaker"]
+    runs.clear()
+    engine.judge_formats(parse(_commander_first([TEFERI.name], 99)), {**FILLER, TEFERI.name: TEFERI})
+    # inferred per kind of commander and size: Commander, Duel and PreDH share theirs, Brawl
+    # infers Teferi (another deck), Standard Brawl and Oathbreaker (60) and PDH infer nothing,
+    # so they share the uninferred list with Commander's
+    assert runs == ["commander", "brawl"]
 
 
 # --- the format a list names ----------------------------------------------------------------------
@@ -511,3 +526,54 @@ def test_the_callers_format_always_wins_and_an_unsupported_one_is_ignored():
 def test_formats_module_exports():
     assert formats.KEYS == tuple(f.key for f in FORMATS)
     assert formats.deck_format(deck(ATRAXA)) is COMMANDER
+
+
+def test_the_plain_screen_covers_every_non_deck_type():
+    from validator.card_facts import NON_DECK_LAYOUTS, NON_DECK_TYPES
+    from validator.deck import PLAIN_LAYOUTS, SUSPECT_TYPES
+
+    assert SUSPECT_TYPES == frozenset(NON_DECK_TYPES) | {"Conspiracy"}
+    assert PLAIN_LAYOUTS.isdisjoint(NON_DECK_LAYOUTS)
+    assert card("Sol Ring", "Artifact").plain and not card("Goblin", "Token Creature — Goblin", layout="token").plain
+    assert not card("Brisela", "Legendary Creature — Angel", is_meld_result=True).plain
+    assert not card("Balloon Stand", "Artifact — Attraction").plain
+
+
+ODD_CARDS = (
+    everywhere(card("Banned Here", "Artifact"), duel="banned", brawl="banned"),
+    everywhere(card("Not Everywhere", "Artifact"), predh="not_legal", paupercommander="restricted"),
+    everywhere(card("Unknown Here", "Artifact"), oathbreaker=None, standardbrawl=None),
+    everywhere(card("Backup Plan", "Conspiracy")),
+    everywhere(card("Tazeem", "Plane — Zendikar", layout="planar")),
+    TAMIYO, WITNESS,
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.key)
+@pytest.mark.parametrize("commander", [ATRAXA_ALL, TAMIYO, WITNESS, everywhere(ROWAN), TEFERI],
+                         ids=lambda c: c.name.split(",")[0])
+def test_legality_codes_are_the_legality_rules_error_codes(fmt, commander):
+    from validator.rules import legality, legality_codes
+
+    d = fill(commander, main={c: 1 for c in ODD_CARDS if c is not commander}, game_format=fmt, format_data=PDH_LIST)
+    assert legality_codes(d) == {v.code for v in legality(d) if v.severity == "error"}
+
+
+@pytest.mark.parametrize("text", [
+    DECK_TEXT,
+    "Format: Brawl\n" + DECK_TEXT,
+    "Commander\n1 Atraxa, Praetors' Voice\n\nSignature Spell\n1 Sol Ring\n\nDeck\n98 Wastes\n",
+    "1 Teferi, Master of Time\n\n" + "\n".join(f"1 Filler {i}" for i in range(59)) + "\n",
+    "1 Rowan, Scholar of Sparks // Will, Scholar of Frost\n1 Lightning Bolt\n\n"
+    + "\n".join(f"1 Filler {i}" for i in range(58)) + "\n",
+])
+def test_each_formats_verdict_is_what_checking_in_that_format_finds(text):
+    from validator.engine import judge_formats
+
+    cards = {**CARDS, **FILLER, TEFERI.name: TEFERI, ROWAN.name: everywhere(ROWAN), BOLT.name: BOLT}
+    decklist = parse(text)
+    verdicts = judge_formats(decklist, cards, format_data=PDH_LIST)
+    for fmt in FORMATS:
+        report = check(decklist, cards, game_format=fmt, format_data=PDH_LIST)
+        errors_found = sorted({v.code for v in report.violations if v.severity == "error"})
+        assert (verdicts[fmt.key].valid, list(verdicts[fmt.key].codes)) == (report.valid, errors_found), fmt.key
