@@ -17,6 +17,7 @@ from validator.deck import Card, Deck, Entry, UnknownName
 from validator.decklist import NOBODY, Candidate, Decklist, Designation, ListEntry, Section
 from validator.card_facts import can_pair, has_companion, is_instant_or_sorcery
 from validator.formats import COMMANDER, NO_FORMAT_DATA, Format, FormatData
+from validator.phrasing import a_or_an
 from validator.violations import Code, Severity, Violation
 
 COUNTED = (Section.COMMANDER, Section.MAIN, Section.SIGNATURE)  # the sections of the 100 (or 60)
@@ -299,7 +300,7 @@ def infer_commanders(
     taken = f"{' and '.join(names)} taken as {role}"
     if spell is not None:
         taken += f" and {cards[entries[spell].name].name} as its signature spell"
-    how = f"it can be {'an' if role[0] in 'aeiou' else 'a'} {role}" if len(names) == 1 else f"they can be {role}s together"
+    how = f"it can be {a_or_an(role)}" if len(names) == 1 else f"they can be {role}s together"
     warning = Violation(
         Code.COMMANDER_INFERRED,
         f"No {role} was marked; {taken} from {candidate.source}: {how}, and the deck then has "
