@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from types import MappingProxyType
 from typing import Any, Iterable, Iterator, Mapping
 
 from validator.deck import Card
@@ -152,6 +153,7 @@ def to_card(card: Mapping[str, Any]) -> Card:
         color_identity=frozenset(card.get("color_identity") or ()),
         layout=card.get("layout") or "normal",
         legality=(card.get("legalities") or {}).get("commander", "not_legal"),
+        legalities=legalities(card),
         has_power_toughness=_has_power_toughness(card),
         game_changer=bool(card.get("game_changer")),
         keywords=frozenset(card.get("keywords") or ()),
@@ -160,6 +162,27 @@ def to_card(card: Mapping[str, Any]) -> Card:
         produced_mana=frozenset(card.get("produced_mana") or ()),
         image=front_image(card),
     )
+
+
+# Cards share few distinct legalities objects (most are "legal everywhere but ..."): one
+# read-only mapping per distinct one, so 30,000 cards keep a few thousand; bounded.
+_SHARED_LEGALITIES: dict[tuple, Mapping[str, str]] = {}
+MAX_SHARED_LEGALITIES = 8192
+
+
+def legalities(card: Mapping[str, Any]) -> Mapping[str, str]:
+    """Every legality key the payload has (Scryfall's legalities, string values only), as a
+    read-only mapping shared by the cards that have the same one."""
+    given = card.get("legalities")
+    if not isinstance(given, Mapping):
+        return MappingProxyType({})
+    items = tuple(sorted((k, v) for k, v in given.items() if isinstance(k, str) and isinstance(v, str)))
+    shared = _SHARED_LEGALITIES.get(items)
+    if shared is None:
+        shared = MappingProxyType(dict(items))
+        if len(_SHARED_LEGALITIES) < MAX_SHARED_LEGALITIES:
+            _SHARED_LEGALITIES[items] = shared
+    return shared
 
 
 def front_image(card: Mapping[str, Any]) -> str:

@@ -8,6 +8,7 @@ from typing import NamedTuple
 from card_data.store import StoreMetadata
 from validator.decklist import NOBODY, Designation
 from validator.engine import Report, check
+from validator.formats import Format, FormatData
 from validator.parse import parse
 
 
@@ -35,6 +36,9 @@ def validate_text(
     suggest_limit: int | None = None,
     bracket: int | None = None,
     with_overview: bool = False,
+    game_format: str | Format | None = "commander",
+    format_data: FormatData | None = None,
+    with_formats: bool = False,
 ) -> Validated:
     """Parse the text, resolve every name in one batch, and apply every rule.
 
@@ -47,6 +51,14 @@ def validate_text(
     violations. The bracket lists (mass land denial, two-card combos) come from the store
     file the cards came from.
     `with_overview` fills Report.overview (the page's charts, the API's `overview` block).
+    `format` is the decklist syntax (validator.parse.FORMATS; None: detect). `game_format`
+    is the game format (a key or alias, or a validator.formats.Format; UnknownFormat, a
+    ValueError, for anything else); None judges the list in the format it names for itself
+    (with a format_inferred warning), else Commander. `format_data` is what the formats'
+    rules are given (the Pauper Commander commander list; None: not loaded). A declared
+    bracket outside Commander, or signature spells outside Oathbreaker, raise
+    validator.formats.FieldNotInFormat (a ValueError with `.field`). `with_formats` fills
+    Report.formats, every format's {valid, codes} (include=formats).
     """
     decklist = parse(text, format)
     names = names_to_resolve(decklist, designation)
@@ -60,6 +72,9 @@ def validate_text(
         bracket_data=repository.bracket_data(resolution.stamp),
         bracket=bracket,
         with_overview=with_overview,
+        game_format=game_format,
+        format_data=format_data,
+        with_formats=with_formats,
     )
     return Validated(report, resolution.metadata)
 

@@ -115,25 +115,35 @@ def deck(
     schemes: Mapping[Card, int] | Iterable[Card] | None = None,
     unknown: Iterable[UnknownName] = (),
     color_choices: Mapping[str, str] | None = None,
+    signature_spells: Iterable[Card] = (),
+    game_format=None,
+    format_data=None,
 ) -> Deck:
-    """A resolved Deck: deck(commander=ATRAXA, main={FOREST: 99})."""
+    """A resolved Deck: deck(commander=ATRAXA, main={FOREST: 99}). `signature_spells` join
+    the main deck as Oathbreaker's signature spells; `game_format` (a validator.formats
+    Format) and `format_data` are what it is judged in and with."""
     zone = ([commander] if commander else []) + list(commanders)
+    spells = tuple(entry(c) for c in signature_spells)
     return Deck(
         commanders=tuple(entry(c) for c in zone),
-        main=_entries(main),
+        main=_entries(main) + spells,
         companion=entry(companion) if companion else None,
         sideboard=_entries(sideboard),
         planar=_entries(planar),
         schemes=_entries(schemes),
         unknown=tuple(unknown),
         color_choices=MappingProxyType(dict(color_choices or {})),
+        signature_spells=spells,
+        format=game_format,
+        format_data=format_data,
     )
 
 
-def full_deck(*commanders: Card, main: Mapping[Card, int] | None = None, **kwargs) -> Deck:
-    """A 100-card deck: the commanders, `main`, and Wastes to fill the rest."""
+def full_deck(*commanders: Card, main: Mapping[Card, int] | None = None, size: int = 100, **kwargs) -> Deck:
+    """A deck of `size` cards (100): the commanders, `main`, signature spells, and Wastes to fill the rest."""
     main = dict(main or {})
-    missing = 100 - len(commanders) - sum(main.values())
+    spells = kwargs["signature_spells"] = tuple(kwargs.get("signature_spells", ()))
+    missing = size - len(commanders) - sum(main.values()) - len(spells)
     if missing > 0:
         main[WASTES] = main.get(WASTES, 0) + missing
     return deck(commanders=commanders, main=main, **kwargs)
@@ -227,6 +237,7 @@ def to_card(obj: dict) -> Card:
         color_identity=frozenset(obj.get("color_identity", ())),
         layout=obj.get("layout", "normal"),
         legality=obj.get("legalities", {}).get("commander", "not_legal"),
+        legalities=obj.get("legalities", {}),
         has_power_toughness="power" in front,
         game_changer=bool(obj.get("game_changer")),
         keywords=frozenset(obj.get("keywords", ())),
@@ -315,3 +326,19 @@ def load_bracket_lists(db) -> None:
         network=False)
     assert {kind: result.status for kind, result in results.items()} == {
         brackets.MASS_LAND_DENIAL: "updated", brackets.TWO_CARD_COMBOS: "updated"}
+
+
+# --- Commander-family formats (validator/formats.py) ---------------------------------
+
+FORMAT_KEYS = ("commander", "duel", "brawl", "standardbrawl", "oathbreaker", "paupercommander", "predh")
+
+
+def everywhere(c: Card, **values: str) -> Card:
+    """The card with a value for every format's legality key: legal, but for `values`
+    (`everywhere(SOL_RING, duel="banned")`); a value of None leaves that key out."""
+    from dataclasses import replace
+
+    legalities = {key: "legal" for key in FORMAT_KEYS}
+    legalities.update(values)
+    kept = {key: value for key, value in legalities.items() if value is not None}
+    return replace(c, legality=kept.get("commander", "not_legal"), legalities=kept)

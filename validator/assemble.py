@@ -1,9 +1,10 @@
-"""From a parsed Decklist and resolved cards to the Deck the rules look at.
+"""From a parsed Decklist and resolved cards to the Deck the rules look at, in a format.
 
-The request's `commanders`/`companion` override what the text says (DESIGN.md): a named
-card that is already in the list is that card moved to the command zone, not a second
-copy; one that is not in the list is added. Lines naming the same canonical card in one
-section (say "Lim-Dul's Vault" and "Lim-Dûl's Vault") become one Entry with both lines.
+The request's `commanders`/`companion` (and, in Oathbreaker, `signature_spells`) override
+what the text says (DESIGN.md): a named card that is already in the list is that card
+moved to the command zone, not a second copy; one that is not in the list is added.
+Lines naming the same canonical card in one section (say "Lim-Dul's Vault" and
+"Lim-Dûl's Vault") become one Entry with both lines.
 """
 
 from __future__ import annotations
@@ -14,13 +15,16 @@ from typing import Mapping, Sequence
 
 from validator.deck import Card, Deck, Entry, UnknownName
 from validator.decklist import NOBODY, Candidate, Decklist, Designation, ListEntry, Section
-from validator.card_facts import can_pair, commander_eligibility, has_companion, is_background
+from validator.card_facts import can_pair, has_companion, is_instant_or_sorcery
+from validator.formats import COMMANDER, NO_FORMAT_DATA, Format, FormatData
+from validator.phrasing import a_or_an
 from validator.violations import Code, Severity, Violation
 
-COUNTED = (Section.COMMANDER, Section.MAIN)  # the sections of the 100
+COUNTED = (Section.COMMANDER, Section.MAIN, Section.SIGNATURE)  # the sections of the 100 (or 60)
 # Where an override's card is looked for in the list, most specific first.
 COMMANDER_SOURCES = (Section.COMMANDER, Section.MAIN, Section.COMPANION, Section.SIDEBOARD, Section.MAYBEBOARD)
 COMPANION_SOURCES = (Section.COMPANION, Section.SIDEBOARD, Section.MAYBEBOARD, Section.MAIN)
+SIGNATURE_SOURCES = (Section.SIGNATURE, Section.MAIN, Section.COMMANDER, Section.SIDEBOARD, Section.MAYBEBOARD)
 # Iterating the enum class, like reading Section.X, costs far more than a tuple (Python 3.11).
 _SECTIONS = tuple(Section)
 
@@ -68,9 +72,20 @@ def assemble(
     cards: Mapping[str, Card],
     suggestions: Mapping[str, Sequence[str]] | None = None,
     designation: Designation = NOBODY,
+    *,
+    game_format: Format = COMMANDER,
+    format_data: FormatData | None = None,
 ) -> Deck:
     """Build the Deck from list entries resolved through `cards` (keyed by the exact names
-    typed); the designation's commanders and companion override what the list marks."""
+    typed); the designation's commanders and companion override what the list marks.
+
+    `game_format` is the format the deck is judged in (Deck.format), `format_data` what its
+    rules are given. Signature spells (a Signature Spell section) are deck cards in every
+    format, and in a format with signature spells also Deck.signature_spells; there the
+    designation's signature_spells override the list's marks, and a command zone holding
+    an oathbreaker and instants or sorceries, with no signature spell marked, has them as
+    its signature spells.
+    """
     suggestions = suggestions or {}
     commanders, companion = designation.commanders, designation.companion
     piles = {section: _Pile() for section in _SECTIONS}
@@ -81,6 +96,11 @@ def assemble(
             piles[entry.section].add(card, entry.quantity, (entry.line,))
         else:  # outside the game sections it is only named (sideboard, not_in_deck)
             _add_unknown(unknown, entry.name, entry.section, entry.quantity, (entry.line,))
+    if game_format.signature_spells:
+        if designation.signature_spells:
+            _override_signature_spells(piles, unknown, cards, designation.signature_spells)
+        elif not piles[Section.SIGNATURE].slots and not any(u[1] == "signature" for u in unknown):
+            _signature_from_command_zone(piles, game_format, format_data or NO_FORMAT_DATA)
     if commanders:
         _override_commanders(piles, unknown, cards, commanders)
     if companion:
@@ -88,9 +108,10 @@ def assemble(
     elif not commanders:
         _companion_from_command_zone(piles)
     companion_entry, extra_companions = _single_companion(piles)
+    signature = piles[Section.SIGNATURE].entries()
     return Deck(
         commanders=piles[Section.COMMANDER].entries(),
-        main=piles[Section.MAIN].entries(),
+        main=piles[Section.MAIN].entries() + signature,
         companion=companion_entry,
         sideboard=piles[Section.SIDEBOARD].entries() + piles[Section.MAYBEBOARD].entries(),
         planar=piles[Section.PLANAR].entries(),
@@ -102,6 +123,9 @@ def assemble(
         color_choices=_canonical_choices(cards, designation.color_choices),
         outside=piles[Section.IGNORED].entries(),
         extra_companions=extra_companions,
+        signature_spells=signature if game_format.signature_spells else (),
+        format=game_format,
+        format_data=format_data,
     )
 
 
@@ -114,21 +138,50 @@ def _add_unknown(unknown: dict, name: str, section: str, quantity: int, lines: t
 
 def _override_commanders(piles: dict, unknown: dict, cards: Mapping[str, Card], names: Sequence[str]) -> None:
     """Make exactly the named cards the commanders; listed commanders not named join the main deck."""
+    _override_zone(piles, unknown, cards, names, Section.COMMANDER, COMMANDER_SOURCES)
+
+
+def _override_signature_spells(piles: dict, unknown: dict, cards: Mapping[str, Card], names: Sequence[str]) -> None:
+    """Make exactly the named cards the signature spells; listed spells not named join the main deck."""
+    _override_zone(piles, unknown, cards, names, Section.SIGNATURE, SIGNATURE_SOURCES)
+
+
+def _override_zone(piles: dict, unknown: dict, cards: Mapping[str, Card], names: Sequence[str], section: Section,
+                   sources: Sequence[Section]) -> None:
+    """Make exactly the named cards the section's: a named card already listed there stays
+    as listed, one listed elsewhere is moved (one copy, from the first of `sources`), one
+    not listed is added; cards listed there but not named join the main deck."""
     resolved = [cards.get(name) for name in names]
     wanted = {card.name for card in resolved if card is not None}
-    zone = piles[Section.COMMANDER]
+    zone = piles[section]
     for card, quantity, lines in zone.take_all():
         if card.name in wanted:
-            zone.add(card, quantity, lines)  # already in the command zone: keep it as listed
+            zone.add(card, quantity, lines)  # already there: keep it as listed
         else:
             piles[Section.MAIN].add(card, quantity, lines)
     for name, card in zip(names, resolved):
         if card is None:
-            if (name, "commander") not in unknown:
-                _move_unknown(unknown, name, "commander")
+            if (name, str(section)) not in unknown:
+                _move_unknown(unknown, name, str(section))
         elif card.name not in zone.slots:
-            moved = _take_from(piles, COMMANDER_SOURCES, card.name)
+            moved = _take_from(piles, sources, card.name)
             zone.add(card, 1, moved[1] if moved else ())
+
+
+def _signature_from_command_zone(piles: dict, game_format: Format, data: FormatData) -> None:
+    """Oathbreaker lists often keep the signature spell beside its oathbreaker (a Commander
+    section, the last block, the side zone): when the command zone holds a card that can
+    command and instants or sorceries, and nothing marks a signature spell, those are it."""
+    zone = piles[Section.COMMANDER]
+    if len(zone.slots) < 2:
+        return
+    listed = [entry.card for entry in zone.slots.values()]
+    spells = [card for card in listed if is_instant_or_sorcery(card)]
+    if not spells or not any(game_format.commanders.reason(card, data) is None for card in listed):
+        return
+    for card in spells:
+        entry = zone.slots.pop(card.name)
+        piles[Section.SIGNATURE].add(entry.card, entry.quantity, entry.lines)
 
 
 def _override_companion(piles: dict, unknown: dict, cards: Mapping[str, Card], name: str) -> None:
@@ -147,7 +200,7 @@ def _override_companion(piles: dict, unknown: dict, cards: Mapping[str, Card], n
         zone.add(card, 1, moved[1] if moved else ())
 
 
-_OVERRIDE_SOURCES = ("main", "commander", "companion", "sideboard", "maybeboard")
+_OVERRIDE_SOURCES = ("main", "commander", "companion", "signature", "sideboard", "maybeboard")
 
 
 def _move_unknown(unknown: dict, name: str, section: str) -> None:
@@ -202,40 +255,56 @@ def _canonical_choices(cards: Mapping[str, Card], choices: Mapping[str, str]) ->
 # --- commander inference (DESIGN.md "Reading a list as its author meant") -------------
 
 
-def infer_commanders(decklist: Decklist, cards: Mapping[str, Card]) -> Decklist:
+def infer_commanders(
+    decklist: Decklist,
+    cards: Mapping[str, Card],
+    game_format: Format = COMMANDER,
+    format_data: FormatData | None = None,
+) -> Decklist:
     """A list that marks no commander: take the parser's one candidate whose cards can be
-    commanders (one card, or a pair that can pair) and that makes the deck 100 cards,
-    moved to the command zone with a commander_inferred warning saying from where.
+    commanders in the format (one card, or a pair that can pair) and that makes the deck
+    the format's size, moved to the command zone with a commander_inferred warning saying
+    from where.
 
-    Nothing is guessed when the list marks a commander, when no candidate fits, or when
-    two different ones do; then commander_missing says how to mark one.
+    In a format with signature spells, a candidate of a card that can command and an
+    instant or sorcery (nothing marking a signature spell) is an oathbreaker and its
+    signature spell, both counted. Nothing is guessed when the list marks a commander,
+    when no candidate fits, or when two different ones do; then commander_missing says
+    how to mark one.
     """
     entries = decklist.entries
     if not decklist.candidates or any(e.section == Section.COMMANDER for e in entries):
         return decklist
+    data = format_data or NO_FORMAT_DATA
     counted = sum(e.quantity for e in entries if e.section in COUNTED)
-    fitting: dict[frozenset[int], tuple[Candidate, list[int], int | None]] = {}
+    fitting: dict[frozenset[int], tuple[Candidate, _Plan]] = {}
     for candidate in decklist.candidates:
-        plan = _plan(candidate, entries, cards, counted)
+        plan = _plan(candidate, entries, cards, counted, game_format, data)
         if plan is not None:
-            fitting.setdefault(frozenset(candidate.entries), (candidate, *plan))
+            fitting.setdefault(frozenset(candidate.entries), (candidate, plan))
     # a candidate inside a larger fitting one (the companion of a commander + companion
     # tail, alone) explains less of the list: the larger one is meant
     chosen = [plan for key, plan in fitting.items() if not any(key < other for other in fitting)]
     if len(chosen) != 1:
         return decklist
-    ((candidate, commanders, companion),) = chosen
+    ((candidate, (commanders, companion, spell)),) = chosen
     moved = list(entries)
     for i in commanders:
         moved[i] = moved[i]._replace(section=Section.COMMANDER)
     if companion is not None:
         moved[companion] = moved[companion]._replace(section=Section.COMPANION)
+    if spell is not None:
+        moved[spell] = moved[spell]._replace(section=Section.SIGNATURE)
     names = [cards[entries[i].name].name for i in commanders]
-    how = ("it can be a commander" if len(names) == 1 else "they can be commanders together")
+    role = game_format.role
+    taken = f"{' and '.join(names)} taken as {role}"
+    if spell is not None:
+        taken += f" and {cards[entries[spell].name].name} as its signature spell"
+    how = f"it can be {a_or_an(role)}" if len(names) == 1 else f"they can be {role}s together"
     warning = Violation(
         Code.COMMANDER_INFERRED,
-        f"No commander was marked; {' and '.join(names)} taken as commander from {candidate.source}: "
-        f"{how}, and the deck then has 100 cards.",
+        f"No {role} was marked; {taken} from {candidate.source}: {how}, and the deck then has "
+        f"{game_format.deck_size} cards.",
         Severity.WARNING,
         cards=tuple(cards[entries[i].name].name for i in candidate.entries),
         lines=tuple(sorted(entries[i].line for i in candidate.entries)),
@@ -243,9 +312,13 @@ def infer_commanders(decklist: Decklist, cards: Mapping[str, Card]) -> Decklist:
     return replace(decklist, entries=tuple(moved), problems=(*decklist.problems, warning))
 
 
-def _plan(candidate: Candidate, entries: tuple[ListEntry, ...], cards: Mapping[str, Card],
-          counted: int) -> tuple[list[int], int | None] | None:
-    """(commander indices, companion index or None) when the candidate fits, else None."""
+# (commander indices, companion index or None, signature spell index or None)
+_Plan = tuple[list[int], "int | None", "int | None"]
+
+
+def _plan(candidate: Candidate, entries: tuple[ListEntry, ...], cards: Mapping[str, Card], counted: int,
+          game_format: Format, data: FormatData) -> _Plan | None:
+    """The plan when the candidate fits the format, else None."""
     indices = list(candidate.entries)
     listed = [entries[i] for i in indices]
     found = [cards.get(e.name) for e in listed]
@@ -253,25 +326,46 @@ def _plan(candidate: Candidate, entries: tuple[ListEntry, ...], cards: Mapping[s
         return None
     if len({card.name for card in found}) != len(found):
         return None
-    companion = None
-    if not _can_command(found):
-        # MTGO keeps commander and companion together in the side zone (RULES.md 8)
-        with_companion = [i for i, card in zip(indices, found) if has_companion(card)]
-        if len(found) != 2 or len(with_companion) != 1 or any(e.section == Section.COMPANION for e in entries):
+    companion = spell = None
+    if not _can_command(found, game_format, data):
+        if len(found) != 2:
             return None
-        companion = with_companion[0]
-        indices.remove(companion)
-        if not _can_command([cards[entries[indices[0]].name]]):
+        spell = _signature_spell_of(indices, found, entries, game_format)
+        if spell is None:
+            companion = _companion_of(indices, found, entries)
+            if companion is None:
+                return None
+        indices.remove(spell if spell is not None else companion)
+        if not _can_command([cards[entries[indices[0]].name]], game_format, data):
             return None
     already = sum(1 for e in listed if e.section in COUNTED)
-    return (indices, companion) if counted - already + len(indices) == 100 else None
+    total = counted - already + len(indices) + (spell is not None)
+    return (indices, companion, spell) if total == game_format.deck_size else None
 
 
-def _can_command(found: list[Card]) -> bool:
-    """One card that can be a commander, or two that can be commanders together."""
+def _companion_of(indices: list[int], found: list[Card], entries: tuple[ListEntry, ...]) -> int | None:
+    """MTGO keeps commander and companion together in the side zone (RULES.md 8): of two
+    cards, the one with Companion, when the list names no companion."""
+    with_companion = [i for i, card in zip(indices, found) if has_companion(card)]
+    if len(with_companion) != 1 or any(e.section == Section.COMPANION for e in entries):
+        return None
+    return with_companion[0]
+
+
+def _signature_spell_of(indices: list[int], found: list[Card], entries: tuple[ListEntry, ...],
+                        game_format: Format) -> int | None:
+    """Of two cards, the one instant or sorcery beside a card that can command, in a format
+    with signature spells when the list marks none."""
+    if not game_format.signature_spells or any(e.section == Section.SIGNATURE for e in entries):
+        return None
+    spells = [i for i, card in zip(indices, found) if is_instant_or_sorcery(card)]
+    return spells[0] if len(spells) == 1 else None
+
+
+def _can_command(found: list[Card], game_format: Format, data: FormatData) -> bool:
+    """One card that can be a commander in the format, or two that can be commanders together."""
+    who = game_format.commanders
     if len(found) == 1:
-        return commander_eligibility(found[0]) is None
+        return who.reason(found[0], data) is None
     first, second = found
-    return can_pair(first, second) and all(
-        commander_eligibility(card) is None or is_background(card) for card in found
-    )
+    return can_pair(first, second) and all(who.reason(card, data) is None or who.half(card, data) for card in found)

@@ -197,29 +197,35 @@ def card_types(card: Card) -> frozenset[str]:
     return card.types
 
 
-def _describe_type(card: Card) -> str:
+def describe_type(card: Card) -> str:
     """The front face's type line for messages, falling back to the card types."""
     return card.type_line or " ".join(sorted(card.supertypes) + sorted(card.types)) or "card"
 
 
 # Card objects are frozen, so an answer keyed by identity stays right while the object
 # lives; the cache holds the card itself so its id cannot be reused, and is bounded.
+# One cache per reading: Commander's, and Brawl's, where legendary planeswalkers command.
 _ELIGIBILITY: dict[int, tuple[Card, str | None]] = {}
+_BRAWL_ELIGIBILITY: dict[int, tuple[Card, str | None]] = {}
 
 
-def commander_eligibility(card: Card) -> str | None:
-    """None when the card can be a commander on its own (903.3), else why it can't."""
-    hit = _ELIGIBILITY.get(id(card))
+def commander_eligibility(card: Card, *, planeswalkers: bool = False) -> str | None:
+    """None when the card can be a commander on its own (903.3), else why it can't.
+
+    `planeswalkers`: a legendary planeswalker can be one too (Brawl, 903.12c).
+    """
+    cache = _BRAWL_ELIGIBILITY if planeswalkers else _ELIGIBILITY
+    hit = cache.get(id(card))
     if hit is not None and hit[0] is card:
         return hit[1]
-    if len(_ELIGIBILITY) >= 4096:
-        _ELIGIBILITY.clear()
-    reason = _eligibility(card)
-    _ELIGIBILITY[id(card)] = (card, reason)
+    if len(cache) >= 4096:
+        cache.clear()
+    reason = _eligibility(card, planeswalkers)
+    cache[id(card)] = (card, reason)
     return reason
 
 
-def _eligibility(card: Card) -> str | None:
+def _eligibility(card: Card, planeswalkers: bool = False) -> str | None:
     """commander_eligibility without the cache."""
     name = card.name
     kind = non_deck_kind(card)
@@ -230,26 +236,26 @@ def _eligibility(card: Card) -> str | None:
     legendary = "Legendary" in card.supertypes
     if legendary and (is_creature_card(card) or "Vehicle" in card.subtypes):
         return None
+    if legendary and planeswalkers and "Planeswalker" in card.types:
+        return None
+    kinds = "creature, planeswalker, Vehicle or Spacecraft" if planeswalkers else "creature, Vehicle or Spacecraft"
     if legendary and "Spacecraft" in card.subtypes:
         if card.has_power_toughness:
             return None
         return f"{name} is a Spacecraft without a power/toughness box, so it can't be your commander."
     if legendary and is_background(card):
         return f"{name} is a Background; it can be a commander only beside a commander with Choose a Background."
-    if "Planeswalker" in card.types:
+    if "Planeswalker" in card.types and not planeswalkers:
         return f"{name} is a planeswalker without \"can be your commander\", so it can't be your commander."
     if " // " in name and card.layout in DOUBLE_FACED_LAYOUTS:
         # a double-faced card outside the game has only its front face (RULES.md 1.1)
         return (
-            f"{name}'s front face is a {_describe_type(card)}, not a legendary creature, Vehicle "
-            "or Spacecraft, so it can't be your commander."
+            f"{name}'s front face is a {describe_type(card)}, not a legendary {kinds}, "
+            "so it can't be your commander."
         )
     if not legendary:
         return f"{name} is not legendary, so it can't be your commander."
-    return (
-        f"{name} is a {_describe_type(card)}, not a creature, Vehicle or Spacecraft, "
-        "so it can't be your commander."
-    )
+    return f"{name} is a {describe_type(card)}, not a {kinds}, so it can't be your commander."
 
 
 def can_pair(first: Card, second: Card) -> bool:
@@ -322,20 +328,13 @@ def non_deck_kind(card: Card) -> str | None:
     return None
 
 
-# Front-face types that take the careful path in legality's screen: the non-deck types,
-# and Conspiracy (banned in Commander).
-SUSPECT_TYPES = frozenset(NON_DECK_TYPES) | {"Conspiracy"}
-# Layouts of ordinary deck cards; anything else (meld, token, planar, unknown new layouts)
-# takes the careful path. Token/Emblem supertypes come with token/emblem layouts.
-PLAIN_LAYOUTS = frozenset({
-    "normal", "split", "flip", "transform", "modal_dfc", "leveler", "class", "case", "saga",
-    "adventure", "mutate", "prototype", "battle", "host", "augment", "reversible_card",
-})
+# deck.PLAIN_LAYOUTS and deck.SUSPECT_TYPES (the non-deck types and Conspiracy) decide
+# Card.plain, legality's cheap screen (tests check SUSPECT_TYPES against NON_DECK_TYPES).
 
 
 def is_non_deck(card: Card) -> bool:
     """non_deck_kind(card) is not None, after legality's cheap screen (most cards pass it)."""
-    if card.layout in PLAIN_LAYOUTS and card.types.isdisjoint(SUSPECT_TYPES) and "Attraction" not in card.subtypes:
+    if card.plain:
         return False
     return non_deck_kind(card) is not None
 
@@ -372,3 +371,16 @@ def _activated(text: str) -> bool:
         if any(_ACTIVATED_KEYWORDS.match(part) for part in line.split(", ")):
             return True
     return False
+
+
+def basic_land_types(card: Card) -> frozenset[str]:
+    """The basic land types of a basic land card (Snow-Covered Island: Island; Wastes:
+    none); empty for any other card. 903.12e counts basics by these types."""
+    if "Basic" not in card.supertypes or "Land" not in card.types:
+        return frozenset()
+    return card.subtypes & BASIC_LAND_TYPES
+
+
+def is_instant_or_sorcery(card: Card) -> bool:
+    """An instant or sorcery card outside the game (a split card by either half)."""
+    return not card.types.isdisjoint(("Instant", "Sorcery"))

@@ -2,6 +2,9 @@
 COMPANION_CONDITIONS. Each takes the starting deck's entries (commanders included) and
 returns None when the condition is met, else (offenders, why) for the message.
 
+Each also takes the Format the deck is judged in (validator/formats.py): Yorion's
+condition reads its minimum deck size.
+
 The rules that report on the companion (companion_ineligible, companion_condition) are in
 validator/rules.py; the card facts the conditions read are in validator/card_facts.py.
 """
@@ -11,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import lru_cache
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from validator.card_facts import (
     PERMANENT_TYPES,
@@ -21,6 +24,9 @@ from validator.card_facts import (
     is_creature_card,
 )
 from validator.deck import Card, Entry
+
+if TYPE_CHECKING:  # validator/formats.py imports this module
+    from validator.formats import Format
 
 # Lutri's companion-only ban: 2026-02-09 Commander B&R (RULES.md 5.2). Scryfall's
 # legalities cannot express a role ban, so this one name is hard-coded here.
@@ -46,12 +52,12 @@ def _failing(entries: list[Entry], bad: Callable[[Card], bool], why: str) -> Fai
     return (offenders, why) if offenders else None
 
 
-def gyruda(entries: list[Entry]) -> Failure:
+def gyruda(entries: list[Entry], fmt: Format | None = None) -> Failure:
     """Gyruda: only cards with even mana value."""
     return _failing(entries, lambda c: int(c.mana_value) % 2, "only cards with even mana value")
 
 
-def jegantha(entries: list[Entry]) -> Failure:
+def jegantha(entries: list[Entry], fmt: Format | None = None) -> Failure:
     """Jegantha: no card with more than one of the same mana symbol in its cost."""
 
     # decks repeat costs ({1}{G}, {2}{U}...): judge each distinct cost once
@@ -70,7 +76,7 @@ def _repeats_symbol(cost: str) -> bool:
     return len(symbols) != len(set(symbols))
 
 
-def kaheera(entries: list[Entry]) -> Failure:
+def kaheera(entries: list[Entry], fmt: Format | None = None) -> Failure:
     """Kaheera: each creature card is a Cat, Elemental, Nightmare, Dinosaur or Beast."""
     kinds = {"Cat", "Elemental", "Nightmare", "Dinosaur", "Beast"}
 
@@ -83,14 +89,14 @@ def kaheera(entries: list[Entry]) -> Failure:
     return _failing(entries, bad, "each creature card a Cat, Elemental, Nightmare, Dinosaur or Beast")
 
 
-def keruga(entries: list[Entry]) -> Failure:
+def keruga(entries: list[Entry], fmt: Format | None = None) -> Failure:
     """Keruga: only cards with mana value 3 or greater, and lands."""
     return _failing(
         entries, lambda c: c.mana_value < 3 and "Land" not in card_types(c), "only lands and mana value 3 or more"
     )
 
 
-def lurrus(entries: list[Entry]) -> Failure:
+def lurrus(entries: list[Entry], fmt: Format | None = None) -> Failure:
     """Lurrus: each permanent card has mana value 2 or less."""
     return _failing(
         entries,
@@ -99,7 +105,7 @@ def lurrus(entries: list[Entry]) -> Failure:
     )
 
 
-def lutri(entries: list[Entry]) -> Failure:
+def lutri(entries: list[Entry], fmt: Format | None = None) -> Failure:
     """Lutri: each nonland card has a different name."""
     counts = Counter()
     for entry in entries:
@@ -108,7 +114,7 @@ def lutri(entries: list[Entry]) -> Failure:
     return _failing(entries, lambda c: counts[c.name] > 1, "each nonland card with a different name")
 
 
-def obosh(entries: list[Entry]) -> Failure:
+def obosh(entries: list[Entry], fmt: Format | None = None) -> Failure:
     """Obosh: only cards with odd mana value, and lands."""
     return _failing(
         entries,
@@ -117,7 +123,7 @@ def obosh(entries: list[Entry]) -> Failure:
     )
 
 
-def umori(entries: list[Entry]) -> Failure:
+def umori(entries: list[Entry], fmt: Format | None = None) -> Failure:
     """Umori: each nonland card shares a card type; offenders miss the most common one.
     Types as outside the battlefield (card_types: Grist is a creature card there)."""
     nonland = [e for e in entries if "Land" not in card_types(e.card)]
@@ -129,19 +135,20 @@ def umori(entries: list[Entry]) -> Failure:
     return _failing(nonland, lambda c: shared not in card_types(c), why)
 
 
-YORION_SIZE = 120  # 20 over the minimum deck size, which is Commander's 100 (903.5a)
+YORION_EXTRA = 20  # cards over the minimum deck size (Commander's 100, 903.5a: 120)
 
 
-def yorion(entries: list[Entry]) -> Failure:
-    """Yorion: 20 cards over the minimum deck size. A list that long meets it (deck_size
-    alone is then wrong); a legal 100-card Commander deck never does."""
-    if sum(e.quantity for e in entries) >= YORION_SIZE:
+def yorion(entries: list[Entry], fmt: Format | None = None) -> Failure:
+    """Yorion: 20 cards over the format's minimum deck size (Commander when `fmt` is None).
+    A list that long meets it (deck_size alone is then wrong); a legal deck never does."""
+    name, size = (fmt.name, fmt.deck_size) if fmt is not None else ("Commander", 100)
+    if sum(e.quantity for e in entries) >= size + YORION_EXTRA:
         return None
-    return [], (f"a starting deck of at least {YORION_SIZE} cards (20 over the minimum), "
-                "which a Commander deck of exactly 100 cards never meets")
+    return [], (f"a starting deck of at least {size + YORION_EXTRA} cards (20 over the minimum), "
+                f"which {'an' if name[0] in 'AEIOU' else 'a'} {name} deck of exactly {size} cards never meets")
 
 
-def zirda(entries: list[Entry]) -> Failure:
+def zirda(entries: list[Entry], fmt: Format | None = None) -> Failure:
     """Zirda: each permanent card has an activated ability."""
     return _failing(
         entries,
@@ -150,7 +157,7 @@ def zirda(entries: list[Entry]) -> Failure:
     )
 
 
-COMPANION_CONDITIONS: dict[str, Callable[[list[Entry]], Failure]] = {
+COMPANION_CONDITIONS: dict[str, Callable[[list[Entry], "Format | None"], Failure]] = {
     "Gyruda, Doom of Depths": gyruda,
     "Jegantha, the Wellspring": jegantha,
     "Kaheera, the Orphanguard": kaheera,

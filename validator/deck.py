@@ -4,9 +4,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping, NamedTuple
+from typing import TYPE_CHECKING, Mapping, NamedTuple
+
+if TYPE_CHECKING:  # validator/formats.py reads Card and Deck: no import at run time
+    from validator.formats import Format, FormatData
 
 WUBRG = "WUBRG"
+# Front-face types that make a card no plain deck card: the non-deck types
+# (card_facts.NON_DECK_TYPES) and Conspiracy (banned in Commander).
+SUSPECT_TYPES = frozenset({"Plane", "Phenomenon", "Scheme", "Vanguard", "Dungeon", "Emblem", "Token", "Conspiracy"})
+# Layouts of ordinary deck cards; anything else (meld, token, planar, unknown new layouts)
+# takes the careful path. Token/Emblem supertypes come with token/emblem layouts.
+PLAIN_LAYOUTS = frozenset({
+    "normal", "split", "flip", "transform", "modal_dfc", "leveler", "class", "case", "saga",
+    "adventure", "mutate", "prototype", "battle", "host", "augment", "reversible_card",
+})
+NO_LEGALITIES: Mapping[str, str] = MappingProxyType({})
+# {"commander": value} for a Card given only `legality` (hand-built ones), shared
+_COMMANDER_ONLY: dict[str, Mapping[str, str]] = {}
 
 
 def wubrg(colors) -> tuple[str, ...]:
@@ -41,6 +56,27 @@ class Card:
     produced_mana: frozenset[str] = frozenset()
     # Scryfall's "normal" image of the front face (488x680), for the page's previews; "" if none stored
     image: str = ""
+    # Scryfall's legalities, every format key the card data has ("duel": "restricted"...);
+    # a key it lacks is unknown, never legal. "commander" always equals `legality`
+    # (__post_init__ sees to it), so a Card built with `legality` alone reads the same.
+    legalities: Mapping[str, str] = field(default_factory=lambda: NO_LEGALITIES, hash=False)
+    # derived, not given: an ordinary deck card by layout and front-face types (no plane,
+    # scheme, token, Conspiracy, Attraction, meld result...), so the rules' screens take
+    # the careful path only for the others
+    plain: bool = field(init=False, default=True, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        """Derive `plain`; keep legalities["commander"] equal to `legality`, what it has always meant."""
+        object.__setattr__(self, "plain", self.layout in PLAIN_LAYOUTS and self.types.isdisjoint(SUSPECT_TYPES)
+                           and "Attraction" not in self.subtypes and not self.is_meld_result)
+        if self.legalities.get("commander") == self.legality:
+            return
+        if self.legalities:
+            legalities = MappingProxyType({**self.legalities, "commander": self.legality})
+        else:  # a Card given `legality` alone: one shared mapping per value
+            legalities = _COMMANDER_ONLY.get(self.legality) or _COMMANDER_ONLY.setdefault(
+                self.legality, MappingProxyType({"commander": self.legality}))
+        object.__setattr__(self, "legalities", legalities)
 
     @property
     def oracle_text(self) -> str:
@@ -94,3 +130,11 @@ class Deck:
     extra_companions: tuple[Entry, ...] = ()  # companions declared beyond the first (only one is allowed)
     # canonical commander name -> chosen color letter (903.4b)
     color_choices: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # Oathbreaker's signature spells: the very Entry objects of `main` that are one (they
+    # count as deck cards everywhere; the signature_spell rule reads which they are). Empty
+    # in a format without signature spells.
+    signature_spells: tuple[Entry, ...] = ()
+    # the game format it is judged in (validator/formats.py; None: Commander) and the data
+    # that format's rules are given (the Pauper Commander commander list; None: none)
+    format: Format | None = None
+    format_data: FormatData | None = None

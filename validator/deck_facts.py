@@ -14,14 +14,16 @@ from validator.card_facts import chooses_color
 from validator.deck import WUBRG, Card, Deck, Entry
 
 COLOR_LETTERS = frozenset(WUBRG)
+COUNTED_SECTIONS = ("main", "commander", "signature")  # UnknownName.section values that count
 
 
 def card_count(deck: Deck) -> int:
-    """Cards in the deck: commanders, main deck and unknown names there (903.5a)."""
+    """Cards in the deck: commanders, main deck (signature spells included) and unknown names
+    there (903.5a)."""
     # list comprehensions: this runs on every deck, and they are the fastest loop Python has
     total = sum([e.quantity for e in deck.commanders]) + sum([e.quantity for e in deck.main])
     if deck.unknown:
-        total += sum([u.quantity for u in deck.unknown if u.section in ("main", "commander")])
+        total += sum([u.quantity for u in deck.unknown if u.section in COUNTED_SECTIONS])
     return total
 
 

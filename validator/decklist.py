@@ -16,6 +16,9 @@ class Section(StrEnum):
     COMMANDER = "commander"
     COMPANION = "companion"
     MAIN = "main"
+    # Oathbreaker's signature spells (a Signature Spell section or category): deck cards,
+    # and in Oathbreaker the oathbreakers' spells (validator/formats.py)
+    SIGNATURE = "signature"
     SIDEBOARD = "sideboard"
     MAYBEBOARD = "maybeboard"
     PLANAR = "planar"  # Planechase planar deck (rule 901)
@@ -38,6 +41,14 @@ class ListEntry(NamedTuple):
     collector_number: str | None = None
     foil: bool = False  # printing hints only (Moxfield *F*, taw [foil]); no rule reads them
     etched: bool = False
+
+
+class NamedFormat(NamedTuple):
+    """The game format a list names for itself, as written (a site export's format field,
+    a `Format: Brawl` line); validator.formats.named_in_file reads it."""
+
+    text: str
+    line: int | None = None  # the line naming it, when one does
 
 
 class Candidate(NamedTuple):
@@ -68,12 +79,16 @@ class Decklist:
     accounted: tuple[int, ...] = ()
     # commander candidates from the layout, most telling first (see Candidate)
     candidates: tuple[Candidate, ...] = ()
+    # the game format the list names for itself, if it names one (see NamedFormat)
+    named_format: NamedFormat | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Designation:
     """Who commands, as the request says it (it overrides what the list marks): commander
-    names, the companion's name, and a color chosen per choose-a-color commander (903.4b).
+    names, the companion's name, a color chosen per choose-a-color commander (903.4b), and
+    Oathbreaker's signature spells (like commanders: a named card in the list is that
+    card, one not in it is added; spells the list marks but this does not name are deck cards).
 
     Names are as typed: any spelling that resolves to the card. The empty value (`NOBODY`)
     designates nothing, so the list's own marks and its layout decide.
@@ -82,6 +97,7 @@ class Designation:
     commanders: tuple[str, ...] = ()
     companion: str | None = None
     color_choices: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    signature_spells: tuple[str, ...] = ()
 
     @classmethod
     def of(
@@ -89,14 +105,17 @@ class Designation:
         commanders: Iterable[str] | None = None,
         companion: str | None = None,
         color_choices: Mapping[str, str] | None = None,
+        signature_spells: Iterable[str] | None = None,
     ) -> "Designation":
         """From the request's optional fields (None or empty: not designated)."""
-        return cls(tuple(commanders or ()), companion or None, MappingProxyType(dict(color_choices or {})))
+        return cls(tuple(commanders or ()), companion or None, MappingProxyType(dict(color_choices or {})),
+                   tuple(signature_spells or ()))
 
     def names(self) -> tuple[str, ...]:
-        """Every name it asks to resolve, each once: commanders, companion, color choices."""
+        """Every name it asks to resolve, each once: commanders, companion, color choices,
+        signature spells."""
         return tuple(dict.fromkeys((*self.commanders, *((self.companion,) if self.companion else ()),
-                                    *self.color_choices)))
+                                    *self.color_choices, *self.signature_spells)))
 
 
 NOBODY = Designation()

@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, NamedTuple, Sequence
 
 from validator import brackets
 from validator.assemble import assemble, infer_commanders
 from validator.brackets import Bracket, BracketData
 from validator.deck import Card, Deck, Entry, wubrg
-from validator.decklist import NOBODY, Decklist, Designation
+from validator.card_facts import is_instant_or_sorcery
+from validator.decklist import NOBODY, Decklist, Designation, Section
 from validator.deck_facts import card_count, commander_identity
+from validator.formats import (
+    COMMANDER, FORMATS, FieldNotInFormat, Format, FormatData, format_named, named_in_file,
+)
 from validator.overview import Overview, overview
-from validator.rules import RULES, Rule
+from validator.rules import CODES_ONLY, DECK_RULES, FORMAT_RULES, RULES, Rule
 from validator.violations import Code, Severity, Violation
+
+
+class FormatVerdict(NamedTuple):
+    """One format's answer in the all-formats block: legal or not, and why (error codes)."""
+
+    valid: bool
+    codes: tuple[str, ...]  # the distinct error codes, sorted
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,14 +32,19 @@ class Report:
     """The answer for one decklist: legal or not, the deck's key facts, and every violation."""
 
     valid: bool
-    format: str
+    format: str  # the decklist syntax it was read as (the API's decklist_format)
     commanders: tuple[str, ...]  # canonical names of the resolved commanders
     companion: str | None
     color_identity: tuple[str, ...]  # WUBRG order, chosen colors (903.4b) included
     card_count: int  # commanders + main deck + unknown names there; companion excluded
     violations: tuple[Violation, ...]
-    bracket: Bracket | None = None  # the Commander Brackets block (check() always fills it)
+    bracket: Bracket | None = None  # the Commander Brackets block (check() fills it in Commander)
     overview: Overview | None = None  # curve, colors, types, cards by type, images (check(with_overview=True))
+    game_format: str = "commander"  # the canonical key of the game format it was judged in
+    # the game format's signature spells (Oathbreaker), canonical names
+    signature_spells: tuple[str, ...] = ()
+    # every format's verdict, by key in FORMATS order (check(with_formats=True); else None)
+    formats: Mapping[str, FormatVerdict] | None = None
 
 
 def validate(deck: Deck, rules: Iterable[Rule] = RULES) -> list[Violation]:
@@ -47,6 +63,9 @@ def check(
     bracket_data: BracketData | None = None,
     bracket: int | None = None,
     with_overview: bool = False,
+    game_format: str | Format | None = None,
+    format_data: FormatData | None = None,
+    with_formats: bool = False,
 ) -> Report:
     """Assemble the deck, validate it, and add the decklist's own problems into one Report.
 
@@ -56,18 +75,32 @@ def check(
     denial and combo lists (None: neither is loaded); `bracket` is the declared bracket
     (1-5), whose bracket_* errors join the violations. `with_overview` fills
     Report.overview (the page always wants it, the API when asked: not every check pays).
+
+    `game_format` is the game format to judge in: a Format, or a key or alias
+    (formats.format_named; UnknownFormat for anything else). None: the format the list
+    names for itself (Decklist.named_format), with a format_inferred warning, else
+    Commander. `format_data` is what the formats' rules are given (the Pauper Commander
+    commander list). A declared bracket outside Commander, or signature spells designated
+    outside Oathbreaker, raise FieldNotInFormat (a ValueError naming the field).
+    `with_formats` fills Report.formats: every format's verdict (judge_formats), sharing
+    this check's work.
     """
-    if not designation.commanders:
-        decklist = infer_commanders(decklist, cards)
-    deck = assemble(decklist, cards, suggestions, designation)
-    problems = decklist.problems
+    fmt, inferred = _judged_format(decklist, game_format)
+    if bracket is not None and not fmt.brackets:
+        raise FieldNotInFormat("bracket", fmt, tuple(f for f in FORMATS if f.brackets))
+    if designation.signature_spells and not fmt.signature_spells:
+        raise FieldNotInFormat("signature_spells", fmt, tuple(f for f in FORMATS if f.signature_spells))
+    judging = _Judging(decklist, cards, suggestions, designation, format_data)
+    deck, problems, found = judging.judged(fmt)
+    if inferred is not None:
+        problems = (*problems, inferred)
     if designation.commanders:  # the request designates them: the parser's guess is no longer news
         problems = tuple(p for p in problems if p.code != Code.COMMANDER_INFERRED)
     elif deck.companion is not None:
         problems = tuple(_companion_among_inferred(p, deck.companion) for p in problems)
-    evaluated = brackets.evaluate(deck, bracket_data or brackets.NO_DATA, bracket)
+    evaluated = brackets.evaluate(deck, bracket_data or brackets.NO_DATA, bracket) if fmt.brackets else None
     declared = [_with_lines(v, deck) for v in brackets.violations(evaluated)] if bracket is not None else ()
-    violations = sorted([*problems, *validate(deck), *declared], key=Violation.sort_key)
+    violations = sorted([*problems, *found, *declared], key=Violation.sort_key)
     return Report(
         valid=not any(v.severity == Severity.ERROR for v in violations),
         format=decklist.format,
@@ -78,6 +111,129 @@ def check(
         violations=tuple(violations),
         bracket=evaluated,
         overview=overview(deck) if with_overview else None,
+        game_format=fmt.key,
+        signature_spells=tuple(e.card.name for e in deck.signature_spells),
+        formats=judging.verdicts() if with_formats else None,
+    )
+
+
+def judge_formats(
+    decklist: Decklist,
+    cards: Mapping[str, Card],
+    suggestions: Mapping[str, Sequence[str]] | None = None,
+    designation: Designation = NOBODY,
+    *,
+    format_data: FormatData | None = None,
+) -> dict[str, FormatVerdict]:
+    """Every format's verdict for one parsed and resolved list, by key in FORMATS order
+    (DESIGN's include=formats block): valid, and the distinct error codes.
+
+    Each format is judged as check() would judge it when asked for that format (its own
+    inference, sizes, keys), without brackets (no bracket is declared per format) and
+    with the designation's signature spells only where the format has them. The work
+    that does not depend on the format is done once: inference once per kind of
+    commander and deck size, assembly once per distinct result, and the rules that read
+    the deck alone (rules.DECK_RULES) once per assembled deck.
+    """
+    return _Judging(decklist, cards, suggestions, designation, format_data).verdicts()
+
+
+class _Judging:
+    """One list's resolved inputs and what the formats can share of judging them."""
+
+    __slots__ = ("decklist", "cards", "suggestions", "designation", "format_data", "_inferred", "_decks", "_judged")
+
+    def __init__(self, decklist: Decklist, cards: Mapping[str, Card], suggestions, designation: Designation,
+                 format_data: FormatData | None) -> None:
+        self.decklist, self.cards, self.suggestions = decklist, cards, suggestions
+        self.designation, self.format_data = designation, format_data
+        self._inferred: dict[tuple, Decklist] = {}  # (who commands, size, ...) -> the list as inferred
+        # (id of that list, whether signature spells change its assembly) -> [its Deck, what
+        # DECK_RULES found in it]
+        self._decks: dict[tuple, list] = {}
+        self._judged: dict[Format, tuple] = {}  # each format's answer, once
+
+    def judged(self, fmt: Format) -> tuple[Deck, tuple[Violation, ...], list[Violation]]:
+        """The Deck judged in the format, the list's own problems (its inference included),
+        and every rule's violations (the deck-only rules' found once per assembly)."""
+        done = self._judged.get(fmt)
+        if done is None:
+            deck, problems, slot = self._deck_of(fmt)
+            done = self._judged[fmt] = (deck, problems, [*slot[1], *validate(deck, FORMAT_RULES)])
+        return done
+
+    def error_codes(self, fmt: Format) -> set[str]:
+        """The distinct error codes of the format's verdict: judged()'s, or from the rules'
+        codes-only twins (rules.CODES_ONLY) when the format was not judged in full."""
+        done = self._judged.get(fmt)
+        if done is not None:
+            return {str(v.code) for v in (*done[1], *done[2]) if v.severity == Severity.ERROR}
+        deck, problems, slot = self._deck_of(fmt)
+        codes = {str(v.code) for v in (*problems, *slot[1]) if v.severity == Severity.ERROR}
+        for rule in FORMAT_RULES:
+            twin = CODES_ONLY.get(rule)
+            if twin is not None:
+                codes.update(twin(deck))
+            else:
+                codes.update(str(v.code) for v in rule(deck) if v.severity == Severity.ERROR)
+        return codes
+
+    def _deck_of(self, fmt: Format) -> tuple[Deck, tuple[Violation, ...], list]:
+        """The Deck in the format, the list's problems, and its assembly's shared slot."""
+        listed = self.decklist
+        if not self.designation.commanders:
+            key = (fmt.commanders, fmt.deck_size, fmt.signature_spells, fmt.role)
+            listed = self._inferred.get(key)
+            if listed is None:
+                listed = self._inferred[key] = infer_commanders(self.decklist, self.cards, fmt, self.format_data)
+        key = (id(listed), fmt.signature_spells and self._marks_signature_spells(listed))
+        slot = self._decks.get(key)
+        if slot is None:
+            deck = assemble(listed, self.cards, self.suggestions, self.designation,
+                            game_format=fmt, format_data=self.format_data)
+            slot = self._decks[key] = [deck, validate(deck, DECK_RULES)]
+        deck = slot[0] if slot[0].format is fmt else replace(slot[0], format=fmt)
+        return deck, listed.problems, slot
+
+    def _marks_signature_spells(self, listed: Decklist) -> bool:
+        """Whether a format with signature spells assembles this list otherwise than one
+        without (a Signature Spell section, designated spells, or an instant or sorcery in
+        the command zone, which may be one): else both share one assembly."""
+        if self.designation.signature_spells:
+            return True
+        cards = self.cards
+        for entry in listed.entries:
+            if entry.section is Section.SIGNATURE:
+                return True
+            if entry.section is Section.COMMANDER and (card := cards.get(entry.name)) and is_instant_or_sorcery(card):
+                return True
+        return False
+
+    def verdicts(self) -> dict[str, FormatVerdict]:
+        """Every format's verdict."""
+        verdicts = {}
+        for fmt in FORMATS:
+            codes = sorted(self.error_codes(fmt))
+            verdicts[fmt.key] = FormatVerdict(not codes, tuple(codes))
+        return verdicts
+
+
+def _judged_format(decklist: Decklist, game_format: str | Format | None) -> tuple[Format, Violation | None]:
+    """The format to judge in, and the format_inferred warning when the list chose it."""
+    if isinstance(game_format, Format):
+        return game_format, None
+    if game_format is not None:
+        return format_named(game_format), None
+    named = decklist.named_format
+    fmt = named_in_file(named.text) if named is not None else None
+    if fmt is None or fmt is COMMANDER:
+        return COMMANDER, None  # the default: naming it changes nothing, and is no news
+    return fmt, Violation(
+        Code.FORMAT_INFERRED,
+        f"No format was given; the list names its own ({named.text!r}), so it was judged as {fmt.name} "
+        f"({fmt.key}).",
+        Severity.WARNING,
+        lines=(named.line,) if named.line else (),
     )
 
 

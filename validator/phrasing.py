@@ -8,6 +8,7 @@ from typing import Iterable
 
 from validator.card_facts import is_background, is_doctor, pairing_abilities
 from validator.deck import Card, Deck, Entry, wubrg
+from validator.formats import deck_format
 
 
 def color_text(colors: Iterable[str]) -> str:
@@ -47,8 +48,9 @@ def is_are(entries: list) -> str:
 
 
 def commander_word(deck: Deck) -> str:
-    """"commander's" or "commanders'" for messages."""
-    return "commanders'" if len(deck.commanders) > 1 else "commander's"
+    """"commander's" or "commanders'" (an Oathbreaker deck's "oathbreaker's") for messages."""
+    role = deck_format(deck).role
+    return f"{role}s'" if len(deck.commanders) > 1 else f"{role}'s"
 
 
 def pairing_summary(card: Card) -> str:
@@ -66,7 +68,14 @@ def pairing_summary(card: Card) -> str:
 def included_role(name: str, deck: Deck) -> str:
     """" (commander included)" when a commander's name repeats in the deck, for messages."""
     if any(e.card.name == name for e in deck.commanders):
-        return " (commander included)"
+        return f" ({deck_format(deck).role} included)"
+    if any(e.card.name == name for e in deck.signature_spells):
+        return " (signature spell included)"
     if deck.companion and deck.companion.card.name == name:
         return " (companion included)"
     return ""
+
+
+def a_or_an(word: str) -> str:
+    """"a Commander", "an Oathbreaker": the word with its indefinite article."""
+    return f"{'an' if word[:1].upper() in 'AEIOU' else 'a'} {word}"

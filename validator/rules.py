@@ -13,29 +13,30 @@ from collections import Counter
 from typing import Callable, Iterable, Iterator, Sequence
 
 from validator.card_facts import (
-    PLAIN_LAYOUTS, SUSPECT_TYPES, can_pair, chooses_color, commander_eligibility, copy_limit, has_companion,
-    is_background, is_non_deck, non_deck_kind,
+    basic_land_types, can_pair, chooses_color, copy_limit,
+    has_companion, is_background, is_instant_or_sorcery, is_non_deck, non_deck_kind,
 )
-from validator.companions import BANNED_AS_COMPANION, COMPANION_CONDITIONS
-from validator.deck import Deck, Entry
+from validator.companions import COMPANION_CONDITIONS
+from validator.deck import Card, Deck, Entry
 from validator.deck_facts import (
     COLOR_LETTERS, assumed_colors, card_count, commander_identity, designated_commanders, identity_entries,
     unchosen_commanders,
 )
+from validator.formats import Format, deck_format, deck_format_data
 from validator.phrasing import (
-    and_list, card_names, color_text, commander_word, included_role, is_are, line_numbers, or_list, pairing_summary,
-    plural,
+    a_or_an, and_list, card_names, color_text, commander_word, included_role, is_are, line_numbers, or_list,
+    pairing_summary, plural,
 )
 from validator.violations import Code, Severity, Violation
 
 Rule = Callable[[Deck], Iterable[Violation]]
 
 # UnknownName.section values of the game; names listed elsewhere are only named as not played
-GAME_SECTIONS = frozenset({"commander", "companion", "main", "planar", "schemes"})
+GAME_SECTIONS = frozenset({"commander", "companion", "main", "signature", "planar", "schemes"})
 SIDE_SECTIONS = frozenset({"sideboard", "maybeboard"})
 
 
-def _about(entries: Sequence[Entry], code: str, message: str, rule: str) -> Violation:
+def _about(entries: Sequence[Entry], code: str, message: str, rule: str | None) -> Violation:
     """An error naming the entries' cards and lines, sorted."""
     return Violation(code, message, cards=card_names(entries), lines=line_numbers(entries), rule=rule)
 
@@ -62,11 +63,11 @@ def unknown_card(deck: Deck) -> Iterator[Violation]:
 
 
 def commander_missing(deck: Deck) -> Iterator[Violation]:
-    """903.3: a Commander deck needs a designated commander."""
+    """903.3: a Commander deck needs a designated commander (an Oathbreaker deck an oathbreaker)."""
     if not designated_commanders(deck):
         yield Violation(
             Code.COMMANDER_MISSING,
-            "No commander is designated; mark one in the list (a Commander header above it, *CMDR* "
+            f"No {deck_format(deck).role} is designated; mark one in the list (a Commander header above it, *CMDR* "
             "after it, or a COMMANDER: line) or name it in the request (commanders; --commander in the CLI).",
             rule="903.3",
         )
@@ -98,13 +99,16 @@ def too_many_commanders(deck: Deck) -> Iterator[Violation]:
 
 
 def commander_ineligible(deck: Deck) -> Iterator[Violation]:
-    """903.3, 702.124k: each commander can be one (a Background only beside Choose a Background)."""
+    """903.3, 702.124k: each commander can be one in the format (a Background only beside
+    Choose a Background); who can is the format's (validator/formats.py)."""
     if designated_commanders(deck) > 2:
         return  # too_many_commanders alone (DESIGN.md)
+    fmt, data = deck_format(deck), deck_format_data(deck)
+    who = fmt.commanders
     paired = designated_commanders(deck) == 2
     for entry in deck.commanders:
-        reason = commander_eligibility(entry.card)
-        if reason is None or (paired and is_background(entry.card)):
+        reason = who.reason(entry.card, data)
+        if reason is None or (paired and who.half(entry.card, data)):
             continue  # a Background beside another commander is judged by partner_pairing
         if is_non_deck(entry.card):
             continue  # non_deck_card alone (DESIGN.md: it is judged by nothing else)
@@ -113,7 +117,7 @@ def commander_ineligible(deck: Deck) -> Iterator[Violation]:
             reason,
             cards=(entry.card.name,),
             lines=entry.lines,
-            rule="702.124k" if is_background(entry.card) else "903.3",
+            rule="702.124k" if is_background(entry.card) else fmt.commander_rule,
         )
 
 
@@ -122,8 +126,9 @@ def partner_pairing(deck: Deck) -> Iterator[Violation]:
     if len(deck.commanders) != 2 or designated_commanders(deck) != 2:
         return
     first, second = (e.card for e in deck.commanders)
+    who, data = deck_format(deck).commanders, deck_format_data(deck)
     for card in (first, second):
-        if commander_eligibility(card) is not None and not is_background(card):
+        if who.reason(card, data) is not None and not who.half(card, data):
             return  # commander_ineligible already says why
     if first.name == second.name:
         message = f"{first.name} is designated twice; the two commanders must be different cards."
@@ -144,14 +149,16 @@ def partner_pairing(deck: Deck) -> Iterator[Violation]:
 
 
 def deck_size(deck: Deck) -> Iterator[Violation]:
-    """903.5a: exactly 100 cards, commanders included, companion excluded."""
+    """903.5a, 903.12d: exactly the format's size (100; 60 in Standard Brawl and
+    Oathbreaker), commanders (and signature spells) included, companion excluded."""
     size = card_count(deck)
-    if size != 100:
+    fmt = deck_format(deck)
+    if size != fmt.deck_size:
         yield Violation(
             Code.DECK_SIZE,
-            f"The deck has {plural(size, 'card')}; a Commander deck has exactly 100, commanders included "
-            "and companion excluded.",
-            rule="903.5a",
+            f"The deck has {plural(size, 'card')}; {a_or_an(fmt.name)} deck has exactly {fmt.deck_size}, "
+            f"{fmt.counted} and companion excluded.",
+            rule=fmt.size_rule,
         )
 
 
@@ -198,17 +205,49 @@ def _non_deck_name(name: str, zone: list[Entry]) -> bool:
     return any(e.card.name == name and is_non_deck(e.card) for e in zone)
 
 
+def chosen_basic_land_type(entries: Iterable[Entry]) -> str | None:
+    """903.12e: the basic land type taken as chosen, the one with the most copies among the
+    entries' basic lands (a tie: the first in WUBRG order); None when there are none."""
+    copies: dict[str, int] = {}
+    for entry in entries:
+        for land_type in basic_land_types(entry.card):
+            copies[land_type] = copies.get(land_type, 0) + entry.quantity
+    if not copies:
+        return None
+    return max(_BASIC_ORDER, key=lambda t: (copies.get(t, 0), -_BASIC_ORDER.index(t)))
+
+
+_BASIC_ORDER = ("Plains", "Island", "Swamp", "Mountain", "Forest")  # WUBRG
+
+
 def color_identity(deck: Deck) -> Iterator[Violation]:
-    """903.5c-d: every card, companion included, fits the commanders' combined identity."""
+    """903.5c-d: every card, companion included, fits the commanders' combined identity
+    (903.12e: in Brawl, a colorless commander's basic lands of one basic land type too)."""
     if not deck.commanders:
         return  # no identity to compare against; commander_missing says why
     base = commander_identity(deck)
     wildcards = len(unchosen_commanders(deck))
     allowed = base | assumed_colors(deck, base, wildcards) if wildcards else base
     outside = [e for e in identity_entries(deck) if not e.card.color_identity <= allowed]
+    chosen = None
+    if outside and not allowed and deck_format(deck).basic_land_type_choice:
+        chosen = chosen_basic_land_type(outside)
     for entry in outside:
         if is_non_deck(entry.card):
             continue  # non_deck_card alone (DESIGN.md)
+        if chosen is not None and basic_land_types(entry.card):
+            if chosen in basic_land_types(entry.card):
+                continue  # 903.12e: the chosen type, in any number
+            yield Violation(
+                Code.COLOR_IDENTITY,
+                f"{entry.card.name} ({color_text(entry.card.color_identity)}) is outside the "
+                f"{commander_word(deck)} color identity (colorless): a colorless commander allows basic lands of "
+                f"one basic land type, and {chosen} (the type with the most copies) was taken as the chosen one.",
+                cards=(entry.card.name,),
+                lines=entry.lines,
+                rule="903.12e",
+            )
+            continue
         yield Violation(
             Code.COLOR_IDENTITY,
             f"{entry.card.name} ({color_text(entry.card.color_identity)}) is outside the "
@@ -260,46 +299,107 @@ def color_choice(deck: Deck) -> Iterator[Violation]:
 
 
 def legality(deck: Deck) -> Iterator[Violation]:
-    """One legality code per card, first match: non_deck_card, banned, not_legal."""
+    """One legality code per card, first match: non_deck_card, banned, banned_as_commander,
+    not_legal, read from the format's own legality key; and one legality_unknown warning
+    naming every card whose data has no value for that key (never taken as legal)."""
+    fmt = deck_format(deck)
+    unknown: list[Entry] = []
+    for entry, code in _legality_codes(deck, fmt):
+        if code == Code.LEGALITY_UNKNOWN:
+            unknown.append(entry)
+        else:
+            yield _legality_violation(entry, code, fmt)
+    # commanders judged by the format's list, when it is not loaded
+    data = deck_format_data(deck)
+    unverified = [e for e in deck.commanders if fmt.commanders.unverified(e.card, data) and not is_non_deck(e.card)]
+    if unknown or unverified:
+        yield _legality_unknown(unknown, unverified, fmt)
+
+
+def legality_codes(deck: Deck) -> set[str]:
+    """The error codes `legality` reports for the deck, without building its violations (the
+    all-formats block needs only the codes, for seven formats)."""
+    return {code for _, code in _legality_codes(deck, deck_format(deck), unknown=False)}
+
+
+def _legality_codes(deck: Deck, fmt: Format, unknown: bool = True) -> Iterator[tuple[Entry, str]]:
+    """(entry, its one legality code) for every card with one, legality_unknown included
+    unless `unknown` is False, in deck order."""
+    key = fmt.legality_key
     zone = [*deck.commanders, *deck.main, deck.companion] if deck.companion else [*deck.commanders, *deck.main]
     # a cheap screen first: almost every card is a legal, plain, traditional card
-    suspects = [
-        e
-        for e in zone
-        if (card := e.card).legality != "legal"
-        or card.layout not in PLAIN_LAYOUTS
-        or not card.types.isdisjoint(SUSPECT_TYPES)
-        or "Attraction" in card.subtypes
-    ]
+    if key == "commander":  # Card.legality is that key's value: an attribute read, the fastest
+        suspects = [e for e in zone if (card := e.card).legality != "legal" or not card.plain]
+    else:
+        suspects = [e for e in zone if (card := e.card).legalities.get(key) != "legal" or not card.plain]
+    if not suspects:
+        return
+    commanders = {id(e) for e in deck.commanders}
+    by_key = fmt.commanders.by_key
     for entry in suspects:
-        violation = _legality_of(entry)
-        if violation:
-            yield violation
+        card = entry.card
+        if card.plain and key not in card.legalities and (by_key or id(entry) not in commanders):
+            if unknown:  # the common unknown: a plain card with no value (_legality_code's answer, sooner)
+                yield entry, Code.LEGALITY_UNKNOWN
+            continue
+        code = _legality_code(card, fmt, id(entry) in commanders)
+        if code is not None and (unknown or code != Code.LEGALITY_UNKNOWN):
+            yield entry, code
 
 
-def _legality_of(entry: Entry) -> Violation | None:
-    """The first legality problem of one entry, or None."""
-    card = entry.card
-    kind = non_deck_kind(card)
-    if kind:
-        return Violation(
-            Code.NON_DECK_CARD,
-            f"{card.name} is {kind}, not a card for the deck.",
-            cards=(card.name,),
-            lines=entry.lines,
-        )
-    if card.legality == "banned" or "Conspiracy" in card.types:
-        return Violation(
-            Code.BANNED, f"{card.name} is banned in Commander.", cards=(card.name,), lines=entry.lines
-        )
-    if card.legality not in ("legal", "restricted"):
-        return Violation(
-            Code.NOT_LEGAL,
-            f"{card.name} is not legal in Commander.",
-            cards=(card.name,),
-            lines=entry.lines,
-        )
+def _legality_code(card: Card, fmt: Format, commander: bool) -> str | None:
+    """The one legality code of a card (a commander, when `commander`) in the format:
+    non_deck_card, banned, banned_as_commander, legality_unknown (no value for the key),
+    not_legal, or None."""
+    if not card.plain and non_deck_kind(card):
+        return Code.NON_DECK_CARD
+    if commander and not fmt.commanders.by_key:
+        return None  # judged by the format's commander list alone (commander_ineligible)
+    value = card.legalities.get(fmt.legality_key)
+    if value == "banned" or "Conspiracy" in card.types:
+        return Code.BANNED
+    if commander and value is not None and value == fmt.commander_ban:
+        return Code.BANNED_AS_COMMANDER
+    if value is None:
+        return Code.LEGALITY_UNKNOWN
+    if value not in fmt.deck_values:
+        return Code.NOT_LEGAL
     return None
+
+
+def _legality_violation(entry: Entry, code: str, fmt: Format) -> Violation:
+    """The violation of one entry's legality code (not legality_unknown: one warning names them all)."""
+    name = entry.card.name
+    if code == Code.NON_DECK_CARD:
+        message = f"{name} is {non_deck_kind(entry.card)}, not a card for the deck."
+    elif code == Code.BANNED:
+        message = f"{name} is banned in {fmt.name}."
+    elif code == Code.BANNED_AS_COMMANDER:
+        message = f"{name} is banned as a {fmt.role} in {fmt.name} (it is legal in the deck)."
+    else:
+        message = f"{name} is not legal in {fmt.name}."
+    return Violation(code, message, cards=(name,), lines=entry.lines)
+
+
+def _legality_unknown(entries: list[Entry], unverified: list[Entry], fmt: Format) -> Violation:
+    """The warning naming every card whose legality in the format is unknown: no value for
+    its key, or (`unverified`) a commander whose format list is not loaded."""
+    said = []
+    names = card_names(entries)
+    if entries:
+        listed = and_list(names) if len(names) <= 10 else f"{len(names)} cards"
+        said.append(f"The card data has no {fmt.name} legality ({fmt.legality_key}) for {listed}, so "
+                    f"{'it was' if len(names) == 1 else 'they were'} not taken as legal.")
+    if unverified:
+        said.append(f"The {fmt.name} commander list is not loaded, so whether {and_list(card_names(unverified))} "
+                    f"can be your {fmt.role} was not checked.")
+    return Violation(
+        Code.LEGALITY_UNKNOWN,
+        " ".join(said) + " The verdict rests on the other checks.",
+        Severity.WARNING,
+        cards=tuple(sorted({*names, *card_names(unverified)})) if unverified else names,
+        lines=line_numbers([*entries, *unverified]),
+    )
 
 
 def companion_ineligible(deck: Deck) -> Iterator[Violation]:
@@ -314,10 +414,11 @@ def companion_ineligible(deck: Deck) -> Iterator[Violation]:
     if deck.companion is None or is_non_deck(deck.companion.card):
         return  # a non-deck companion is non_deck_card alone (DESIGN.md)
     card = deck.companion.card
+    fmt = deck_format(deck)
     if not has_companion(card):
         reason = "has no Companion ability"
-    elif card.name in BANNED_AS_COMPANION:
-        reason = "is banned as a companion in Commander (it is legal in the deck)"
+    elif card.name in fmt.banned_as_companion:
+        reason = f"is banned as a companion in {fmt.name} (it is legal in the deck)"
     else:
         return
     yield Violation(
@@ -338,14 +439,15 @@ def companion_condition(deck: Deck) -> Iterator[Violation]:
     if condition is None or is_non_deck(card):
         return  # a companion we can't read yet: say nothing rather than guess
     starting = [*deck.commanders, *deck.main]
-    failed = condition(starting)
+    fmt = deck_format(deck)
+    failed = condition(starting, fmt)
     if failed is None:
         return
     # a non-deck card is non_deck_card alone: judge the deck again without any (rare, so
     # only on this path; leaving cards out never breaks a condition that held)
     playable = [e for e in starting if not is_non_deck(e.card)]
     if len(playable) != len(starting):
-        failed = condition(playable)
+        failed = condition(playable, fmt)
         if failed is None:
             return
     offenders, why = failed
@@ -353,6 +455,51 @@ def companion_condition(deck: Deck) -> Iterator[Violation]:
     count = f" ({len(card_names(offenders))} cards)" if len(offenders) > 10 else ""
     message = f"The deck does not meet {card.name}'s companion condition, {why}{count}{listed}."
     yield _about(offenders, Code.COMPANION_CONDITION, message, "702.139a")
+
+
+def signature_spell(deck: Deck) -> Iterator[Violation]:
+    """Oathbreaker: one signature spell, an instant or sorcery, per oathbreaker; with two
+    oathbreakers, each spell inside its own oathbreaker's identity. A spell outside the
+    combined identity is color_identity alone."""
+    if not deck_format(deck).signature_spells:
+        return
+    oathbreakers = designated_commanders(deck)
+    if not 1 <= oathbreakers <= 2:
+        return  # commander_missing or too_many_commanders alone
+    spells = deck.signature_spells
+    unknown = sum(u.quantity for u in deck.unknown if u.section == "signature")
+    count = sum(e.quantity for e in spells) + unknown
+    if count < oathbreakers:
+        named = and_list(card_names(deck.commanders)) if deck.commanders else "the oathbreaker"
+        need = "each needs" if oathbreakers == 2 else "it needs"
+        yield _about(deck.commanders, Code.SIGNATURE_SPELL,
+                     f"{named} {'has' if oathbreakers == 1 else 'have'} {plural(count, 'signature spell')}; "
+                     f"{need} one (an instant or sorcery in a Signature Spell section, or named in "
+                     "signature_spells).", None)
+    elif count > oathbreakers:
+        yield _about(spells, Code.SIGNATURE_SPELL,
+                     f"The deck has {plural(count, 'signature spell')} for {plural(oathbreakers, 'oathbreaker')}; "
+                     "each oathbreaker has exactly one.", None)
+    wrong = [e for e in spells if not is_instant_or_sorcery(e.card) and not is_non_deck(e.card)]
+    for entry in wrong:
+        yield _about((entry,), Code.SIGNATURE_SPELL,
+                     f"{entry.card.name} is a {entry.card.type_line or 'card'}; a signature spell is an instant or "
+                     "sorcery card.", None)
+    if len(deck.commanders) == 2 and len(spells) == 2 and not wrong and not unknown:
+        yield from _assigned_spells(deck)
+
+
+def _assigned_spells(deck: Deck) -> Iterator[Violation]:
+    """Two oathbreakers, two spells: one each, inside that oathbreaker's own identity."""
+    first, second = (e.card.color_identity for e in deck.commanders)
+    a, b = (e.card.color_identity for e in deck.signature_spells)
+    if not (a | b) <= first | second:
+        return  # a spell outside both identities is color_identity alone
+    if (a <= first and b <= second) or (a <= second and b <= first):
+        return
+    yield _about(deck.signature_spells, Code.SIGNATURE_SPELL,
+                 f"{and_list(card_names(deck.signature_spells))} can't be given one to each of "
+                 f"{and_list(card_names(deck.commanders))} inside that oathbreaker's own color identity.", None)
 
 
 def planar_deck(deck: Deck) -> Iterator[Violation]:
@@ -460,8 +607,27 @@ RULES: tuple[Rule, ...] = (
     legality,
     companion_ineligible,
     companion_condition,
+    signature_spell,
     planar_deck,
     scheme_deck,
     sideboard,
     not_in_deck,
 )
+
+# The rules whose verdict depends on the format the deck is judged in (they read
+# Deck.format); the others read the deck alone. engine.judge_formats runs DECK_RULES once
+# per assembled deck and FORMAT_RULES once per format.
+FORMAT_RULES: tuple[Rule, ...] = (
+    commander_ineligible,
+    partner_pairing,
+    deck_size,
+    color_identity,
+    legality,
+    companion_ineligible,
+    companion_condition,
+    signature_spell,
+)
+DECK_RULES: tuple[Rule, ...] = tuple(rule for rule in RULES if rule not in FORMAT_RULES)
+# A rule's codes-only twin, where building its violations costs more than the codes (the
+# all-formats block wants only each format's error codes): same answers, no messages.
+CODES_ONLY: dict[Rule, Callable[[Deck], set[str]]] = {legality: legality_codes}

@@ -43,6 +43,11 @@ class Code(StrEnum):
     BRACKET_MASS_LAND_DENIAL = "bracket_mass_land_denial"
     BRACKET_EXTRA_TURNS = "bracket_extra_turns"
     BRACKET_TWO_CARD_COMBO = "bracket_two_card_combo"
+    # Commander-family formats (DESIGN.md; validator/formats.py).
+    BANNED_AS_COMMANDER = "banned_as_commander"
+    SIGNATURE_SPELL = "signature_spell"
+    LEGALITY_UNKNOWN = "legality_unknown"
+    FORMAT_INFERRED = "format_inferred"
 
 
 @dataclass(frozen=True, slots=True)

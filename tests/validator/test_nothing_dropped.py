@@ -82,5 +82,6 @@ def test_the_property_sees_a_dropped_line(monkeypatch):
         ("not_in_deck", ("Krenko, Mob Boss", "Nope Card"), (5, 6))]
     # without that warning the two display lines would be dropped silently: the check says so
     judged = engine.validate
-    monkeypatch.setattr(engine, "validate", lambda deck: [v for v in judged(deck) if v.code != "not_in_deck"])
+    monkeypatch.setattr(engine, "validate",
+                        lambda deck, rules=engine.RULES: [v for v in judged(deck, rules) if v.code != "not_in_deck"])
     assert unnamed_lines(text) == [(5, "Krenko, Mob Boss"), (6, "Nope Card")]

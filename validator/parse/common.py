@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from validator.decklist import Candidate, Decklist, ListEntry, Section
+from validator.decklist import Candidate, Decklist, ListEntry, NamedFormat, Section
 from validator.violations import Code, Severity, Violation
 
 MAX_LINES = 10_000  # a Commander list is ~100 lines; 100x that is abuse, not a deck
@@ -31,6 +31,10 @@ HEADERS: dict[str, Section | None] = {
     "commandzone": Section.COMMANDER,
     "companion": Section.COMPANION,
     "companions": Section.COMPANION,
+    "oathbreaker": Section.COMMANDER,  # Oathbreaker lists: the oathbreaker and its signature spell
+    "oathbreakers": Section.COMMANDER,
+    "signature spell": Section.SIGNATURE,
+    "signature spells": Section.SIGNATURE,
     "deck": Section.MAIN,
     "main": Section.MAIN,
     "maindeck": Section.MAIN,
@@ -148,13 +152,14 @@ def quantity_of(raw) -> int | None:
 class Collector:
     """Accumulates entries, problems and accounted-for lines while a reader runs."""
 
-    __slots__ = ("entries", "problems", "accounted", "candidates")
+    __slots__ = ("entries", "problems", "accounted", "candidates", "named_format")
 
     def __init__(self) -> None:
         self.entries: list[ListEntry] = []
         self.problems: list[Violation] = []
         self.accounted: list[int] = []
         self.candidates: list[Candidate] = []
+        self.named_format: NamedFormat | None = None
 
     def add(self, name: str, quantity, line: int, section: Section = Section.MAIN, **hints) -> None:
         """Record a card, or an invalid_quantity problem when the quantity is no sane count."""
@@ -205,6 +210,12 @@ class Collector:
             self.propose(indices[-1:], f"the last card of {where}")
             self.propose(indices[:1], f"the first card of {where}")
 
+    def name_format(self, text, line: int | None = None) -> None:
+        """The game format the list names for itself (a site's format field, a `Format:`
+        line); the first one named counts. Anything but non-empty text is no name."""
+        if self.named_format is None and isinstance(text, str) and text.strip():
+            self.named_format = NamedFormat(snippet(text), line)
+
     def account(self, line: int) -> None:
         """Mark a line as a header, comment or metadata: read, and deliberately no card."""
         self.accounted.append(line)
@@ -220,4 +231,4 @@ class Collector:
     def decklist(self, format: str) -> Decklist:
         """The finished, immutable result."""
         return Decklist(tuple(self.entries), format, tuple(self.problems), tuple(self.accounted),
-                        tuple(self.candidates))
+                        tuple(self.candidates), self.named_format)

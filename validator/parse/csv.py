@@ -68,6 +68,8 @@ def _csv_row(row: list[str], columns: dict[str, int], line: int, lines: list[str
         c.unparsed(line, lines[line - 1], "is a CSV row without a card name")
         return
     quantity = next((cell(q) for q in _QUANTITY_COLUMNS if q in columns), "1") or "1"
+    if "format" in columns:  # a site's format column names the list's game format
+        c.name_format(cell("format"), line)
     where = (cell("section") or cell("board")).lower()
     section = _CSV_SECTIONS.get(where) or heading_section(where) or Section.MAIN
     hints = {"set_code": cell("set_code") or None, "collector_number": cell("collector_number") or None,

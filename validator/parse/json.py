@@ -76,6 +76,7 @@ def read_json(document, text: str, lines: list[str], c: Collector) -> str:
             c.unparsed(1, lines[0] if lines else "", f"looks like a {site} export but could not be read ({type(error).__name__}: {error})")
         else:
             _add_all(cards, text, c)
+            _name_format(site, document, text, c)
     c.account_rest(lines)
     return ("mtgjson" if site == "mtgjson" else f"{site}_json") if reader else "json"
 
@@ -98,6 +99,36 @@ def _add_all(cards: list[_Card], text: str, c: Collector) -> None:
         if isinstance(card.collector_number, (str, int)) and str(card.collector_number):
             hints["collector_number"] = str(card.collector_number)
         c.add(name, card.quantity, line, card.section, **hints)
+
+
+# Archidekt's deckFormat numbers (its API; pyrchidekt's Format enum), as the site names them.
+# 13 is Archidekt's "Brawl" from before Arena's Dec 2023 rename, the 60-card Standard one;
+# 20 "Historic Brawl" is Arena's 100-card Brawl today.
+ARCHIDEKT_FORMATS = {
+    1: "Standard", 2: "Modern", 3: "Commander", 4: "Legacy", 5: "Vintage", 6: "Pauper", 7: "Custom",
+    8: "Frontier", 9: "Future Standard", 10: "Penny Dreadful", 11: "1v1 Commander", 12: "Duel Commander",
+    13: "Standard Brawl", 14: "Oathbreaker", 15: "Pioneer", 16: "Historic", 17: "Pauper EDH", 18: "Alchemy",
+    19: "Explorer", 20: "Historic Brawl", 21: "Gladiator", 22: "Premodern", 23: "PreDH", 24: "Timeless",
+    25: "Canadian Highlander",
+}
+
+
+def _name_format(site: str, document: dict, text: str, c: Collector) -> None:
+    """The game format a site export names for itself (Moxfield `format`, TCGplayer's
+    deck `format`, Archidekt's `deckFormat` number), with the line that says it."""
+    if site == "moxfield":
+        named = document.get("format")
+    elif site == "tcgplayer":
+        named = document["result"]["deck"].get("format")
+    elif site == "archidekt":
+        number = document.get("deckFormat")
+        named = ARCHIDEKT_FORMATS.get(number) if isinstance(number, int) and not isinstance(number, bool) else None
+    else:
+        return
+    if isinstance(named, str):
+        key = '"deckFormat"' if site == "archidekt" else '"format"'
+        at = text.find(key)
+        c.name_format(named, text.count("\n", 0, at) + 1 if at >= 0 else None)
 
 
 class _LineFinder:
@@ -129,7 +160,8 @@ _MOXFIELD_BOARDS = {
     "maybeboard": Section.MAYBEBOARD,
     "planes": Section.PLANAR,
     "schemes": Section.SCHEMES,
-}  # attractions, stickers, contraptions, signatureSpells, tokens: not part of the deck
+    "signatureSpells": Section.SIGNATURE,  # Oathbreaker's
+}  # attractions, stickers, contraptions, tokens: not part of the deck
 
 
 def _moxfield(data: dict) -> list[_Card]:
@@ -176,7 +208,7 @@ def _archidekt(data: dict) -> list[_Card]:
 
 def _archidekt_section(category: str, included: dict) -> Section:
     """The section an Archidekt category stands for."""
-    if category in ("commander", "companion", "sideboard", "maybeboard"):
+    if category in ("commander", "companion", "sideboard", "maybeboard", "oathbreaker", "signature spell"):
         return heading_section(category)
     if not included.get(category, True):
         return Section.SIDEBOARD

@@ -45,6 +45,7 @@ _FLAG = re.compile(r"\{(\w+)\}")
 _NOT_A_NAME = re.compile(r"[<>{}\[\]|=*^\x00-\x1f\x7f]")  # markup, never in a card name
 _LETTER = re.compile(r"[^\W\d_]")
 _COMMENT = re.compile(r"\s#(.*)")  # a trailing comment (Archidekt's `^label,#rrggbb^` has no space)
+_FORMAT_LINE = re.compile(r"format\s*:\s*(\S.*)", re.IGNORECASE)  # `Format: Brawl`, before the first card
 
 # Bare words that head a group of main-deck cards in type-grouped lists (no card has
 # these names, so reading them as headers loses nothing).
@@ -55,6 +56,8 @@ _TYPE_GROUPS = frozenset({
 # Archidekt's first category names the pile; these piles are not the main deck.
 _CATEGORY_SECTIONS = {
     "commander": Section.COMMANDER,
+    "oathbreaker": Section.COMMANDER,
+    "signature spell": Section.SIGNATURE,
     "companion": Section.COMPANION,
     "sideboard": Section.SIDEBOARD,
     "maybeboard": Section.MAYBEBOARD,
@@ -152,7 +155,11 @@ def _read_line(line: str, number: int, state: _State, c: Collector) -> None:
         c.unparsed(number, line, f"is longer than {MAX_LINE_LENGTH} characters")
     elif line.startswith(("//", "#")):
         # `//Sideboard`, `# Commander` (deckstats and others): a header written as a comment
-        _enter_section_comment(line.lstrip("/#").strip(), state)
+        comment = line.lstrip("/#").strip()
+        if not _name_format(comment, number, c):
+            _enter_section_comment(comment, state)
+        c.account(number)
+    elif _name_format(line, number, c):
         c.account(number)
     elif line.startswith(_XMAGE_METADATA):
         state.seen.add("xmage")
@@ -163,6 +170,16 @@ def _read_line(line: str, number: int, state: _State, c: Collector) -> None:
         c.account(number)
     else:
         _read_inline_or_card(line, number, state, c)
+
+
+def _name_format(line: str, number: int, c: Collector) -> bool:
+    """`Format: Brawl` before the first card names the list's game format (DESIGN.md)."""
+    if c.entries or not line[:6].lower() == "format":
+        return False
+    named = _FORMAT_LINE.fullmatch(line)
+    if named:
+        c.name_format(named[1].strip(), number)
+    return named is not None
 
 
 def _is_metadata(line: str, state: _State) -> bool:

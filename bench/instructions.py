@@ -1,0 +1,92 @@
+"""Instructions per call of the engine and service figures, counted by valgrind's
+cachegrind. Unlike wall or CPU time the count does not move with the machine's load, so
+two trees (this one, and a checkout of another commit) compare to a fraction of a percent
+on a busy shared machine where timings swing by half.
+
+    .venv/bin/python -m bench.instructions [--tree DIR] [--calls N] [METRIC ...]
+
+METRIC: validate (bench_engine's deck), check (bench_engine's list), validate_text and
+validate_text_formats (the real store's Forge precon, without and with every format's
+verdict); default: the first three. Each runs twice under cachegrind with
+PYTHONHASHSEED=0: 0 and N calls after the same setup and warm-up; the difference over N
+is one call's instructions. `--tree` runs another checkout's code with this venv
+(`git archive COMMIT | tar -x -C DIR`). Needs valgrind (Debian's `valgrind` package);
+not part of `make bench` (each count takes about a minute).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# Run in the measured tree (imports resolve there); the same setup for every count.
+CHILD = """
+import sys
+from bench.bench_engine import build_cards, build_decklist
+from validator.assemble import assemble
+from validator.engine import check, validate
+which, calls = sys.argv[1], int(sys.argv[2])
+cards, decklist = build_cards(), build_decklist()
+deck = assemble(decklist, cards)
+if which.startswith("validate_text"):
+    from bench.bench_http import store_and_deck
+    from card_data import open_repository
+    from edh_service import service
+    db, text, _ = store_and_deck()
+    repository = open_repository(db, offline=True)
+    extra = {"with_formats": True} if which == "validate_text_formats" else {}
+    call = lambda: service.validate_text(text, repository, **extra)
+else:
+    call = {"validate": lambda: validate(deck), "check": lambda: check(decklist, cards)}[which]
+for _ in range(30):
+    call()
+for _ in range(calls):
+    call()
+"""
+METRICS = ("validate", "check", "validate_text", "validate_text_formats")
+_REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def instructions(tree: Path, metric: str, calls: int) -> int:
+    """Cachegrind's instruction count of the child run with `calls` calls."""
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(tree)}
+    done = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+         sys.executable, "-c", CHILD, metric, str(calls)],
+        cwd=tree, env=env, capture_output=True, text=True, check=True,
+    )
+    return int(_REFS.search(done.stderr)[1].replace(",", ""))
+
+
+def per_call(tree: Path, metric: str, calls: int) -> int:
+    """One call's instructions: (N calls - 0 calls) / N."""
+    return (instructions(tree, metric, calls) - instructions(tree, metric, 0)) // calls
+
+
+def main(argv: list[str]) -> int:
+    """Print one line a metric: tree, metric, instructions per call."""
+    parser = argparse.ArgumentParser(prog="python -m bench.instructions", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout to measure (default: this one)")
+    parser.add_argument("--calls", type=int, default=200, help="calls counted (default 200)")
+    parser.add_argument("metrics", nargs="*", metavar="METRIC", help=f"any of {', '.join(METRICS)}")
+    args = parser.parse_args(argv)
+    unknown = [m for m in args.metrics if m not in METRICS]
+    if unknown:
+        parser.error(f"unknown metric {unknown[0]!r}; expected any of {', '.join(METRICS)}")
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
+        return 2
+    for metric in args.metrics or METRICS[:3]:
+        print(f"{args.tree}\t{metric}\t{per_call(args.tree.resolve(), metric, args.calls):,} instructions a call",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,307 @@
+"""The Commander-family formats (DESIGN.md "Commander-family formats"): one table, FORMATS,
+describing each format, and the small strategies that say who can command in it.
+
+The rules (validator/rules.py) read the format a deck is judged in from its `Format`:
+deck size, who can command, the legality key, what `restricted` means there, the
+companion bans, signature spells, 903.12e. No rule asks which format it is: a new format
+is one more row here. Facts and sources per format: ../shared/reference/FORMATS.md.
+
+Data a format's rules need that is no card field (the Pauper Commander commander list)
+comes in a `FormatData`, like validator/brackets.py's BracketData: the engine is given
+it, it never loads it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from validator.card_facts import (
+    DOUBLE_FACED_LAYOUTS, commander_eligibility, describe_type, is_background, is_creature_card, non_deck_kind,
+)
+from validator.companions import BANNED_AS_COMPANION
+from validator.deck import Card
+
+if TYPE_CHECKING:
+    from validator.deck import Deck
+
+
+@dataclass(frozen=True, slots=True)
+class FormatData:
+    """Lists the engine is given for the formats' rules (canonical card names).
+
+    `pauper_commanders`: Scryfall's `is:paupercommander` list, the cards that can command
+    in Pauper Commander. None = not loaded: a PDH commander is then never taken as
+    eligible silently (see PauperCommanders).
+    """
+
+    pauper_commanders: frozenset[str] | None = None
+
+
+NO_FORMAT_DATA = FormatData()
+
+
+# --- who can command: one small strategy per kind (mage's CommanderValidator) -------------
+
+
+class Commanders:
+    """Who can command in a format. `reason` judges a card alone (None: it can command);
+    `half` says it can command only as one half of a pair (a Background beside Choose a
+    Background, judged by partner_pairing); `unverified` that the format's data to judge
+    it is missing (legality_unknown names it then). `by_key`: the commanders' legality is
+    read from the format's legality key as well (not in PDH, whose list alone judges them).
+    `words` says it for GET /api/v1/formats."""
+
+    __slots__ = ()
+    words = ""
+    by_key = True
+
+    def reason(self, card: Card, data: FormatData) -> str | None:
+        """None when the card can command on its own, else why it can't."""
+        raise NotImplementedError
+
+    def half(self, card: Card, data: FormatData) -> bool:
+        """The card can command only beside a commander whose pairing ability admits it."""
+        return is_background(card)
+
+    def unverified(self, card: Card, data: FormatData) -> bool:
+        """The data this format judges commanders by is missing for the card."""
+        return False
+
+
+class Legends(Commanders):
+    """Commander's 903.3 (and Duel's, PreDH's): a legendary creature, Vehicle or Spacecraft
+    with P/T, or a card that says it can be your commander; with `planeswalkers`, a
+    legendary planeswalker too (Brawl, 903.12c)."""
+
+    __slots__ = ("planeswalkers", "words")
+
+    def __init__(self, words: str, planeswalkers: bool = False) -> None:
+        self.words = words
+        self.planeswalkers = planeswalkers
+
+    def reason(self, card: Card, data: FormatData) -> str | None:
+        """card_facts.commander_eligibility, with or without planeswalkers."""
+        return commander_eligibility(card, planeswalkers=self.planeswalkers)
+
+
+class Oathbreakers(Commanders):
+    """Oathbreaker: a planeswalker on its front face (Rowan, Scholar of Sparks yes; Kytheon,
+    a creature that transforms into one, no; a "can be your commander" non-planeswalker no)."""
+
+    __slots__ = ()
+    words = ("a planeswalker, by its front face (not a creature that transforms into one, nor a card that "
+             "only says it can be your commander)")
+
+    def reason(self, card: Card, data: FormatData) -> str | None:
+        """None for a planeswalker front face, else why not."""
+        name = card.name
+        kind = non_deck_kind(card)
+        if kind:
+            return f"{name} is {kind}, not a card a deck can hold, so it can't be your oathbreaker."
+        if "Planeswalker" in card.types:
+            return None
+        if " // " in name and card.layout in DOUBLE_FACED_LAYOUTS:
+            return (f"{name}'s front face is a {describe_type(card)}, not a planeswalker, so it can't be your "
+                    "oathbreaker (only the front face counts).")
+        return f"{name} is a {describe_type(card)}, not a planeswalker, so it can't be your oathbreaker."
+
+    def half(self, card: Card, data: FormatData) -> bool:
+        """No card is an oathbreaker only beside another (a Background is no planeswalker)."""
+        return False
+
+
+# Front-face types a Pauper Commander commander can have at all (pdh-json-updater's rule:
+# a creature, Vehicle, Spacecraft or Background front face, not a land).
+_PDH_SUBTYPES = frozenset({"Vehicle", "Spacecraft", "Background"})
+
+
+class PauperCommanders(Commanders):
+    """Pauper Commander: a card on Scryfall's `is:paupercommander` list (FormatData). Only the
+    list judges them (a legal PDH commander reads `not_legal` in Scryfall's key): `by_key`
+    is False. A Background on the list commands beside a "Choose a Background" creature
+    that is on it too.
+
+    Without the list (not loaded) a commander is never taken as eligible silently: a card
+    whose front face can't be one at all (not a creature, Vehicle, Spacecraft or
+    Background, or a land) is commander_ineligible; any other is `unverified`, and the
+    legality_unknown warning names it (its rarity could not be checked).
+    """
+
+    __slots__ = ()
+    words = ("a card on Scryfall's is:paupercommander list: an uncommon creature, or an uncommon Background "
+             "beside an uncommon creature with Choose a Background")
+    by_key = False
+
+    def reason(self, card: Card, data: FormatData) -> str | None:
+        """None for a card on the list (a Background: only beside Choose a Background)."""
+        name = card.name
+        kind = non_deck_kind(card)
+        if kind:
+            return f"{name} is {kind}, not a card a deck can hold, so it can't be your commander."
+        listed = data.pauper_commanders
+        if listed is None:
+            if "Land" in card.types or not (is_creature_card(card) or card.subtypes & _PDH_SUBTYPES):
+                return (f"{name} is a {describe_type(card)}; a Pauper Commander commander is an uncommon creature "
+                        "or Background, so it can't be your commander.")
+        elif name not in listed:
+            return (f"{name} is not on Scryfall's Pauper Commander commander list (is:paupercommander: uncommon "
+                    "creatures and Backgrounds), so it can't be your commander.")
+        if is_background(card):
+            return f"{name} is a Background; it can be a commander only beside a commander with Choose a Background."
+        return None
+
+    def half(self, card: Card, data: FormatData) -> bool:
+        """A Background that is on the list (or could be, when none is loaded)."""
+        listed = data.pauper_commanders
+        return is_background(card) and (listed is None or card.name in listed)
+
+    def unverified(self, card: Card, data: FormatData) -> bool:
+        """No list loaded: whether the card was printed at uncommon is unknown."""
+        return data.pauper_commanders is None
+
+
+LEGENDS = Legends("a legendary creature, a legendary Vehicle or Spacecraft with power/toughness, or a card that "
+                  "says it can be your commander (a Background beside a commander with Choose a Background)")
+BRAWL_LEGENDS = Legends("a legendary creature or legendary planeswalker, a legendary Vehicle or Spacecraft with "
+                        "power/toughness, or a card that says it can be your commander", planeswalkers=True)
+OATHBREAKERS = Oathbreakers()
+PAUPER_COMMANDERS = PauperCommanders()
+
+
+# --- the table ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Format:
+    """What the rules read about one format (DESIGN.md's table). Compared by identity: the
+    table's rows are the only instances."""
+
+    key: str  # canonical key, as every response says it
+    name: str  # display name, in messages ("banned in Duel Commander")
+    deck_size: int  # exactly this many cards, commanders (and signature spells) included
+    size_rule: str | None  # the CR number deck_size cites (None: not a CR format)
+    commanders: Commanders  # who can command
+    commander_rule: str | None  # the CR number commander_ineligible cites
+    legality_key: str  # the Scryfall legalities key the cards are judged by
+    aliases: tuple[str, ...] = ()  # other accepted spellings (case-insensitive)
+    brackets: bool = False  # Commander Brackets apply
+    role: str = "commander"  # what the format calls a commander, for messages
+    # legalities values a deck card may have ("restricted": Commander's old meaning, legal)
+    deck_values: frozenset[str] = frozenset({"legal", "restricted"})
+    commander_ban: str | None = None  # the value that bans a card as commander only (Duel's "restricted")
+    banned_as_companion: frozenset[str] = frozenset()  # role bans Scryfall cannot express
+    signature_spells: bool = False  # Oathbreaker: one signature spell per oathbreaker, in the 60
+    basic_land_type_choice: bool = False  # 903.12e: a colorless commander's one basic land type
+    notes: str = ""  # companion, pairing and special rules, in words
+
+    @property
+    def counted(self) -> str:
+        """What the deck size counts, for messages."""
+        if self.signature_spells:
+            return f"{self.role}s and signature spells included"
+        return f"{self.role}s included"
+
+
+COMMANDER = Format(
+    "commander", "Commander", 100, "903.5a", LEGENDS, "903.3", "commander", ("edh",), brackets=True,
+    banned_as_companion=BANNED_AS_COMPANION,
+    notes="Commander Brackets; Lutri, the Spellchaser is banned as a companion.",
+)
+DUEL = Format(
+    "duel", "Duel Commander", 100, "903.5a", LEGENDS, "903.3", "duel", ("duelcommander", "dc"),
+    commander_ban="restricted", banned_as_companion=BANNED_AS_COMPANION,
+    notes="legalities.duel `restricted` = banned as commander only (legal in the deck); Lutri is banned as a "
+          "companion.",
+)
+BRAWL = Format(
+    "brawl", "Brawl", 100, "903.5a", BRAWL_LEGENDS, "903.12c", "brawl", ("historicbrawl",),
+    basic_land_type_choice=True,
+    notes="MTG Arena's Brawl; with a colorless commander, any number of basic lands of one basic land type "
+          "(903.12e).",
+)
+STANDARD_BRAWL = Format(
+    "standardbrawl", "Standard Brawl", 60, "903.12d", BRAWL_LEGENDS, "903.12c", "standardbrawl",
+    basic_land_type_choice=True,
+    notes="60 cards; with a colorless commander, any number of basic lands of one basic land type (903.12e).",
+)
+OATHBREAKER = Format(
+    "oathbreaker", "Oathbreaker", 60, None, OATHBREAKERS, None, "oathbreaker", role="oathbreaker",
+    signature_spells=True,
+    notes="One signature spell (an instant or sorcery) per oathbreaker, counted in the 60; two oathbreakers "
+          "share a pairing ability, each with its own spell inside its own identity.",
+)
+PAUPER_COMMANDER = Format(
+    "paupercommander", "Pauper Commander", 100, "903.5a", PAUPER_COMMANDERS, None, "paupercommander",
+    ("pdh", "pauperedh"), deck_values=frozenset({"legal"}),
+    notes="The 99 read legalities.paupercommander (commons only; an old `restricted` meant commander only); "
+          "commanders from the is:paupercommander list alone.",
+)
+PREDH = Format(
+    "predh", "PreDH", 100, "903.5a", LEGENDS, "903.3", "predh",
+    notes="Commander's rules with the card pool of legalities.predh (up to New Phyrexia).",
+)
+
+FORMATS: tuple[Format, ...] = (COMMANDER, DUEL, BRAWL, STANDARD_BRAWL, OATHBREAKER, PAUPER_COMMANDER, PREDH)
+KEYS: tuple[str, ...] = tuple(f.key for f in FORMATS)
+_BY_NAME = {name: f for f in FORMATS for name in (f.key, *f.aliases)}
+# How site exports and `Format:` lines spell them, letters and digits only (what
+# named_in_file compares): DESIGN's keys and aliases, plus the sites' own words.
+_FILE_NAMES = {**_BY_NAME, "commanderedh": COMMANDER, "preedh": PREDH}
+_NOT_ALPHANUMERIC = re.compile(r"[^0-9a-z]+")
+
+
+class UnknownFormat(ValueError):
+    """A format name that is no key or alias; the message lists the canonical keys."""
+
+    field = "format"
+
+    def __init__(self, text: object) -> None:
+        shown = repr(text) if not isinstance(text, str) or len(text) <= 40 else repr(text[:39] + "…")
+        super().__init__(f"Unknown game format {shown}; expected one of {', '.join(KEYS)}.")
+
+
+class FieldNotInFormat(ValueError):
+    """A request field the format has no use for: a declared bracket outside Commander,
+    signature spells outside Oathbreaker. `field` names it (the API's 422 says which)."""
+
+    def __init__(self, field: str, fmt: Format, where: tuple[Format, ...]) -> None:
+        self.field = field
+        only = " and ".join(f.name for f in where)
+        super().__init__(f"{field} applies only in {only}, not in {fmt.name} ({fmt.key}).")
+
+
+def format_named(text: str) -> Format:
+    """The format a request names: a key or alias, any case. Raises UnknownFormat."""
+    found = _BY_NAME.get(text.strip().casefold()) if isinstance(text, str) else None
+    if found is None:
+        raise UnknownFormat(text)
+    return found
+
+
+def named_in_file(text: str | None) -> Format | None:
+    """The format a decklist names for itself ("duelCommander", "Pauper EDH", "Historic
+    Brawl"...), compared on letters and digits; None when it names none we support."""
+    if not text:
+        return None
+    return _FILE_NAMES.get(_NOT_ALPHANUMERIC.sub("", text.casefold()))
+
+
+def format_table() -> list[dict]:
+    """The table as data, for GET /api/v1/formats (DESIGN's keys, in table order)."""
+    return [
+        {"key": f.key, "name": f.name, "deck_size": f.deck_size, "commander": f.commanders.words,
+         "legality_key": f.legality_key, "brackets": f.brackets, "aliases": list(f.aliases)}
+        for f in FORMATS
+    ]
+
+
+def deck_format(deck: Deck) -> Format:
+    """The format a deck is judged in (Commander when it names none)."""
+    return deck.format or COMMANDER
+
+
+def deck_format_data(deck: Deck) -> FormatData:
+    """The data the deck's format rules are given (none loaded when it carries none)."""
+    return deck.format_data or NO_FORMAT_DATA
