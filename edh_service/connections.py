@@ -28,12 +28,18 @@ import threading
 import time
 from typing import Any, Callable, Iterable, Iterator
 
+# A refused body up to this many times MAX_CONTENT_LENGTH is read to its end before the 413
+# goes out, so the connection stays usable; beyond, half-close.
+DRAIN_FACTOR = 8
 DRAIN_SECONDS = 5.0  # the longest the app reads a refused body before answering
 LINGER_SECONDS = 2.0  # after a half-close: how long to read what the client still sends
 CHUNK = 65536
 
 _serving = threading.local()  # gunicorn's request being served by this thread
 BODY_STOPPED_KEY = "edh.body_stopped"  # environ key: see body_stopped()
+# Set on gunicorn's request by gunicorn_worker.BufferingWorker when the body was too big to
+# buffer: it is still on the socket, and the poller lingers for it after the answer.
+BODY_LEFT_ON_SOCKET = "edh_body_left_on_socket"
 
 
 def remember_request(request: Any) -> None:
@@ -47,6 +53,12 @@ def body_stopped(environ: dict) -> None:
     Another read would wait a whole CLIENT_TIMEOUT again, and the rest of the body, should
     it come, must not be read as the next request."""
     environ[BODY_STOPPED_KEY] = True
+
+
+def body_left_on_socket() -> bool:
+    """Whether the request being served left its body unread on the socket (see
+    BODY_LEFT_ON_SOCKET): reading it here would hold this thread as long as the client likes."""
+    return bool(getattr(getattr(_serving, "request", None), BODY_LEFT_ON_SOCKET, False))
 
 
 def close_after_answer() -> None:
@@ -71,7 +83,7 @@ class DrainUnreadBodies:
         # another server's (werkzeug's development server) may be the bare socket.
         if sock is None:
             return result
-        if environ.get(BODY_STOPPED_KEY):  # a read of it already failed: read no more
+        if environ.get(BODY_STOPPED_KEY) or body_left_on_socket():  # read no more of it here
             close_after_answer()
             return result
         if drain(environ.get("wsgi.input"), self.drain_limit()):
