@@ -306,7 +306,11 @@ def isolate_names(message: str, names) -> str:
 
 
 def too_large_message(limit: int | None) -> str:
-    """Say how big a submission may be, in words a person reads."""
+    """Say how big a submission may be, in words a person reads; or, for a small body that
+    werkzeug refused for its number of form parts (MAX_FORM_PARTS), that."""
+    length = request.content_length
+    if limit and length is not None and length <= limit:
+        return f"The form has too many fields (at most {request.max_form_parts})."
     if not limit:
         return "The submission is too large."
     return f"The submission is too large (the limit is {limit // 1024} KiB)."
