@@ -28,6 +28,9 @@ import threading
 import time
 from typing import Any, Callable, Iterable, Iterator
 
+from gunicorn.http.errors import ParseException
+from werkzeug.exceptions import BadRequest
+
 # A refused body up to this many times MAX_CONTENT_LENGTH is read to its end before the 413
 # goes out, so the connection stays usable; beyond, half-close.
 DRAIN_FACTOR = 8
@@ -77,8 +80,10 @@ class DrainUnreadBodies:
         self.drain_limit = drain_limit  # bytes; read at each request (the app's config)
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        result = self.app(environ, start_response)
         sock = environ.get("gunicorn.socket")
+        if sock is not None and environ.get("wsgi.input") is not None:
+            environ["wsgi.input"] = CheckedBody(environ["wsgi.input"])
+        result = self.app(environ, start_response)
         # Only gunicorn's wsgi.input ends where the body ends (Content-Length or chunked);
         # another server's (werkzeug's development server) may be the bare socket.
         if sock is None:
@@ -107,8 +112,42 @@ def drain(stream: Any, limit: int) -> bool:
             drained += len(data)
             if drained > limit or time.monotonic() > deadline:
                 return False
-    except (OSError, ValueError):  # the client went away, or a malformed chunk: nothing to save
+    except (OSError, ValueError, BadRequest):  # the client went away, or a malformed chunk
         return False
+
+
+class CheckedBody:
+    """gunicorn's wsgi.input, whose parse errors (a malformed chunk size, a chunk without its
+    CRLF: gunicorn's ParseException, no OSError) are a 400 for the app's error handlers;
+    reaching the app's body read, they were a 500. Once broken, every later read says so
+    again: what gunicorn's reader returns after its error is no part of the body."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.broken: str | None = None
+
+    def _read(self, method: str, *args: Any) -> Any:
+        if self.broken is None:
+            try:
+                return getattr(self.stream, method)(*args)
+            except ParseException as error:
+                self.broken = f"The request body's framing is malformed ({error})."
+        raise BadRequest(self.broken)
+
+    def read(self, size: int | None = None) -> bytes:
+        """Like gunicorn's Body.read."""
+        return self._read("read", size)
+
+    def readline(self, size: int | None = None) -> bytes:
+        """Like gunicorn's Body.readline."""
+        return self._read("readline", size)
+
+    def readlines(self, size: int | None = None) -> list[bytes]:
+        """Like gunicorn's Body.readlines."""
+        return self._read("readlines", size)
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.readline, b"")
 
 
 class HalfCloseAfter:

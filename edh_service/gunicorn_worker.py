@@ -73,7 +73,6 @@ class Framing:
     length: int = 0  # Content-Length (0: no body)
     chunked: bool = False
     expects_continue: bool = False
-    path: bytes = b""
     _searched: int = 0
     _chunk_at: int = 0  # offset of the next chunk-size line
     _body: int = 0  # chunk bytes seen so far
@@ -83,8 +82,8 @@ class Framing:
         if self.head_end is None:
             end = data.find(b"\r\n\r\n", max(0, self._searched - 3))
             if end < 0:
-                if b"\n\n" in data:  # bare LF line ends: gunicorn's parser refuses them
-                    return Verdict.HAND_OVER
+                if data.find(b"\n\n", max(0, self._searched - 1)) >= 0:  # bare LF line ends:
+                    return Verdict.HAND_OVER  # gunicorn's parser refuses them
                 self._searched = len(data)
                 return Verdict.HEAD_TOO_LARGE if len(data) > HEAD_LIMIT else Verdict.WAIT
             if end > HEAD_LIMIT:
@@ -105,7 +104,6 @@ class Framing:
             lines = lines[1:]
         if not lines:
             return Verdict.HAND_OVER
-        self.path = (lines[0].split(b" ") + [b""])[1]
         http11 = lines[0].endswith(b"HTTP/1.1")
         lengths, codings = set(), []
         for line in lines[1:]:

@@ -75,3 +75,30 @@ def test_a_form_of_too_many_parts_says_so(live_server):
     assert answer.status == 413
     assert b"The form has too many fields (at most 1000)." in answer.body
     assert_normal_answer(http_json(live_server, "POST", VALIDATE, {"decklist": NORMAL_DECK}))
+
+
+def raw_exchange(base: str, data: bytes) -> bytes:
+    """Send bytes as they are and read the answer until the server closes."""
+    import socket
+
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=15) as sock:
+        sock.sendall(data)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+def test_a_malformed_chunked_body_is_a_400_envelope_not_a_500(live_server):
+    """A chunk size gunicorn refuses (`0x5`) or a chunk without its CRLF was raised by
+    gunicorn's body reader inside the app's read: a 500. It is the app's 400 now."""
+    head = (b"POST /api/v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nConnection: close\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n")
+    for body in (b"0x5\r\n1 Sol\r\n0\r\n\r\n", b"5\r\n1 SolXX0\r\n\r\n", b"5;\x01=1\r\n1 Sol\r\n0\r\n\r\n"):
+        answer = raw_exchange(live_server, head + body)
+        status, _, rest = answer.partition(b"\r\n")
+        assert status.startswith(b"HTTP/1.1 400"), (body, answer[:300])
+        if b"application/json" in rest.split(b"\r\n\r\n")[0]:
+            assert b'"code":400' in answer.replace(b" ", b"")
+    assert_normal_answer(http_json(live_server, "POST", VALIDATE, {"decklist": NORMAL_DECK}))
