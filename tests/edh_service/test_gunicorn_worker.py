@@ -3,6 +3,8 @@ worker itself is tested against a real gunicorn in tests/hardening/test_request_
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -114,3 +116,26 @@ def test_a_request_deadline_that_allows_nothing_is_refused_at_startup(raw):
 
     with pytest.raises(ConfigError, match="REQUEST_DEADLINE"):
         from_environment({"REQUEST_DEADLINE": raw})
+
+
+def test_the_gthread_internals_the_worker_builds_on_are_still_there():
+    """BufferingWorker overrides gthread's accept/enqueue_req/handle/handle_request/
+    murder_pending and relies on finish_request closing through conn.close(graceful=True);
+    an upgrade that renames any of it must fail here, not silently bring back thread reads."""
+    import inspect
+
+    from gunicorn.http.message import Request
+    from gunicorn.http.unreader import Unreader
+    from gunicorn.workers import gthread
+
+    # read, not imported: importing gunicorn_conf sets PROMETHEUS_MULTIPROC_DIR for the process
+    conf = (Path(__file__).parents[2] / "edh_service" / "gunicorn_conf.py").read_text(encoding="utf-8")
+    assert '\nworker_class = "edh_service.gunicorn_worker.BufferingWorker"\n' in conf
+    for name in ("accept", "enqueue_req", "handle", "handle_request", "murder_pending", "finish_request"):
+        assert callable(getattr(gthread.ThreadWorker, name)), name
+    assert list(inspect.signature(gthread.TConn.__init__).parameters) == ["self", "cfg", "sock", "client", "server"]
+    finish = inspect.getsource(gthread.ThreadWorker.finish_request)
+    assert "conn.close(graceful=True)" in finish and "unreader.buf.getvalue()" in finish
+    assert "self.murder_pending()" in inspect.getsource(gthread.ThreadWorker.run)
+    assert "_expected_100_continue" in inspect.getsource(Request) or hasattr(Request, "_expected_100_continue")
+    assert callable(Unreader.take_buffered) and callable(Unreader.unread)
