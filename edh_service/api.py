@@ -28,9 +28,21 @@ from validator.parse import split_lines
 from validator.phrasing import and_list
 from validator.card_facts import commander_eligibility, pairing_abilities
 
+# What /readyz says of a failing sync: upstream error text (Scryfall's or a proxy's answer,
+# paths, addresses) is for the log, where runtime.BackgroundSync writes it, not for any client.
+SYNC_FAILED = "The last card data sync failed; the service's log says why."
 BATCH_MIN_SUGGESTIONS = 3  # each deck of a batch still gets suggestions for a few typos
 # A JSON escape of a UTF-16 surrogate, \uD800 to \uDFFF (any case).
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+# The charsets a text/plain body may name (Python's codec names, "-" read as "_"): Unicode's
+# and the registered legacy ones. The codec registry holds more that are no charset:
+# unicode_escape and raw_unicode_escape decode backslash escapes nobody typed (and made a
+# lone surrogate, a 500, out of "\\ud800"), UTF-7 hides markup from filters, and punycode,
+# idna, charmap, palmos and undefined are no text encodings anyone sends a list in.
+TEXT_CHARSETS = re.compile(
+    r"(?:utf_8(?:_sig)?|utf_(?:16|32)(?:_[lb]e)?|ascii|iso8859_\d+|cp\d+|mac_[a-z0-9]+|koi8_[a-z]|"
+    r"kz1048|ptcp154|tis_620|hp_roman8|shift_jis(?:_2004|x0213)?|euc_[a-z0-9_]+|gb2312|gbk|gb18030|"
+    r"hz|big5(?:hkscs)?|iso2022_[a-z0-9_]+|johab)\Z")
 QUERY_LISTS = ("commanders", "include")  # the query options that are lists: repeat them for more values
 
 
@@ -185,24 +197,23 @@ def read_json() -> Any:
 
 
 def read_text() -> str:
-    """A text/plain body decoded with its charset (UTF-8 by default)."""
+    """A text/plain body decoded with its charset (UTF-8 by default); 415 for a charset that
+    is no text charset (TEXT_CHARSETS), even where Python has a codec by that name."""
     charset = request.mimetype_params.get("charset", "utf-8")
     try:
-        info = codecs.lookup(charset)
-        # The codec registry also holds transforms (rot13, base64, zlib...) that bytes.decode
-        # refuses: they are no charset either (decoding with one was a 500).
-        if not getattr(info, "_is_text_encoding", True):
-            raise LookupError(charset)
-        codec = info.name
+        codec = codecs.lookup(charset).name
     except LookupError:
-        raise UnsupportedMediaType(f"Unknown charset {charset!r}; send UTF-8.") from None
+        codec = ""
+    if not TEXT_CHARSETS.match(codec.replace("-", "_")):
+        raise UnsupportedMediaType(f"Unsupported charset {charset!r}: send UTF-8 (or another text charset "
+                                   "such as UTF-16 or Windows-1252).")
     # utf-8-sig drops the byte-order mark Windows editors write, so line 1 still parses.
     codec = "utf-8-sig" if codec == "utf-8" else codec
     try:
         return request.get_data(cache=False).decode(codec)
     except UnicodeDecodeError as error:
         raise BadRequest(f"The body is not valid {charset}: byte {error.start} cannot be decoded.") from None
-    except UnicodeError:  # some codecs (punycode, undefined) raise the bare base class
+    except UnicodeError:  # some codecs raise the bare base class
         raise BadRequest(f"The body is not valid {charset}.") from None
 
 
@@ -233,7 +244,7 @@ def readyz():
     syncer = cards.get_syncer()
     if syncer is not None and syncer.last_error:
         # Still serving from the last good store, but it is not being refreshed: say so.
-        body.update(degraded=True, last_sync_error=syncer.last_error)
+        body.update(degraded=True, last_sync_error=SYNC_FAILED)
     redis = observability.redis_status(current_app)
     if redis is not None:
         # Validation goes on without Redis (limits fail open): ready, and saying so.

@@ -85,6 +85,14 @@ def non_negative_float(value: str) -> float:
     return number
 
 
+def positive_float(value: str) -> float:
+    """A number of seconds above zero."""
+    number = non_negative_float(value)
+    if number == 0:
+        raise ValueError("expected a number above 0")
+    return number
+
+
 def text(value: str) -> str:
     """Any text, as given."""
     return value
@@ -134,7 +142,7 @@ def storage_uri(value: str) -> str:
 # How each reader is named in the README's "type" column.
 TYPE_NAMES: dict[Callable[[str], Any], str] = {
     flag: "flag", origins: "list", positive_int: "integer > 0", non_negative_int: "integer ≥ 0",
-    non_negative_float: "seconds", text: "text", rate_limits: "rate limits", redis_url: "Redis URL",
+    non_negative_float: "seconds", positive_float: "seconds > 0", text: "text", rate_limits: "rate limits", redis_url: "Redis URL",
     storage_uri: "storage URI",
 }
 
@@ -240,10 +248,15 @@ SETTINGS: tuple[Setting, ...] = (
             "threads per gunicorn worker: validation is CPU-bound, so more threads only share "
             "the worker's GIL (1 measured ~15% more decks/s and a lower p99 than 2); idle "
             "keep-alive connections wait in the worker's poller either way", scope="gunicorn"),
+    Setting("REQUEST_DEADLINE", positive_float, 30.0,
+            "seconds a client has, from its first byte, to send a whole request (head and body "
+            "together); each worker's poller receives it meanwhile, holding no thread, and "
+            "answers 408 and closes past it (edh_service/gunicorn_worker.py)", scope="gunicorn"),
     Setting("CLIENT_TIMEOUT", positive_int, 10,
-            "seconds a worker waits for more of a request a client has started to send before "
-            "closing the connection: a stalled or vanished client must not hold a worker "
-            "(a proxy in front should still buffer requests)", scope="gunicorn"),
+            "seconds one read may wait where a worker's thread still reads the socket itself "
+            "(TLS or HTTP/2 in gunicorn, which the poller does not buffer) before the connection "
+            "is closed",
+            scope="gunicorn"),
     Setting("ACCESS_LOG", text, "-", "gunicorn access log: `-` stdout, empty to turn it off",
             scope="gunicorn"),
     Setting("LOG_LEVEL", text, "info", "gunicorn's log level", scope="gunicorn"),

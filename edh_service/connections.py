@@ -28,12 +28,21 @@ import threading
 import time
 from typing import Any, Callable, Iterable, Iterator
 
+from gunicorn.http.errors import ParseException
+from werkzeug.exceptions import BadRequest
+
+# A refused body up to this many times MAX_CONTENT_LENGTH is read to its end before the 413
+# goes out, so the connection stays usable; beyond, half-close.
+DRAIN_FACTOR = 8
 DRAIN_SECONDS = 5.0  # the longest the app reads a refused body before answering
 LINGER_SECONDS = 2.0  # after a half-close: how long to read what the client still sends
 CHUNK = 65536
 
 _serving = threading.local()  # gunicorn's request being served by this thread
 BODY_STOPPED_KEY = "edh.body_stopped"  # environ key: see body_stopped()
+# Set on gunicorn's request by gunicorn_worker.BufferingWorker when the body was too big to
+# buffer: it is still on the socket, and the poller lingers for it after the answer.
+BODY_LEFT_ON_SOCKET = "edh_body_left_on_socket"
 
 
 def remember_request(request: Any) -> None:
@@ -47,6 +56,12 @@ def body_stopped(environ: dict) -> None:
     Another read would wait a whole CLIENT_TIMEOUT again, and the rest of the body, should
     it come, must not be read as the next request."""
     environ[BODY_STOPPED_KEY] = True
+
+
+def body_left_on_socket() -> bool:
+    """Whether the request being served left its body unread on the socket (see
+    BODY_LEFT_ON_SOCKET): reading it here would hold this thread as long as the client likes."""
+    return bool(getattr(getattr(_serving, "request", None), BODY_LEFT_ON_SOCKET, False))
 
 
 def close_after_answer() -> None:
@@ -65,13 +80,15 @@ class DrainUnreadBodies:
         self.drain_limit = drain_limit  # bytes; read at each request (the app's config)
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        result = self.app(environ, start_response)
         sock = environ.get("gunicorn.socket")
+        if sock is not None and environ.get("wsgi.input") is not None:
+            environ["wsgi.input"] = CheckedBody(environ["wsgi.input"])
+        result = self.app(environ, start_response)
         # Only gunicorn's wsgi.input ends where the body ends (Content-Length or chunked);
         # another server's (werkzeug's development server) may be the bare socket.
         if sock is None:
             return result
-        if environ.get(BODY_STOPPED_KEY):  # a read of it already failed: read no more
+        if environ.get(BODY_STOPPED_KEY) or body_left_on_socket():  # read no more of it here
             close_after_answer()
             return result
         if drain(environ.get("wsgi.input"), self.drain_limit()):
@@ -95,8 +112,42 @@ def drain(stream: Any, limit: int) -> bool:
             drained += len(data)
             if drained > limit or time.monotonic() > deadline:
                 return False
-    except (OSError, ValueError):  # the client went away, or a malformed chunk: nothing to save
+    except (OSError, ValueError, BadRequest):  # the client went away, or a malformed chunk
         return False
+
+
+class CheckedBody:
+    """gunicorn's wsgi.input, whose parse errors (a malformed chunk size, a chunk without its
+    CRLF: gunicorn's ParseException, no OSError) are a 400 for the app's error handlers;
+    reaching the app's body read, they were a 500. Once broken, every later read says so
+    again: what gunicorn's reader returns after its error is no part of the body."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.broken: str | None = None
+
+    def _read(self, method: str, *args: Any) -> Any:
+        if self.broken is None:
+            try:
+                return getattr(self.stream, method)(*args)
+            except ParseException as error:
+                self.broken = f"The request body's framing is malformed ({error})."
+        raise BadRequest(self.broken)
+
+    def read(self, size: int | None = None) -> bytes:
+        """Like gunicorn's Body.read."""
+        return self._read("read", size)
+
+    def readline(self, size: int | None = None) -> bytes:
+        """Like gunicorn's Body.readline."""
+        return self._read("readline", size)
+
+    def readlines(self, size: int | None = None) -> list[bytes]:
+        """Like gunicorn's Body.readlines."""
+        return self._read("readlines", size)
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.readline, b"")
 
 
 class HalfCloseAfter:

@@ -14,12 +14,9 @@ from flask import Flask, current_app, request
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from edh_service import api, cards, config, errors, observability, openapi, web
-from edh_service.connections import DrainUnreadBodies
+from edh_service.connections import DRAIN_FACTOR, DrainUnreadBodies
 
 CORS_PATHS = ("/api/", "/openapi.json")
-# A refused body up to this many times MAX_CONTENT_LENGTH is read to its end before the 413
-# goes out, so the connection stays usable (edh_service/connections.py); beyond, half-close.
-DRAIN_FACTOR = 8
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:

@@ -31,8 +31,9 @@ workers = SETTINGS["WEB_CONCURRENCY"] or multiprocessing.cpu_count()
 # default (GUNICORN_THREADS): validation is CPU-bound, and two threads in one worker only take
 # turns with the GIL (measured: 2 workers x 1 thread served ~15% more decks/s, with a lower
 # p99 under a mixed load, than 2 x 2). A client too slow to send its request is for the
-# proxy in front to absorb (deploy/haproxy.cfg buffers requests).
-worker_class = "gthread"
+# proxy in front to absorb (deploy/haproxy.cfg buffers requests), and without one the worker
+# class buffers each request in its poller before a thread sees it (REQUEST_DEADLINE).
+worker_class = "edh_service.gunicorn_worker.BufferingWorker"
 # gthread hands every new connection to a worker thread at once, which then waits up to this
 # long for its first bytes before parking it in the poller. gunicorn 27 fixes it at 5 s and
 # offers no setting: with one thread, a connection opened and left silent (a browser's
@@ -43,6 +44,11 @@ threads = SETTINGS["GUNICORN_THREADS"]
 timeout = 30
 graceful_timeout = 10
 keepalive = 5
+# Only the deployment decides the URL prefix (SCRIPT_NAME in gunicorn's environment): gunicorn
+# takes SCRIPT_NAME and PATH_INFO headers from forwarded_allow_ips (loopback by default), so a
+# local client's `SCRIPT_NAME: /x` rewrote every URL the page links to (or was a 500 when the
+# path did not start with it). No header sets them; underscored headers are dropped.
+forwarder_headers = ""
 # No preload: each worker opens its own SQLite connections and runs its own sync thread
 # (a file lock elects one syncer, see runtime.py); threads started before fork would die.
 preload_app = False

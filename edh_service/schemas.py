@@ -10,6 +10,7 @@ uses it for `--format json`, so both speak exactly the same JSON.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any, Mapping
 from urllib.parse import quote
@@ -32,10 +33,19 @@ BATCH_LIMIT = 50  # default; the app's BATCH_LIMIT config may lower or raise it
 # Optional response blocks a request may ask for with "include" (the base shape is fixed).
 INCLUDES = ("overview",)
 GAME_FORMATS = ("commander",)
+# What a regular expression in a Scryfall query must escape ("/" ends it).
+REGEX_SPECIAL = re.compile(r"([\\^$.|?*+()\[\]{}/])")
 
 
 def scryfall_search_url(name: str) -> str:
-    """A Scryfall search for exactly this card name (a link only; nothing is fetched)."""
+    """A Scryfall search for exactly this card name (a link only; nothing is fetched).
+
+    `!"..."` cannot hold a double quote: `Kongming, "Sleeping Dragon"` ended the phrase early
+    and searched for something else. Such a name is searched as an anchored regular
+    expression on the name (Scryfall's `name:/.../`), its special characters escaped;
+    static/app.js builds the same query."""
+    if '"' in name:
+        return "https://scryfall.com/search?q=" + quote("name:/^" + REGEX_SPECIAL.sub(r"\\\1", name) + "$/", safe="")
     return "https://scryfall.com/search?q=" + quote(f'!"{name}"', safe="")
 
 
@@ -365,7 +375,8 @@ class ReadySchema(Schema):
                                                            "validation says that check was not made."})
     degraded = fields.Boolean(metadata={"description": "Present (true) when the last background sync "
                                                       "failed: answers come from the last good store."})
-    last_sync_error = fields.String(metadata={"description": "Why the last sync failed (with degraded)."})
+    last_sync_error = fields.String(metadata={"description": "That the last sync failed (with degraded); "
+                                                             "why is in the service's log."})
 
 
 class ErrorSchema(Schema):

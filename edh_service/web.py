@@ -7,6 +7,7 @@ renders the Report server-side. `static/app.js` enhances the same page: it posts
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -54,6 +55,12 @@ SECURITY_HEADERS = {
 VALIDATE_SCHEMA = schemas.ValidateRequestSchema()  # stateless, safe to share between requests
 COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "C": "Colorless"}
 MAX_COMMANDER_FIELDS = 2  # the form offers a commander and a partner
+# Bidirectional controls: embeddings and overrides (U+202A-202E, closed by U+202C) and
+# isolates (U+2066-2068, closed by U+2069), plus the marks. A typed name holding an override
+# reversed the rest of the message quoting it ("Did you mean ..." read backwards).
+EMBEDDINGS = re.compile("[\u202a\u202b\u202d\u202e]")
+ISOLATES = re.compile("[\u2066\u2067\u2068]")
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass(frozen=True)
@@ -286,8 +293,24 @@ def severity_counts(violations) -> dict[str, int]:
     return counts
 
 
+@bp.app_template_filter("isolate_names")
+def isolate_names(message: str, names) -> str:
+    """The message with each quoted name that holds bidirectional controls isolated: FSI,
+    the name, then as many closers as it opened (a stray closer is ignored), then PDI, so
+    whatever it overrides ends with it. static/app.js does the same (isolateNames)."""
+    for name in names:
+        if BIDI_CONTROLS.search(name):
+            closers = "\u202c" * len(EMBEDDINGS.findall(name)) + "\u2069" * len(ISOLATES.findall(name))
+            message = message.replace(name, f"\u2068{name}{closers}\u2069")
+    return message
+
+
 def too_large_message(limit: int | None) -> str:
-    """Say how big a submission may be, in words a person reads."""
+    """Say how big a submission may be, in words a person reads; or, for a small body that
+    werkzeug refused for its number of form parts (MAX_FORM_PARTS), that."""
+    length = request.content_length
+    if limit and length is not None and length <= limit:
+        return f"The form has too many fields (at most {request.max_form_parts})."
     if not limit:
         return "The submission is too large."
     return f"The submission is too large (the limit is {limit // 1024} KiB)."

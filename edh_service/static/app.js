@@ -39,9 +39,25 @@
 
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-  /* Same URL as web.scryfall_url: an exact-name Scryfall search, a link only. */
+  /* Same query as schemas.scryfall_search_url: an exact-name Scryfall search, a link only;
+   * a name with a double quote (which would end `!"..."`) as an anchored regex on the name. */
   function scryfallUrl(name) {
-    return "https://scryfall.com/search?q=" + encodeURIComponent(`!"${name}"`);
+    const query = name.includes('"') ? `name:/^${name.replace(/[\\^$.|?*+()[\]{}/]/g, "\\$&")}$/` : `!"${name}"`;
+    return "https://scryfall.com/search?q=" + encodeURIComponent(query);
+  }
+
+  /* As web.isolate_names: each quoted name holding bidirectional controls isolated (FSI, the
+   * name, a closer for each embedding or isolate it opened, PDI), so an override in a typed
+   * name cannot reverse the rest of the message. */
+  const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+  function isolateNames(message, names) {
+    for (const name of names) {
+      if (!BIDI_CONTROLS.test(name)) continue;
+      const closers = "\u202c".repeat((name.match(/[\u202a\u202b\u202d\u202e]/g) || []).length) +
+        "\u2069".repeat((name.match(/[\u2066-\u2068]/g) || []).length);
+      message = message.split(name).join(`\u2068${name}${closers}\u2069`);
+    }
+    return message;
   }
 
   /* Canonical name -> preview image, from the last response's overview block. */
@@ -76,7 +92,7 @@
   /* Names as typed (unknown cards): quoted text, no link, since there is no card. */
   function typedList(names) {
     const out = [];
-    names.forEach((name, i) => { if (i) out.push(", "); out.push(el("q", { class: "typed", text: name })); });
+    names.forEach((name, i) => { if (i) out.push(", "); out.push(el("q", { class: "typed" }, el("bdi", { text: name }))); });
     return out;
   }
 
@@ -217,7 +233,7 @@
         el("span", { class: `badge badge-${v.severity}`, text: v.severity === "error" ? "Error" : "Warning" }), " ",
         el("code", { class: "code", text: v.code }),
         v.rule ? [" ", el("span", { class: "rule", text: `rule ${v.rule}` })] : null),
-      el("p", { class: "message", text: v.message }),
+      el("p", { class: "message", text: isolateNames(v.message, v.cards || []) }),
       cards.length ? el("p", { class: "cards" }, el("span", { class: "label", text: cards.length === 1 ? "Card:" : "Cards:" }), " ",
         el("span", { class: "inline-list" }, v.code === "unknown_card" ? typedList(cards) : cardList(cards))) : null,
       lines.length ? el("p", { class: "lines" }, el("span", { class: "label", text: lines.length === 1 ? "Line:" : "Lines:" }), " ", lineLinks) : null,
