@@ -23,13 +23,13 @@ from card_data.errors import CardDataError, CardDataUnavailable
 from card_data.store import CardStore, Snapshot, StoreMetadata, file_stamp, settled
 from validator.brackets import BracketData
 from validator.deck import Card, wubrg
+from validator.parse import MAX_NAME_LENGTH  # no card name is longer; longer input is not worth a request
 
 log = logging.getLogger(__name__)
 
 MAX_SUGGESTIONS = 3
 SUGGESTION_CUTOFF = 60.0  # WRatio score below which a "suggestion" is noise
 MISS_TTL_SECONDS = 24 * 60 * 60  # Scryfall asks clients to cache for at least 24 h
-MAX_NAME_LENGTH = 200  # no card name is longer; longer input is not worth a request
 # Work bounds per resolve() call, so one hostile paste cannot pin a worker: a fuzzy
 # suggestion costs ~13 ms over 30k keys (9,000 distinct typos took 122 s unbounded), and
 # every 75 misses cost one /cards/collection request at 2 a second.

@@ -14,13 +14,15 @@ from __future__ import annotations
 import re
 
 from validator.decklist import Decklist
-from validator.parse.common import MAX_LINE_LENGTH, MAX_LINES, Collector, DecklistError, check_size, split_lines
+from validator.parse.common import (
+    MAX_LINE_LENGTH, MAX_LINES, MAX_NAME_LENGTH, Collector, DecklistError, check_size, clean_text, split_lines,
+)
 from validator.parse.csv import looks_like_csv, read_csv
 from validator.parse.json import load_json, looks_like_json, read_json
 from validator.parse.text import read_text
 from validator.parse.xml import read_xml
 
-__all__ = ["FORMATS", "MAX_LINES", "MAX_LINE_LENGTH", "DecklistError", "parse", "split_lines"]
+__all__ = ["FORMATS", "MAX_LINES", "MAX_LINE_LENGTH", "MAX_NAME_LENGTH", "DecklistError", "parse", "split_lines"]
 
 # The line-based dialects share one reader; the name is what Decklist.format reports.
 TEXT_FORMATS = ("text", "arena", "moxfield", "archidekt", "forge", "xmage")
@@ -42,7 +44,8 @@ def parse(text: str, format: str | None = None) -> Decklist:
     """
     if format is not None and format not in FORMATS:
         raise DecklistError(f"Unknown decklist format {format!r}; expected one of {', '.join(FORMATS)}.")
-    text = text.removeprefix("\ufeff")  # a BOM is no character of line 1
+    # a BOM is no character of line 1; a lone surrogate no character at all (clean_text)
+    text = clean_text(text.removeprefix("\ufeff"))
     lines = split_lines(text)
     check_size(lines)
     collector = Collector()

@@ -4,18 +4,20 @@ TCGplayer.
 Each site reader turns the document into a list of `_Card`s without touching the
 collector, so a document that is not the shape it looked like is reported once instead
 of half-read. Lines: pasted JSON is often one line; where it spans several, an entry's
-line is the first line where its name appears.
+line is the line of the first string in the document that is its name (TappedOut: that
+is, or else the line of the string the names were read from).
 """
 
 from __future__ import annotations
 
 import bisect
+import html
 import json
-from html.parser import HTMLParser
+import re
 from typing import Callable, NamedTuple
 
 from validator.decklist import Section
-from validator.parse.common import Collector, heading_section
+from validator.parse.common import Collector, DecklistError, check_entries, heading_section
 
 _SITE_ERRORS = (TypeError, KeyError, AttributeError, ValueError, IndexError)
 
@@ -30,6 +32,7 @@ class _Card(NamedTuple):
     collector_number: object = None
     foil: bool = False
     source_id: object = None  # the site's own id, quoted when the name is missing
+    source: object = None  # the string the name was read from, when it is not the name alone
 
 
 # What json.loads accepts right after the opening bracket and JSON whitespace: a key or
@@ -72,9 +75,12 @@ def read_json(document, text: str, lines: list[str], c: Collector) -> str:
     else:
         try:
             cards = reader(document)
+        except DecklistError:
+            raise  # a ValueError, but a refusal of the whole list, not a misread site
         except _SITE_ERRORS as error:
             c.unparsed(1, lines[0] if lines else "", f"looks like a {site} export but could not be read ({type(error).__name__}: {error})")
         else:
+            check_entries(len(cards))
             _add_all(cards, text, c)
     c.account_rest(lines)
     return ("mtgjson" if site == "mtgjson" else f"{site}_json") if reader else "json"
@@ -85,7 +91,7 @@ def _add_all(cards: list[_Card], text: str, c: Collector) -> None:
     line_of = _LineFinder(text)
     for card in cards:
         name = card.name.strip() if isinstance(card.name, str) else ""
-        line = line_of(name)
+        line = line_of(name, card.name, card.source)
         if not name:
             why = "holds a card without a name"
             if card.source_id is not None:
@@ -100,23 +106,43 @@ def _add_all(cards: list[_Card], text: str, c: Collector) -> None:
         c.add(name, card.quantity, line, card.section, **hints)
 
 
+# A JSON string literal, unrolled so it reads each character once. json.loads accepted
+# the text (no raw line breaks inside a string), so searched from the start the matches
+# are exactly the document's strings, keys included.
+_STRING = re.compile(r'"([^"\\]*+(?:\\.[^"\\]*+)*+)"')
+
+
 class _LineFinder:
-    """Line of the first occurrence of a name in the text (1 when not found or one line)."""
+    """Line of the first string in the document equal to a name (1 when there is none, or
+    the text is one line). The strings are read once, lazily, as far as the names asked for
+    need: searching the text from its start for each name was quadratic (15,000 distinct
+    names in a Moxfield export took 7-23 s)."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.starts = [0]
         if "\n" in text:
             self.starts += [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        self.strings = _STRING.finditer(text)
+        self.lines: dict[str, int] = {}  # decoded string -> its first line, for the strings read so far
 
-    def __call__(self, name: str) -> int:
-        """1-based line of the name's JSON spelling."""
-        if len(self.starts) == 1 or not name:
+    def __call__(self, *values: object) -> int:
+        """1-based line of the first string equal to the first of `values` the document
+        holds (strings only; others are skipped)."""
+        if len(self.starts) == 1:
             return 1
-        at = self.text.find(json.dumps(name)[1:-1])
-        if at < 0:
-            at = self.text.find(json.dumps(name, ensure_ascii=False)[1:-1])
-        return bisect.bisect_right(self.starts, at) if at >= 0 else 1
+        wanted = [value for value in values if isinstance(value, str) and value]
+        for value in wanted:
+            if value in self.lines:
+                return self.lines[value]
+        for match in self.strings:
+            raw = match[1]
+            string = json.loads(match[0]) if "\\" in raw else raw
+            if string not in self.lines:
+                self.lines[string] = bisect.bisect_right(self.starts, match.start())
+            if string in wanted:
+                return next(self.lines[value] for value in wanted if value in self.lines)
+        return next((self.lines[value] for value in wanted if value in self.lines), 1)
 
 
 # --- the sites -----------------------------------------------------------------------
@@ -243,52 +269,62 @@ def _tappedout(data: dict) -> list[_Card]:
     the flat `cards` string ("1 A||1 B") is the fallback when there is no board."""
     board = data.get("board")
     if isinstance(board, str) and board.strip():
-        reader = _TappedOutBoard()
-        reader.feed(board)
-        reader.close()
-        return reader.cards
+        return _tappedout_board(board)
+    check_entries(data["cards"].count("||") + 1)  # before 140,000 `1 Opt||` become cards
     cards = []
     for item in data["cards"].split("||"):
         quantity, _, name = item.strip().partition(" ")
-        cards.append(_Card(name, quantity, Section.MAIN))
+        cards.append(_Card(name, quantity, Section.MAIN, source=data["cards"]))
     return cards
 
 
-class _TappedOutBoard(HTMLParser):
-    """Reads TappedOut's board HTML: headings, then `1x` and the card link in each item."""
+# TappedOut's board HTML read in one linear pass over its tags (and comments, skipped); the
+# text between two tags is sliced out only where an item or heading is being read. A "<"
+# that closes no tag before the next "<" is text, as in HTMLParser. (The standard library's
+# HTMLParser is quadratic on unclosed tags in this Python, 3 s for 12 KB of "<a ", far
+# under a real board's 57 KB, and raised AssertionError on "<![": a 500.)
+_HTML_TAG = re.compile(r"<!--.*?(?:-->|\Z)|<[^<>]*+>", re.S)
+_TAG_NAME = re.compile(r"/?([A-Za-z][^\s/>\x00]*+)")
+# An attribute as HTMLParser reads one: a name, then optionally `=` and a quoted or bare value.
+_HTML_ATTRIBUTE = re.compile(r"""([^\s/=][^\s/=]*+)(?:\s*+=+\s*+(?:"([^"]*)"|'([^']*)'|(\S*+)))?""")
 
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.cards: list[_Card] = []
-        self.section = Section.MAIN
-        self.capture: str | None = None  # "heading", "item" or "name": what text goes where
-        self.text: list[str] = []
-        self.quantity = ""
 
-    def handle_starttag(self, tag, attrs):
-        """Start collecting a heading, an item's quantity, or a card name."""
-        classes = (dict(attrs).get("class") or "").split()
-        if tag == "h3":
-            self.capture, self.text = "heading", []
-        elif tag == "li" and "tappedout-member" in classes:
-            self.capture, self.text = "item", []
-        elif tag == "a" and "card-link" in classes and self.capture == "item":
-            self.quantity = "".join(self.text).strip().rstrip("xX")
-            self.capture, self.text = "name", []
+def _tappedout_board(board: str) -> list[_Card]:
+    """The cards of a board: headings switch section; in a `tappedout-member` item, the
+    text before the `card-link` anchor is the quantity (`1x`) and the anchor's text the name."""
+    cards: list[_Card] = []
+    section, capture, text, quantity, end = Section.MAIN, None, [], "", 0
+    for match in _HTML_TAG.finditer(board):
+        if capture and match.start() > end:
+            text.append(html.unescape(board[end:match.start()]))
+        token, end = match[0], match.end()
+        tag = _TAG_NAME.match(token, 1)
+        if tag is None:  # a comment, <!DOCTYPE>, <?pi>, </>: no element
+            continue
+        name = tag[1].lower()
+        if token[1] == "/":
+            if name == "h3" and capture == "heading":
+                section, capture = heading_section("".join(text)) or Section.MAIN, None
+            elif name == "a" and capture == "name":
+                cards.append(_Card("".join(text), quantity, section, source=board))
+                capture = None
+        elif name == "h3":
+            capture, text = "heading", []
+        elif name == "li" and "tappedout-member" in _html_class(token[tag.end():-1]).split():
+            capture, text = "item", []
+        elif name == "a" and capture == "item" and "card-link" in _html_class(token[tag.end():-1]).split():
+            quantity = "".join(text).strip().rstrip("xX")
+            capture, text = "name", []
+    return cards
 
-    def handle_data(self, data):
-        """Text of whatever is being collected."""
-        if self.capture:
-            self.text.append(data)
 
-    def handle_endtag(self, tag):
-        """A heading switches section; a card link ends a card."""
-        if tag == "h3" and self.capture == "heading":
-            self.section = heading_section("".join(self.text)) or Section.MAIN
-            self.capture = None
-        elif tag == "a" and self.capture == "name":
-            self.cards.append(_Card("".join(self.text), self.quantity, self.section))
-            self.capture = None
+def _html_class(attributes: str) -> str:
+    """The value of a tag's (last) class attribute, entities decoded; "" when it has none."""
+    value = ""
+    for match in _HTML_ATTRIBUTE.finditer(attributes):
+        if match[1].lower() == "class":
+            value = next((v for v in match.groups()[1:] if v is not None), "")
+    return html.unescape(value)
 
 
 def _site_of(document) -> tuple[str, Callable[[dict], list[_Card]] | None]:

@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 
 from validator.decklist import ListEntry, Section
-from validator.parse.common import HEADERS, MAX_LINE_LENGTH, Collector, heading_word, side_zone_section
+from validator.parse.common import (
+    HEADERS, MAX_LINE_LENGTH, MAX_NAME_LENGTH, Collector, deck_cards, heading_word, side_zone_section,
+)
 from validator.violations import Code
 
 # The common cases, `1 Sol Ring`, `4x Forest`, `1 x Forest`, Arena's `1 Sol Ring (C21) 263` and
@@ -34,12 +36,15 @@ _TRAILING_QUANTITY = re.compile(r"[ \t][xX][ \t]?(\d+)$")
 _PRINTING = re.compile(r"\(([A-Za-z0-9]{2,6})\)(?:\s+(\S+))?")
 _SET_NUMBER = re.compile(r"([A-Za-z0-9]{2,8}):(\S+)")  # XMage [C21:263], taw [MOC:1]
 _SET_CODE = re.compile(r"[A-Za-z0-9]{2,8}")
-_FORGE_PRINTING = re.compile(r"\|\s*([A-Za-z0-9]{2,8})\s*(?:\|\s*\d*\s*)?")  # Forge |SET|art
+# Forge `|SET|art`. Possessive blanks: `\s*\d*\s*` before a non-digit tried every split of
+# a run of blanks (1,000 lines `1 A|AB|` + 990 spaces + `Z` took 31 s); blanks, digits,
+# blanks can be read one way only, so nothing is lost by never giving any back.
+_FORGE_PRINTING = re.compile(r"\|\s*+([A-Za-z0-9]{2,8})\s*+(?:\|\s*+\d*+\s*+)?")
 # `1 Sol Ring|C21|1` or `1 Sol Ring (C21) 263` in one match. _PLAIN's name stops at the
 # first "|" or "(", and giving any of it back could never let a printing match, so it is
 # atomic: linear, whatever the line. The name keeps the spaces before the printing.
 _PRINTED = re.compile(rf"(?>{_PLAIN.pattern})\s*(?:{_FORGE_PRINTING.pattern}|{_ARENA_TAIL.pattern})")
-_INLINE = re.compile(r"([A-Za-z][A-Za-z ]{0,20}):\s*(.+)")  # COMMANDER: 1 Name, SB: 1 Name
+_INLINE = re.compile(r"([A-Za-z][A-Za-z ]{0,20}):\s*+(.+)")  # COMMANDER: 1 Name, SB: 1 Name (lines are stripped)
 _CATEGORY_HEADER = re.compile(r"[^\W\d_][\w &/',+-]{0,40}")  # TappedOut `Creatures (2)`
 _FLAG = re.compile(r"\{(\w+)\}")
 _NOT_A_NAME = re.compile(r"[<>{}\[\]|=*^\x00-\x1f\x7f]")  # markup, never in a card name
@@ -108,7 +113,7 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None)
             if "(" in line or "|" in line:  # cheaper than a _PLAIN attempt that must fail
                 if _read_printed(line, number, state, entries):
                     continue
-            elif plain := _PLAIN.fullmatch(line):
+            elif (plain := _PLAIN.fullmatch(line)) and len(plain[2]) <= MAX_NAME_LENGTH:
                 # built from a tuple, every field given, as in _read_printed (~10 µs a 100-line list)
                 entries.append(tuple.__new__(ListEntry, (plain[2], int(plain[1]), number, state.section,
                                                          None, None, False, False)))
@@ -135,7 +140,7 @@ def _new_block(state: _State, entries: int, problems: int) -> None:
 def _read_printed(line: str, number: int, state: _State, entries: list) -> bool:
     """Fast path for `1 Sol Ring (C21) 263` and `1 Sol Ring|C21|1`; False if not that."""
     printed = _PRINTED.fullmatch(line)
-    if not printed:
+    if not printed or len(printed[2]) > MAX_NAME_LENGTH:  # a longer name: refused by _read_card
         return False
     quantity, name, forge_set, arena_set, collector_number = printed.groups()
     state.seen.add("arena" if forge_set is None else "forge")
@@ -364,7 +369,8 @@ def _settle_side_zone(state: _State, c: Collector, xmage: bool) -> None:
     if not state.side:
         return
     side = set(state.side)
-    section = side_zone_section(len(side), [e for i, e in enumerate(c.entries) if i not in side], command_zone=xmage)
+    main = deck_cards(e for i, e in enumerate(c.entries) if i not in side)
+    section = side_zone_section(len(side), main, command_zone=xmage)
     if section is not Section.COMMANDER:
         c.propose_side_tail(state.side, "the SB: (sideboard) lines")
         return
