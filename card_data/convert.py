@@ -70,7 +70,10 @@ def clean_name(name: str) -> str:
 
 def normalize_name(name: str) -> str:
     """The index key of a name: any case, accents folded, straight quotes, slashes as " // "."""
-    text = unicodedata.normalize("NFKD", clean_name(name))
+    text = clean_name(name)
+    if text.isascii():  # no decomposition, no combining mark: the character loop is spared
+        return text.casefold()
+    text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return text.casefold()
 

@@ -23,13 +23,20 @@ def clean_name_as_before(name: str) -> str:
     return SPACES.sub(" ", OLD_SLASHES.sub(" // ", text)).strip()
 
 
-NAMES = st.text(alphabet=st.sampled_from(" \t\u3000\u00a0/ab’Æû\n"), max_size=24)
+def normalize_name_as_before(name: str) -> str:
+    """normalize_name before issue 19 (every name through NFKD and a loop over its characters)."""
+    text = unicodedata.normalize("NFKD", clean_name_as_before(name))
+    return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+
+
+NAMES = st.text(alphabet=st.sampled_from(" \t\u3000\u00a0/ab’Æû\n`ﬁŒ\u0301ẞ"), max_size=24) | st.text(max_size=12)
 
 
 @settings(max_examples=2_000, deadline=None)
 @given(NAMES)
-def test_clean_name_tidies_exactly_as_the_slash_pattern_did(name):
+def test_clean_and_normalize_read_every_name_exactly_as_before(name):
     assert clean_name(name) == clean_name_as_before(name)
+    assert normalize_name(name) == normalize_name_as_before(name)
 
 
 def test_known_spellings_of_split_cards():

@@ -283,26 +283,26 @@ def _tappedout(data: dict) -> list[_Card]:
 # that closes no tag before the next "<" is text, as in HTMLParser. (The standard library's
 # HTMLParser is quadratic on unclosed tags in this Python, 3 s for 12 KB of "<a ", far
 # under a real board's 57 KB, and raised AssertionError on "<![": a 500.)
-_HTML_TAG = re.compile(r"<!--.*?(?:-->|\Z)|<[^<>]*+>", re.S)
-_TAG_NAME = re.compile(r"/?([A-Za-z][^\s/>\x00]*+)")
+_HTML_TAG = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)(h3|li|a)(?![^\s/>\x00])([^<>]*+)>|<[^<>]*+>", re.S | re.I)
 # An attribute as HTMLParser reads one: a name, then optionally `=` and a quoted or bare value.
 _HTML_ATTRIBUTE = re.compile(r"""([^\s/=][^\s/=]*+)(?:\s*+=+\s*+(?:"([^"]*)"|'([^']*)'|(\S*+)))?""")
 
 
 def _tappedout_board(board: str) -> list[_Card]:
     """The cards of a board: headings switch section; in a `tappedout-member` item, the
-    text before the `card-link` anchor is the quantity (`1x`) and the anchor's text the name."""
+    text before the `card-link` anchor is the quantity (`1x`) and the anchor's text the name.
+    Only h3, li and a tags do anything; every other tag and comment just ends a text."""
     cards: list[_Card] = []
     section, capture, text, quantity, end = Section.MAIN, None, [], "", 0
     for match in _HTML_TAG.finditer(board):
         if capture and match.start() > end:
             text.append(html.unescape(board[end:match.start()]))
-        token, end = match[0], match.end()
-        tag = _TAG_NAME.match(token, 1)
-        if tag is None:  # a comment, <!DOCTYPE>, <?pi>, </>: no element
+        end = match.end()
+        closing, name, attributes = match.groups()
+        if name is None:  # another element, a comment, <!DOCTYPE>, <?pi>
             continue
-        name = tag[1].lower()
-        if token[1] == "/":
+        name = name.lower()
+        if closing:
             if name == "h3" and capture == "heading":
                 section, capture = heading_section("".join(text)) or Section.MAIN, None
             elif name == "a" and capture == "name":
@@ -310,9 +310,9 @@ def _tappedout_board(board: str) -> list[_Card]:
                 capture = None
         elif name == "h3":
             capture, text = "heading", []
-        elif name == "li" and "tappedout-member" in _html_class(token[tag.end():-1]).split():
+        elif name == "li" and "tappedout-member" in _html_class(attributes).split():
             capture, text = "item", []
-        elif name == "a" and capture == "item" and "card-link" in _html_class(token[tag.end():-1]).split():
+        elif name == "a" and capture == "item" and "card-link" in _html_class(attributes).split():
             quantity = "".join(text).strip().rstrip("xX")
             capture, text = "name", []
     return cards

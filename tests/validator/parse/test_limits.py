@@ -20,6 +20,7 @@ from validator.assemble import assemble
 from validator.decklist import Section
 from validator.parse import MAX_LINE_LENGTH, MAX_NAME_LENGTH, DecklistError, parse
 from validator.parse.common import MAX_ENTRIES
+from validator.parse.text import MAX_DECORATIONS
 from validator.parse.xml import MAX_XML_TAGS
 from validator.violations import Code
 
@@ -163,6 +164,14 @@ def test_a_forge_printing_is_still_read_with_blanks_around_its_parts():
         ("Sol Ring", 1, "C21"), ("Island", 2, "ZNR"), ("Arcane Signet", 1, "M3C")]
 
 
+def test_a_line_reads_eight_decorations_and_no_more():
+    eight = "1 Sol Ring *F* [Ramp,Draw{top}] ^Have,#37d67a^" + " [Ramp]" * (MAX_DECORATIONS - 3)
+    (entry,) = parse(eight).entries
+    assert (entry.name, entry.foil) == ("Sol Ring", True)
+    decklist = parse(eight + " [Ramp]")
+    assert decklist.entries == () and problems(decklist)[0].lines == (1,)
+
+
 def test_1000_distinct_names_with_990_spaces_are_refused_by_length():
     text = "\n".join(f"1 {i} a" + " " * 990 + "b" for i in range(1_000))
     decklist = parse(text)
@@ -259,6 +268,7 @@ LINEAR = {
                                            + "</comments>")), 240),
     "name list split": (_parse(lambda n: cod("<comments>" + "\n".join(f"cdr: a{' ' * (n // 3)}b" for _ in range(300))
                                              + "</comments>")), 240),
+    "decorated lines": (_parse(lambda n: "\n".join(["1 Sol Ring [a] ^b^ *F*"] * n)), 2_500),
     # one run grows
     "xml declaration blanks": (_parse(lambda n: '<?xml version="1.0"' + " " * n + '?>\n<Deck/>'), 100_000),
     "banner blanks": (_parse(lambda n: cod("<bannerCard>a" + " " * n + "b</bannerCard>")), 100_000),
