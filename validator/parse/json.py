@@ -17,7 +17,7 @@ import re
 from typing import Callable, NamedTuple
 
 from validator.decklist import Section
-from validator.parse.common import Collector, DecklistError, check_entries, heading_section
+from validator.parse.common import Collector, DecklistError, check_entries, clean_text, heading_section
 
 _SITE_ERRORS = (TypeError, KeyError, AttributeError, ValueError, IndexError)
 
@@ -90,7 +90,7 @@ def _add_all(cards: list[_Card], text: str, c: Collector) -> None:
     """Check and number every card read from a JSON export."""
     line_of = _LineFinder(text)
     for card in cards:
-        name = card.name.strip() if isinstance(card.name, str) else ""
+        name = clean_text(card.name.strip()) if isinstance(card.name, str) else ""
         line = line_of(name, card.name, card.source)
         if not name:
             why = "holds a card without a name"
