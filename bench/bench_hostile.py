@@ -37,8 +37,7 @@ Make = Callable[[int], str]  # salt -> body
 
 def unknown_names(salt: int, number: int = LINES, width: int = 90) -> list[str]:
     """`number` distinct names no card has, about `width` characters each."""
-    stem = f"Qzv{salt} Nonexistent Card Called "
-    return [(stem + f"{i} " + "Yonder " * 20)[:width].rstrip() for i in range(number)]
+    return [(f"Qzv{salt}-{i} Nonexistent Card Called " + "Yonder " * 30)[:width].rstrip() for i in range(number)]
 
 
 def real_names(number: int = LINES) -> list[str]:
@@ -171,7 +170,7 @@ READERS: dict[str, dict[str, Make]] = {
              "10,000 typos of real cards": text_typos, "10,000 accented unknown names": text_accented,
              "10,000 decorated lines": text_decorated, "10,000 lines of one card": text_same_card,
              "1,000 Forge-looking 1,000-character lines": text_forge_blanks},
-    "arena": {"10,000 unknown printed names": arena_list},
+    "arena": {"9,990 unknown printed names": arena_list},
     "moxfield json": {"9,995 unknown cards, one a line": moxfield_json},
     "archidekt json": {"10,000 unknown cards": archidekt_json},
     "mtgjson": {"10,000 unknown cards": mtgjson_json},
