@@ -6,7 +6,7 @@ import codecs
 from typing import NamedTuple
 
 from card_data.store import StoreMetadata
-from validator.decklist import NOBODY, Designation
+from validator.decklist import NOBODY, Decklist, Designation
 from validator.engine import Report, check
 from validator.parse import parse
 
@@ -35,6 +35,7 @@ def validate_text(
     suggest_limit: int | None = None,
     bracket: int | None = None,
     with_overview: bool = False,
+    decklist: Decklist | None = None,
 ) -> Validated:
     """Parse the text, resolve every name in one batch, and apply every rule.
 
@@ -47,8 +48,10 @@ def validate_text(
     violations. The bracket lists (mass land denial, two-card combos) come from the store
     file the cards came from.
     `with_overview` fills Report.overview (the page's charts, the API's `overview` block).
+    `decklist` is the text already parsed (with `format`), when the caller needed it first.
     """
-    decklist = parse(text, format)
+    if decklist is None:
+        decklist = parse(text, format)
     names = names_to_resolve(decklist, designation)
     limit = {} if suggest_limit is None else {"suggest_limit": suggest_limit}
     resolution = repository.resolve(names, **limit)
