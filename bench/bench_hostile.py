@@ -192,8 +192,9 @@ def _reproductions() -> dict[str, str]:
     return {case.id: case.text for case in CASES}
 
 
-def timed(repository, make: Make, repeat: int = REPEAT) -> tuple[float, int]:
-    """Median seconds of validate_text over `repeat` bodies (a new salt each), and the size."""
+def timed(repository, make: Make, repeat: int = REPEAT, **options) -> tuple[float, int]:
+    """Median seconds of validate_text (with `options`) over `repeat` bodies (a new salt
+    each), and the size."""
     samples, size = [], 0
     for _ in range(repeat):
         text = make(next(_salts))
@@ -201,7 +202,7 @@ def timed(repository, make: Make, repeat: int = REPEAT) -> tuple[float, int]:
         assert size <= MIB, f"{make.__name__}: {size} bytes is over 1 MiB"
         start = time.perf_counter()
         try:
-            service.validate_text(text, repository)
+            service.validate_text(text, repository, **options)
         except ValueError:  # DecklistError: a refusal (422) costs what it cost to reach it
             pass
         samples.append(time.perf_counter() - start)
@@ -215,20 +216,24 @@ def run() -> list[Row]:
     service.validate_text(deck + "\n1 Warm The Fuzzy Index Up", repository)  # build the suggestion index
     normal = median_seconds(lambda: service.validate_text(deck, repository), repeat=300, warmup=30)
     rows = [Row(NAME, "normal 100-card list (validate_text, warm store), median", micros(normal))]
-    worst: tuple[float, str] = (0.0, "")
+    worst: tuple[float, str, Make | None] = (0.0, "", None)
     for reader, candidates in READERS.items():
         results = []
         for label, make in candidates.items():
             parse(make(0))  # a candidate the parser refuses (DecklistError) is no legal-size body
             seconds, size = timed(repository, make)
-            results.append((seconds, label, size))
-        seconds, label, size = max(results)
-        worst = max(worst, (seconds, f"{reader}: {label}"))
+            results.append((seconds, label, size, make))
+        seconds, label, size, make = max(results, key=lambda result: result[0])
+        worst = max(worst, (seconds, f"{reader}: {label}", make), key=lambda result: result[0])
         rows.append(Row(NAME, f"{reader}: slowest ≤ 1 MiB body ({label}, {size / 1024:,.0f} KiB)",
                         f"{millis(seconds)} ({seconds / normal:,.0f}x)", "< 1 s"))
     for label, text in _reproductions().items():
         seconds, _ = timed(repository, lambda salt, text=text: text)
         rows.append(Row(NAME, f"reproduction: {label}", f"{millis(seconds)} ({seconds / normal:,.0f}x)", "< 1 s"))
     rows.append(Row(NAME, "slowest of all", f"{millis(worst[0])} ({worst[0] / normal:,.0f}x): {worst[1]}"))
+    # what the fuzzy "did you mean" of its first MAX_SUGGESTED_NAMES unknown names costs of it
+    unsuggested, _ = timed(repository, worst[2], suggest_limit=0)
+    rows.append(Row(NAME, "slowest of all, without fuzzy suggestions (suggest_limit=0)",
+                    f"{millis(unsuggested)} ({unsuggested / normal:,.0f}x)"))
     rows.append(Row(NAME, "setup", f"{data}; median of {REPEAT}; load {os.getloadavg()[0]:.1f}"))
     return rows

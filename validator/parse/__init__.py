@@ -44,8 +44,7 @@ def parse(text: str, format: str | None = None) -> Decklist:
     """
     if format is not None and format not in FORMATS:
         raise DecklistError(f"Unknown decklist format {format!r}; expected one of {', '.join(FORMATS)}.")
-    # a BOM is no character of line 1; a lone surrogate no character at all (clean_text)
-    text = clean_text(text.removeprefix("\ufeff"))
+    text = text.removeprefix("\ufeff")  # a BOM is no character of line 1
     lines = split_lines(text)
     check_size(lines)
     collector = Collector()
@@ -53,10 +52,12 @@ def parse(text: str, format: str | None = None) -> Decklist:
 
 
 def _read(text: str, lines: list[str], format: str | None, collector: Collector) -> str:
-    """Run the reader the hint names, or the one the text looks like; returns the format."""
-    if format in XML_FORMATS or (format is None and _XML_START.match(text)):
-        return read_xml(text, lines, collector, format or "mtgo_dek")
-    if format == "json" or (format is None and looks_like_json(text)):
+    """Run the reader the hint names, or the one the text looks like; returns the format.
+
+    A lone surrogate is no character (common.clean_text): JSON decodes its own strings and
+    read_json cleans the names it decoded (a large paste is not encoded once more for
+    nothing); every other reader gets the text with each one replaced."""
+    if format == "json" or (format is None and looks_like_json(text)):  # no XML looks like JSON
         document = load_json(text)
         if document is not None:
             return read_json(document, text, lines, collector)
@@ -64,6 +65,10 @@ def _read(text: str, lines: list[str], format: str | None, collector: Collector)
             collector.unparsed(1, lines[0], "is not valid JSON")
             collector.account_rest(lines)
             return "json"
+    if (cleaned := clean_text(text)) is not text:
+        text, lines = cleaned, split_lines(cleaned)
+    if format in XML_FORMATS or (format is None and _XML_START.match(text)):
+        return read_xml(text, lines, collector, format or "mtgo_dek")
     if format == "csv" or (format is None and looks_like_csv(lines)):
         return read_csv(lines, collector)
     return read_text(lines, collector, format)

@@ -105,8 +105,9 @@ def split_lines(text: str) -> list[str]:
 # A lone UTF-16 surrogate is a code point no text encoding can write: one in a name reached
 # SQLite's and the page's UTF-8 encoders as a 500. A decoder can make one (utf-7,
 # unicode_escape), and a JSON export's "\\ud800" escape; each becomes U+FFFD, the
-# replacement character, as undecodable bytes do: in parse()'s text, and in each string
-# the JSON reader decoded (an XML reference to one is refused: XML allows no such character).
+# replacement character, as undecodable bytes do: in the text every reader but JSON reads
+# (parse._read), and in each name the JSON reader decoded (an XML reference to one is
+# refused: XML allows no such character).
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 

@@ -14,6 +14,7 @@ import bisect
 import html
 import json
 import re
+from itertools import accumulate
 from typing import Callable, NamedTuple
 
 from validator.decklist import Section
@@ -119,30 +120,28 @@ class _LineFinder:
     names in a Moxfield export took 7-23 s)."""
 
     def __init__(self, text: str) -> None:
-        self.text = text
-        self.starts = [0]
-        if "\n" in text:
-            self.starts += [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        # where each line starts (None: one line, every entry is on line 1)
+        self.starts = list(accumulate((len(line) + 1 for line in text.split("\n")), initial=0)) if "\n" in text else None
         self.strings = _STRING.finditer(text)
-        self.lines: dict[str, int] = {}  # decoded string -> its first line, for the strings read so far
+        self.offsets: dict[str, int] = {}  # decoded string -> where it first starts, for the strings read so far
 
     def __call__(self, *values: object) -> int:
         """1-based line of the first string equal to the first of `values` the document
         holds (strings only; others are skipped)."""
-        if len(self.starts) == 1:
+        if self.starts is None:
             return 1
         wanted = [value for value in values if isinstance(value, str) and value]
-        for value in wanted:
-            if value in self.lines:
-                return self.lines[value]
-        for match in self.strings:
-            raw = match[1]
-            string = json.loads(match[0]) if "\\" in raw else raw
-            if string not in self.lines:
-                self.lines[string] = bisect.bisect_right(self.starts, match.start())
-            if string in wanted:
-                return next(self.lines[value] for value in wanted if value in self.lines)
-        return next((self.lines[value] for value in wanted if value in self.lines), 1)
+        offsets = self.offsets
+        if not any(value in offsets for value in wanted):
+            for match in self.strings:
+                raw = match[1]
+                string = json.loads(match[0]) if "\\" in raw else raw
+                if string not in offsets:
+                    offsets[string] = match.start()
+                    if string in wanted:
+                        break
+        at = next((offsets[value] for value in wanted if value in offsets), None)
+        return 1 if at is None else bisect.bisect_right(self.starts, at)
 
 
 # --- the sites -----------------------------------------------------------------------

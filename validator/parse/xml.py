@@ -183,7 +183,7 @@ def _cockatrice(elements: list[list], c: Collector) -> None:
             named.extend(_comment_commanders("".join(content)))
         elif tag == "bannerCard":
             named.append((attrs.get("name") or "".join(content), "the deck's banner card"))
-    main: dict[str, list[int]] = {}  # folded name -> the main-zone entries of that name
+    main: list[int] = []
     deck = _DeckCount(c)
     for zone, cards in cards_by_zone.items():
         section = _ZONES.get(zone)
@@ -194,10 +194,13 @@ def _cockatrice(elements: list[list], c: Collector) -> None:
             before = len(c.entries)
             _add(c, name, attrs.get("number"), line, section, attrs)
             if section is Section.MAIN:
-                for i in range(before, len(c.entries)):
-                    main.setdefault(_fold(c.entries[i].name), []).append(i)
-    for names, where in named:
-        _propose_named(c, main, names, where)
+                main.extend(range(before, len(c.entries)))
+    if named:
+        by_name: dict[str, list[int]] = {}  # folded name -> the main-zone entries of that name
+        for i in main:
+            by_name.setdefault(_fold(c.entries[i].name), []).append(i)
+        for names, where in named:
+            _propose_named(c, by_name, names, where)
 
 
 def _comment_commanders(comment: str) -> list[tuple[str, str]]:
