@@ -282,9 +282,9 @@ def _tappedout(data: dict) -> list[_Card]:
 # that closes no tag before the next "<" is text, as in HTMLParser. (The standard library's
 # HTMLParser is quadratic on unclosed tags in this Python, 3 s for 12 KB of "<a ", far
 # under a real board's 57 KB, and raised AssertionError on "<![": a 500.)
-_HTML_TAG = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)(h3|li|a)(?![^\s/>\x00])([^<>]*+)>|<[^<>]*+>", re.S | re.I)
+_HTML_TAG = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)(h3|li|a)(?![^\s/>\x00])([^<>]*+)>|<[/!?A-Za-z][^<>]*+>", re.S | re.I)
 # An attribute as HTMLParser reads one: a name, then optionally `=` and a quoted or bare value.
-_HTML_ATTRIBUTE = re.compile(r"""([^\s/=][^\s/=]*+)(?:\s*+=+\s*+(?:"([^"]*)"|'([^']*)'|(\S*+)))?""")
+_HTML_ATTRIBUTE = re.compile(r"""([^\s/=]++)(?:\s*+=+\s*+(?:"([^"]*)"|'([^']*)'|(\S*+)))?""")
 
 
 def _tappedout_board(board: str) -> list[_Card]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.factories import card
 from tests.growth import assert_linear
@@ -20,6 +22,7 @@ from validator.assemble import assemble
 from validator.decklist import Section
 from validator.parse import MAX_LINE_LENGTH, MAX_NAME_LENGTH, DecklistError, parse
 from validator.parse.common import MAX_ENTRIES
+from validator.parse.json import _tappedout_board
 from validator.parse.text import MAX_DECORATIONS
 from validator.parse.xml import MAX_XML_TAGS
 from validator.violations import Code
@@ -209,6 +212,11 @@ def test_board_html_that_htmlparser_refused_is_read_without_an_exception(board):
     assert parse(json.dumps({"board": board, "cards": ""})).format == "tappedout_json"
 
 
+def test_a_lone_less_than_sign_in_a_board_is_text():
+    board = "<li class='tappedout-member'>1x <a class='card-link'>A < 3 > B</a></li>"
+    assert [e.name for e in parse(json.dumps({"board": board})).entries] == ["A < 3 > B"]
+
+
 def test_the_board_scanner_reads_a_tappedout_board():
     board = ('<h3 class="x">Commander</h3><ul><li class="tappedout-member">1x <span>'
              '<a rel="popover" class="card-link card-hover" data-card-alt="Kraum, Ludevic&#x27;s Opus">'
@@ -293,3 +301,58 @@ LINEAR = {
 def test_the_cost_grows_linearly(case):
     make, size = LINEAR[case]
     assert_linear(make, size)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([
+    "<h3>", "</h3>", "Commander", "Sideboard", "Creature (2)", "<li class='tappedout-member'>", "<li>", "</li>",
+    "1x ", "2x", "<a class=\"card-link x\">", "<A CLASS=card-link>", "<a href='/x'>", "</a>", "<span>", "</span>",
+    "Sol Ring", "Kraum, Ludevic&#x27;s Opus", "Fire &amp; Ice", "< 3 >", "<!-- a -->", "<br/>", "\n  ", "<!DOCTYPE html>",
+]), max_size=30))
+def test_the_board_scanner_reads_well_formed_boards_as_htmlparser_did(pieces):
+    board = "".join(pieces)
+    assert _cards(_tappedout_board(board)) == _cards(_board_as_htmlparser_read_it(board))
+
+
+def _cards(cards) -> list[tuple]:
+    return [(card.name, card.quantity, card.section) for card in cards]
+
+
+def _board_as_htmlparser_read_it(board: str) -> list:
+    """The board reader before issue 19 (the oracle): the standard library's HTMLParser."""
+    from html.parser import HTMLParser
+
+    from validator.parse.common import heading_section
+    from validator.parse.json import _Card
+
+    class Reader(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.cards, self.section, self.capture, self.text, self.quantity = [], Section.MAIN, None, [], ""
+
+        def handle_starttag(self, tag, attrs):
+            classes = (dict(attrs).get("class") or "").split()
+            if tag == "h3":
+                self.capture, self.text = "heading", []
+            elif tag == "li" and "tappedout-member" in classes:
+                self.capture, self.text = "item", []
+            elif tag == "a" and "card-link" in classes and self.capture == "item":
+                self.quantity = "".join(self.text).strip().rstrip("xX")
+                self.capture, self.text = "name", []
+
+        def handle_data(self, data):
+            if self.capture:
+                self.text.append(data)
+
+        def handle_endtag(self, tag):
+            if tag == "h3" and self.capture == "heading":
+                self.section = heading_section("".join(self.text)) or Section.MAIN
+                self.capture = None
+            elif tag == "a" and self.capture == "name":
+                self.cards.append(_Card("".join(self.text), self.quantity, self.section))
+                self.capture = None
+
+    reader = Reader()
+    reader.feed(board)
+    reader.close()
+    return reader.cards
