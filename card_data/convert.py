@@ -11,6 +11,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Iterator, Mapping
 
 from validator.deck import Card
+from validator.parse import MAX_NAME_LENGTH  # noqa: F401 (re-exported: no card name is longer)
 
 # Supertypes (CR 205.4a). Everything else left of the dash is a card type.
 SUPERTYPES = frozenset({"Basic", "Legendary", "Snow", "World", "Ongoing", "Elite", "Host"})
@@ -51,10 +52,7 @@ _QUOTES = str.maketrans({
     # NFKD leaves these ligatures whole; old printings and people still type them.
     "\u00c6": "Ae", "\u00e6": "ae", "\u0152": "Oe", "\u0153": "oe",
 })
-# No card name is longer (the longest printed, an Unstable card's, has 141 characters):
-# longer input is not worth a lookup, and a bracket list naming one is refused.
-MAX_NAME_LENGTH = 200
-_SLASHES = re.compile(r"\s*/+\s*")
+_SLASHES = re.compile(r"/+")
 _SPACES = re.compile(r"\s+")
 
 
@@ -62,15 +60,22 @@ def clean_name(name: str) -> str:
     """A name as typed, tidied for display and for Scryfall: straight quotes, " // ", single spaces.
 
     Case and accents are kept (Scryfall's /cards/collection matches on them loosely).
+    Linear in the name: a run of slashes with the blanks around it becomes " // " by
+    splitting at the slashes and stripping the parts (a pattern of blanks, slashes, blanks
+    retried a run of blanks from each of its characters: `a` + 30,000 spaces + `b` took 9 s).
     """
     text = unicodedata.normalize("NFC", name).translate(_QUOTES)
-    text = _SLASHES.sub(" // ", text)
+    if "/" in text:
+        text = " // ".join(part.strip() for part in _SLASHES.split(text))
     return _SPACES.sub(" ", text).strip()
 
 
 def normalize_name(name: str) -> str:
     """The index key of a name: any case, accents folded, straight quotes, slashes as " // "."""
-    text = unicodedata.normalize("NFKD", clean_name(name))
+    text = clean_name(name)
+    if text.isascii():  # no decomposition, no combining mark: the character loop is spared
+        return text.casefold()
+    text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return text.casefold()
 

@@ -18,11 +18,12 @@ from rapidfuzz import fuzz, process
 from card_data import brackets
 from card_data.client import DEFAULT_API_URL, ScryfallClient
 from card_data.coordination import coordination_for
-from card_data.convert import MAX_NAME_LENGTH, clean_name, faces, normalize_name, to_card
+from card_data.convert import clean_name, faces, normalize_name, to_card
 from card_data.errors import CardDataError, CardDataUnavailable
 from card_data.store import CardStore, Snapshot, StoreMetadata, file_stamp, settled
 from validator.brackets import BracketData
 from validator.deck import Card, wubrg
+from validator.parse import MAX_NAME_LENGTH  # no card name is longer; longer input is not worth a request
 
 log = logging.getLogger(__name__)
 

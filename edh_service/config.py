@@ -219,7 +219,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("MAX_CONTENT_LENGTH", positive_int, 1024 * 1024, "request body limit in bytes (413 above it)"),
     Setting("BATCH_LIMIT", positive_int, DEFAULT_BATCH_LIMIT, "decks per batch request"),
     Setting("BATCH_LINE_LIMIT", positive_int, 2 * MAX_LINES,
-            "lines of all a batch's decks together (422 above it)"),
+            "lines of all a batch's decks together, and card entries and problems read from them (422 above either)"),
     Setting("CORS_ORIGINS", origins, ("*",),
             "comma-separated origins allowed to call `/api/` from a browser; empty for none"),
     # operations

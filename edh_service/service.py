@@ -6,7 +6,7 @@ import codecs
 from typing import NamedTuple
 
 from card_data.store import StoreMetadata
-from validator.decklist import NOBODY, Designation
+from validator.decklist import NOBODY, Decklist, Designation
 from validator.engine import Report, check
 from validator.formats import Format, FormatData
 from validator.parse import parse
@@ -39,6 +39,7 @@ def validate_text(
     game_format: str | Format | None = "commander",
     format_data: FormatData | None = None,
     with_formats: bool = False,
+    decklist: Decklist | None = None,
 ) -> Validated:
     """Parse the text, resolve every name in one batch, and apply every rule.
 
@@ -59,8 +60,10 @@ def validate_text(
     bracket outside Commander, or signature spells outside Oathbreaker, raise
     validator.formats.FieldNotInFormat (a ValueError with `.field`). `with_formats` fills
     Report.formats, every format's {valid, codes} (include=formats).
+    `decklist` is the text already parsed (with `format`), when the caller needed it first.
     """
-    decklist = parse(text, format)
+    if decklist is None:
+        decklist = parse(text, format)
     names = names_to_resolve(decklist, designation)
     limit = {} if suggest_limit is None else {"suggest_limit": suggest_limit}
     resolution = repository.resolve(names, **limit)

@@ -34,14 +34,36 @@ class _Pile:
 
     def __init__(self) -> None:
         self.slots: dict[str, Entry] = {}
+        # name -> [copies, lines] of a card's later lines, kept aside by add_line until settle()
+        self.repeats: dict[str, list] = {}
 
-    def add(self, card: Card, quantity: int, lines: tuple[int, ...]) -> None:
-        """Add copies of a card (lines in order), merging with earlier lines naming the same
-        canonical card: the Entry is built here, so most cards cost one Entry and no rework."""
+    def add_line(self, card: Card, quantity: int, line: int) -> None:
+        """One list line's copies. A card listed again is set aside and merged once, by
+        settle(): merging each repeat at once re-sorted all its lines every time (a list of
+        140,000 `1 Opt` lines took over two minutes)."""
         slot = self.slots.get(card.name)
         if slot is None:
             # Entry(card, quantity, lines) without NamedTuple's Python-level __new__: one is
             # built per card of every deck checked, and this costs ~40% less (Python 3.11)
+            self.slots[card.name] = tuple.__new__(Entry, (card, quantity, (line,)))
+        elif (repeat := self.repeats.get(card.name)) is None:
+            self.repeats[card.name] = [quantity, [line]]
+        else:
+            repeat[0] += quantity
+            repeat[1].append(line)
+
+    def settle(self) -> None:
+        """Merge the lines add_line set aside into their Entries (lines in order)."""
+        for name, (quantity, lines) in self.repeats.items():
+            slot = self.slots[name]
+            self.slots[name] = Entry(slot.card, slot.quantity + quantity, tuple(sorted((*slot.lines, *lines))))
+        self.repeats = {}
+
+    def add(self, card: Card, quantity: int, lines: tuple[int, ...]) -> None:
+        """Add copies of a card (lines in order), merging with earlier lines naming the same
+        canonical card at once (the few moves of an override; list lines use add_line)."""
+        slot = self.slots.get(card.name)
+        if slot is None:
             self.slots[card.name] = tuple.__new__(Entry, (card, quantity, lines))
         else:
             self.slots[card.name] = Entry(slot.card, slot.quantity + quantity, tuple(sorted(slot.lines + lines)))
@@ -93,9 +115,12 @@ def assemble(
     for entry in decklist.entries:
         card = cards.get(entry.name)
         if card is not None:
-            piles[entry.section].add(card, entry.quantity, (entry.line,))
+            piles[entry.section].add_line(card, entry.quantity, entry.line)
         else:  # outside the game sections it is only named (sideboard, not_in_deck)
             _add_unknown(unknown, entry.name, entry.section, entry.quantity, (entry.line,))
+    for pile in piles.values():
+        if pile.repeats:
+            pile.settle()
     if game_format.signature_spells:
         if designation.signature_spells:
             _override_signature_spells(piles, unknown, cards, designation.signature_spells)
@@ -129,11 +154,12 @@ def assemble(
     )
 
 
-def _add_unknown(unknown: dict, name: str, section: str, quantity: int, lines: tuple[int, ...]) -> None:
-    """Record an unresolved name, merging repeats of the same typed name in one section."""
-    slot = unknown.setdefault((name, str(section)), [0, ()])
+def _add_unknown(unknown: dict, name: str, section: str, quantity: int, lines) -> None:
+    """Record an unresolved name, merging repeats of the same typed name in one section
+    (its lines in a list: a tuple grown by each repeat was quadratic in the repeats)."""
+    slot = unknown.setdefault((name, str(section)), [0, []])
     slot[0] += quantity
-    slot[1] += lines
+    slot[1].extend(lines)
 
 
 def _override_commanders(piles: dict, unknown: dict, cards: Mapping[str, Card], names: Sequence[str]) -> None:

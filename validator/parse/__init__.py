@@ -14,13 +14,15 @@ from __future__ import annotations
 import re
 
 from validator.decklist import Decklist
-from validator.parse.common import MAX_LINE_LENGTH, MAX_LINES, Collector, DecklistError, check_size, split_lines
+from validator.parse.common import (
+    MAX_LINE_LENGTH, MAX_LINES, MAX_NAME_LENGTH, Collector, DecklistError, check_size, clean_text, split_lines,
+)
 from validator.parse.csv import looks_like_csv, read_csv
 from validator.parse.json import load_json, looks_like_json, read_json
 from validator.parse.text import read_text
 from validator.parse.xml import read_xml
 
-__all__ = ["FORMATS", "MAX_LINES", "MAX_LINE_LENGTH", "DecklistError", "parse", "split_lines"]
+__all__ = ["FORMATS", "MAX_LINES", "MAX_LINE_LENGTH", "MAX_NAME_LENGTH", "DecklistError", "parse", "split_lines"]
 
 # The line-based dialects share one reader; the name is what Decklist.format reports.
 TEXT_FORMATS = ("text", "arena", "moxfield", "archidekt", "forge", "xmage")
@@ -50,10 +52,12 @@ def parse(text: str, format: str | None = None) -> Decklist:
 
 
 def _read(text: str, lines: list[str], format: str | None, collector: Collector) -> str:
-    """Run the reader the hint names, or the one the text looks like; returns the format."""
-    if format in XML_FORMATS or (format is None and _XML_START.match(text)):
-        return read_xml(text, lines, collector, format or "mtgo_dek")
-    if format == "json" or (format is None and looks_like_json(text)):
+    """Run the reader the hint names, or the one the text looks like; returns the format.
+
+    A lone surrogate is no character (common.clean_text): JSON decodes its own strings and
+    read_json cleans the names it decoded (a large paste is not encoded once more for
+    nothing); every other reader gets the text with each one replaced."""
+    if format == "json" or (format is None and looks_like_json(text)):  # no XML looks like JSON
         document = load_json(text)
         if document is not None:
             return read_json(document, text, lines, collector)
@@ -61,6 +65,10 @@ def _read(text: str, lines: list[str], format: str | None, collector: Collector)
             collector.unparsed(1, lines[0], "is not valid JSON")
             collector.account_rest(lines)
             return "json"
+    if (cleaned := clean_text(text)) is not text:
+        text, lines = cleaned, split_lines(cleaned)
+    if format in XML_FORMATS or (format is None and _XML_START.match(text)):
+        return read_xml(text, lines, collector, format or "mtgo_dek")
     if format == "csv" or (format is None and looks_like_csv(lines)):
         return read_csv(lines, collector)
     return read_text(lines, collector, format)

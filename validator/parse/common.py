@@ -13,8 +13,15 @@ from validator.decklist import Candidate, Decklist, ListEntry, NamedFormat, Sect
 from validator.violations import Code, Severity, Violation
 
 MAX_LINES = 10_000  # a Commander list is ~100 lines; 100x that is abuse, not a deck
+# Card entries (JSON cards, XML card elements) a list may hold: a one-line export is no
+# cheaper to check than a list of as many lines (`1 Opt||` x 140,000 was one JSON line).
+MAX_ENTRIES = MAX_LINES
 MAX_LINE_LENGTH = 1_000  # longer lines are never card lines; refusing them keeps regexes cheap
 MAX_QUANTITY = 999  # above this a "quantity" is a typo or an attack, not a count
+# No card name is longer (the longest English one has 141 characters; printed names in other
+# languages and "A // B" joins stay well under): a longer "name" is refused before any
+# pattern or normalisation sees it, in every reader (XML and JSON lists have no line limit).
+MAX_NAME_LENGTH = 200
 SNIPPET = 60  # characters of a bad line quoted back in a message
 
 
@@ -99,6 +106,27 @@ def split_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
+# A lone UTF-16 surrogate is a code point no text encoding can write: one in a name reached
+# SQLite's and the page's UTF-8 encoders as a 500. A decoder can make one (utf-7,
+# unicode_escape), and a JSON export's "\\ud800" escape; each becomes U+FFFD, the
+# replacement character, as undecodable bytes do: in the text every reader but JSON reads
+# (parse._read), and in each name the JSON reader decoded (an XML reference to one is
+# refused: XML allows no such character).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """The text with every lone surrogate replaced by U+FFFD (text without one is returned
+    as is: ASCII at no cost, any other after one encoding, a fifth of a pattern search's)."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
+
+
 def check_size(lines: list[str]) -> None:
     """Refuse input over MAX_LINES lines before any per-line work is done (a final line
     break ends the last line; it does not start another)."""
@@ -109,20 +137,33 @@ def check_size(lines: list[str]) -> None:
         )
 
 
+def check_entries(count: int) -> None:
+    """Refuse a document holding over MAX_ENTRIES card entries before they are read."""
+    if count > MAX_ENTRIES:
+        raise DecklistError(
+            f"The decklist has {count:,} card entries; at most {MAX_ENTRIES:,} are accepted."
+        )
+
+
 def snippet(text: str) -> str:
-    """A bad line as quoted back to the user: stripped and cut short."""
+    """A bad line as quoted back to the user: stripped, cut short, encodable."""
     text = text.strip()
-    return text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
+    return clean_text(text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…")
 
 
-def side_zone_section(count: int, entries: list[ListEntry], *, command_zone: bool = False) -> Section:
-    """Where a format's side zone goes: 1-2 cards are the commanders (MTGO, XMage,
+def deck_cards(entries) -> int:
+    """Copies listed in the main deck and the command zone."""
+    return sum(e.quantity for e in entries if e.section in (Section.MAIN, Section.COMMANDER))
+
+
+def side_zone_section(count: int, main: int, *, command_zone: bool = False) -> Section:
+    """Where a format's side zone of `count` cards goes, beside `main` cards in the main deck
+    and command zone (deck_cards): 1-2 cards are the commanders (MTGO, XMage,
     Cockatrice convention); 3 or more could hide a companion, so nothing is guessed. A
     main deck already of 100 cards holds its commander: then the side zone is a sideboard.
     Two cards beside 99 can't both command a 100-card deck: one is the commander, the other
     a sideboard card or the companion, and the cards decide (propose_side_tail); unless the
     zone is the format's own command zone (`command_zone`: XMage's SB: lines)."""
-    main = sum(e.quantity for e in entries if e.section in (Section.MAIN, Section.COMMANDER))
     if not 1 <= count <= 2 or main == 100:
         return Section.SIDEBOARD
     if count == 2 and main == 99 and not command_zone:
@@ -162,12 +203,21 @@ class Collector:
         self.named_format: NamedFormat | None = None
 
     def add(self, name: str, quantity, line: int, section: Section = Section.MAIN, **hints) -> None:
-        """Record a card, or an invalid_quantity problem when the quantity is no sane count."""
+        """Record a card; an unparsed_line when the name is longer than any card's, an
+        invalid_quantity problem when the quantity is no sane count."""
+        if len(name) > MAX_NAME_LENGTH:
+            self.too_long_name(line, name)
+            return
         count = quantity_of(quantity)
         if count is None:
             self.invalid_quantity(line, quantity, name)
             return
         self.entries.append(ListEntry(name, count, line, section, **hints))
+
+    def too_long_name(self, line: int, name: str) -> None:
+        """A "name" longer than MAX_NAME_LENGTH: refused whole, never cut to a shorter one."""
+        self.unparsed(line, name, f"names a card of {len(name):,} characters (no card name is longer "
+                                  f"than {MAX_NAME_LENGTH}), so it was not read as one")
 
     def invalid_quantity(self, line: int, quantity, name: str) -> None:
         """A quantity of 0, a negative one, or one too large to be a count."""
@@ -184,7 +234,7 @@ class Collector:
         """A non-blank line that is no card entry, header or comment in any known syntax."""
         self.problems.append(Violation(
             code=Code.UNPARSED_LINE,
-            message=f'Line {line} {why}: "{snippet(text)}"',
+            message=f'Line {line} {clean_text(why)}: "{snippet(text)}"',
             lines=(line,),
         ))
 

@@ -4,18 +4,21 @@ TCGplayer.
 Each site reader turns the document into a list of `_Card`s without touching the
 collector, so a document that is not the shape it looked like is reported once instead
 of half-read. Lines: pasted JSON is often one line; where it spans several, an entry's
-line is the first line where its name appears.
+line is the line of the first string in the document that is its name (TappedOut: that
+is, or else the line of the string the names were read from).
 """
 
 from __future__ import annotations
 
 import bisect
+import html
 import json
-from html.parser import HTMLParser
+import re
+from itertools import accumulate
 from typing import Callable, NamedTuple
 
 from validator.decklist import Section
-from validator.parse.common import Collector, heading_section
+from validator.parse.common import Collector, DecklistError, check_entries, clean_text, heading_section
 
 _SITE_ERRORS = (TypeError, KeyError, AttributeError, ValueError, IndexError)
 
@@ -30,6 +33,7 @@ class _Card(NamedTuple):
     collector_number: object = None
     foil: bool = False
     source_id: object = None  # the site's own id, quoted when the name is missing
+    source: object = None  # the string the name was read from, when it is not the name alone
 
 
 # What json.loads accepts right after the opening bracket and JSON whitespace: a key or
@@ -72,9 +76,12 @@ def read_json(document, text: str, lines: list[str], c: Collector) -> str:
     else:
         try:
             cards = reader(document)
+        except DecklistError:
+            raise  # a ValueError, but a refusal of the whole list, not a misread site
         except _SITE_ERRORS as error:
             c.unparsed(1, lines[0] if lines else "", f"looks like a {site} export but could not be read ({type(error).__name__}: {error})")
         else:
+            check_entries(len(cards))
             _add_all(cards, text, c)
             _name_format(site, document, text, c)
     c.account_rest(lines)
@@ -85,8 +92,8 @@ def _add_all(cards: list[_Card], text: str, c: Collector) -> None:
     """Check and number every card read from a JSON export."""
     line_of = _LineFinder(text)
     for card in cards:
-        name = card.name.strip() if isinstance(card.name, str) else ""
-        line = line_of(name)
+        name = clean_text(card.name.strip()) if isinstance(card.name, str) else ""
+        line = line_of(name, card.name, card.source)
         if not name:
             why = "holds a card without a name"
             if card.source_id is not None:
@@ -131,23 +138,41 @@ def _name_format(site: str, document: dict, text: str, c: Collector) -> None:
         c.name_format(named, text.count("\n", 0, at) + 1 if at >= 0 else None)
 
 
+# A JSON string literal, unrolled so it reads each character once. json.loads accepted
+# the text (no raw line breaks inside a string), so searched from the start the matches
+# are exactly the document's strings, keys included.
+_STRING = re.compile(r'"([^"\\]*+(?:\\.[^"\\]*+)*+)"')
+
+
 class _LineFinder:
-    """Line of the first occurrence of a name in the text (1 when not found or one line)."""
+    """Line of the first string in the document equal to a name (1 when there is none, or
+    the text is one line). The strings are read once, lazily, as far as the names asked for
+    need: searching the text from its start for each name was quadratic (15,000 distinct
+    names in a Moxfield export took 7-23 s)."""
 
     def __init__(self, text: str) -> None:
-        self.text = text
-        self.starts = [0]
-        if "\n" in text:
-            self.starts += [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        # where each line starts (None: one line, every entry is on line 1)
+        self.starts = list(accumulate((len(line) + 1 for line in text.split("\n")), initial=0)) if "\n" in text else None
+        self.strings = _STRING.finditer(text)
+        self.offsets: dict[str, int] = {}  # decoded string -> where it first starts, for the strings read so far
 
-    def __call__(self, name: str) -> int:
-        """1-based line of the name's JSON spelling."""
-        if len(self.starts) == 1 or not name:
+    def __call__(self, *values: object) -> int:
+        """1-based line of the first string equal to the first of `values` the document
+        holds (strings only; others are skipped)."""
+        if self.starts is None:
             return 1
-        at = self.text.find(json.dumps(name)[1:-1])
-        if at < 0:
-            at = self.text.find(json.dumps(name, ensure_ascii=False)[1:-1])
-        return bisect.bisect_right(self.starts, at) if at >= 0 else 1
+        wanted = [value for value in values if isinstance(value, str) and value]
+        offsets = self.offsets
+        if not any(value in offsets for value in wanted):
+            for match in self.strings:
+                raw = match[1]
+                string = json.loads(match[0]) if "\\" in raw else raw
+                if string not in offsets:
+                    offsets[string] = match.start()
+                    if string in wanted:
+                        break
+        at = next((offsets[value] for value in wanted if value in offsets), None)
+        return 1 if at is None else bisect.bisect_right(self.starts, at)
 
 
 # --- the sites -----------------------------------------------------------------------
@@ -275,52 +300,62 @@ def _tappedout(data: dict) -> list[_Card]:
     the flat `cards` string ("1 A||1 B") is the fallback when there is no board."""
     board = data.get("board")
     if isinstance(board, str) and board.strip():
-        reader = _TappedOutBoard()
-        reader.feed(board)
-        reader.close()
-        return reader.cards
+        return _tappedout_board(board)
+    check_entries(data["cards"].count("||") + 1)  # before 140,000 `1 Opt||` become cards
     cards = []
     for item in data["cards"].split("||"):
         quantity, _, name = item.strip().partition(" ")
-        cards.append(_Card(name, quantity, Section.MAIN))
+        cards.append(_Card(name, quantity, Section.MAIN, source=data["cards"]))
     return cards
 
 
-class _TappedOutBoard(HTMLParser):
-    """Reads TappedOut's board HTML: headings, then `1x` and the card link in each item."""
+# TappedOut's board HTML read in one linear pass over its tags (and comments, skipped); the
+# text between two tags is sliced out only where an item or heading is being read. A "<"
+# that closes no tag before the next "<" is text, as in HTMLParser. (The standard library's
+# HTMLParser is quadratic on unclosed tags in this Python, 3 s for 12 KB of "<a ", far
+# under a real board's 57 KB, and raised AssertionError on "<![": a 500.)
+_HTML_TAG = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)(h3|li|a)(?![^\s/>\x00])([^<>]*+)>|<[/!?A-Za-z][^<>]*+>", re.S | re.I)
+# An attribute as HTMLParser reads one: a name, then optionally `=` and a quoted or bare value.
+_HTML_ATTRIBUTE = re.compile(r"""([^\s/=]++)(?:\s*+=+\s*+(?:"([^"]*)"|'([^']*)'|(\S*+)))?""")
 
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.cards: list[_Card] = []
-        self.section = Section.MAIN
-        self.capture: str | None = None  # "heading", "item" or "name": what text goes where
-        self.text: list[str] = []
-        self.quantity = ""
 
-    def handle_starttag(self, tag, attrs):
-        """Start collecting a heading, an item's quantity, or a card name."""
-        classes = (dict(attrs).get("class") or "").split()
-        if tag == "h3":
-            self.capture, self.text = "heading", []
-        elif tag == "li" and "tappedout-member" in classes:
-            self.capture, self.text = "item", []
-        elif tag == "a" and "card-link" in classes and self.capture == "item":
-            self.quantity = "".join(self.text).strip().rstrip("xX")
-            self.capture, self.text = "name", []
+def _tappedout_board(board: str) -> list[_Card]:
+    """The cards of a board: headings switch section; in a `tappedout-member` item, the
+    text before the `card-link` anchor is the quantity (`1x`) and the anchor's text the name.
+    Only h3, li and a tags do anything; every other tag and comment just ends a text."""
+    cards: list[_Card] = []
+    section, capture, text, quantity, end = Section.MAIN, None, [], "", 0
+    for match in _HTML_TAG.finditer(board):
+        if capture and match.start() > end:
+            text.append(html.unescape(board[end:match.start()]))
+        end = match.end()
+        closing, name, attributes = match.groups()
+        if name is None:  # another element, a comment, <!DOCTYPE>, <?pi>
+            continue
+        name = name.lower()
+        if closing:
+            if name == "h3" and capture == "heading":
+                section, capture = heading_section("".join(text)) or Section.MAIN, None
+            elif name == "a" and capture == "name":
+                cards.append(_Card("".join(text), quantity, section, source=board))
+                capture = None
+        elif name == "h3":
+            capture, text = "heading", []
+        elif name == "li" and "tappedout-member" in _html_class(attributes).split():
+            capture, text = "item", []
+        elif name == "a" and capture == "item" and "card-link" in _html_class(attributes).split():
+            quantity = "".join(text).strip().rstrip("xX")
+            capture, text = "name", []
+    return cards
 
-    def handle_data(self, data):
-        """Text of whatever is being collected."""
-        if self.capture:
-            self.text.append(data)
 
-    def handle_endtag(self, tag):
-        """A heading switches section; a card link ends a card."""
-        if tag == "h3" and self.capture == "heading":
-            self.section = heading_section("".join(self.text)) or Section.MAIN
-            self.capture = None
-        elif tag == "a" and self.capture == "name":
-            self.cards.append(_Card("".join(self.text), self.quantity, self.section))
-            self.capture = None
+def _html_class(attributes: str) -> str:
+    """The value of a tag's (last) class attribute, entities decoded; "" when it has none."""
+    value = ""
+    for match in _HTML_ATTRIBUTE.finditer(attributes):
+        if match[1].lower() == "class":
+            value = next((v for v in match.groups()[1:] if v is not None), "")
+    return html.unescape(value)
 
 
 def _site_of(document) -> tuple[str, Callable[[dict], list[_Card]] | None]:

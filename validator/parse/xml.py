@@ -8,49 +8,72 @@ reports one line instead of losing the deck.
 
 from __future__ import annotations
 
+import io
 import re
 import xml.sax
 from xml.sax.handler import ContentHandler
+from xml.sax.xmlreader import InputSource
 
 import defusedxml
 import defusedxml.sax
 
 from validator.decklist import Section
-from validator.parse.common import Collector, side_zone_section
+from validator.parse.common import (
+    MAX_ENTRIES, MAX_LINE_LENGTH, MAX_NAME_LENGTH, Collector, DecklistError, check_entries, deck_cards,
+    side_zone_section, snippet,
+)
 
-# The declared encoding is about bytes; we parse a str re-encoded as UTF-8, so the
-# declaration is dropped (on its own line, so line numbers do not move).
-_ENCODING = re.compile(r"""(<\?xml[^>\n]*?)\s+encoding\s*=\s*["'][^"'\n]*["']""")
+# Every pattern here is linear whatever the input (issue 19): no two quantifiers that can
+# share a character follow each other, and a pattern searched through a run starts only at
+# the run's first character (a lookbehind), so a 50,000-character run costs one pass.
 # Salvage mode: a self-contained card element on one line, or a line of pure markup.
-_CARD_ELEMENT = re.compile(r"<(Cards|card)\s([^<>]*?)/?>(?:([^<>]*)</card>)?", re.I)
-_ATTRIBUTE = re.compile(r"""([A-Za-z_][\w.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_CARD_ELEMENT = re.compile(r"<(Cards|card)\s([^<>]*)>(?:([^<>]*)</card>)?", re.I)
+# An attribute name starts at the first letter of a run of name characters: an attempt
+# from inside the run would end where that one ends (at the run's end), and fail the same.
+_ATTRIBUTE = re.compile(r"""(?<![\w.-])(?:(?![A-Za-z_])[\w.-])*+([A-Za-z_][\w.-]*+)\s*+=\s*+(?:"([^"]*)"|'([^']*)')""")
 _ZONE = re.compile(r"""<zone\s[^<>]*?name\s*=\s*["']([^"']*)["']""")
 _MARKUP = re.compile(r"(?:<[^<>]*>\s*)+|(?:<[^<>]*>)?[^<>]*</[\w.-]+>")
 # A set code some writers keep in the name: `Caesar, Legion's Emperor (PIP)`. Only a
 # final parenthesised code without spaces, so "Erase (Not the Urza's Legacy One)" stays.
 _NAME_SET = re.compile(r"(.*\S)\s+\(([A-Za-z0-9]{2,6})\)")
-# A deck comment naming the commander(s): `CDR: Krenko, Mob Boss`, `Commander: A + B`.
-_COMMENT_COMMANDER = re.compile(r"^[\s/#*-]*(?:cdr|cmdr|commanders?)\s*[:=]\s*(.+?)\s*$", re.I | re.M)
-_NAME_LIST = re.compile(r"\s*(?:\+|;|\||\s&\s|\s/\s)\s*")
+# A deck comment line naming the commander(s): `CDR: Krenko, Mob Boss`, `Commander: A + B`.
+_COMMENT_COMMANDER = re.compile(r"[\s/#*-]*+(?:cdr|cmdr|commanders?)\s*+[:=]", re.I)
+# Between two names: `+`, `;`, `|` (spaces around optional), or ` & `, ` / `. A match starts
+# at a run of blanks' first character, never inside it.
+_NAME_LIST = re.compile(r"(?<!\s)(?:\s*+[+;|]\s*+|\s++[&/]\s++)")
+# A comment or banner naming one or two commanders: longer text names none.
+MAX_NAMED = 2 * MAX_NAME_LENGTH + 10
+# Tags ("<") a document may hold: four for each of MAX_ENTRIES cards. Each element costs
+# a few Python calls in the SAX driver, so 1 MiB of `<a/>` (262,000 elements) would cost
+# as much as checking a deck of them; counting "<" costs one pass in C.
+MAX_XML_TAGS = 4 * MAX_ENTRIES
+# The elements the readers look at; every other one is only walked through.
+_READ_TAGS = frozenset({"Cards", "card", "zone", "comments", "bannerCard"})
 
 
 class _Elements(ContentHandler):
-    """Collects (tag, attributes, line, text) for every element, in document order."""
+    """Collects (tag, attributes, line, text) for every element the readers read (_READ_TAGS),
+    in document order, and the root element's tag."""
 
     def __init__(self) -> None:
         super().__init__()
+        self.root: str | None = None
         self.found: list[list] = []
-        self.open: list[list] = []
+        self.open: list[list | None] = []  # None: an element no reader reads
 
     def startElement(self, name, attrs):  # noqa: N802 (SAX's name)
         """Record the element and the line its start tag is on."""
-        record = [name, dict(attrs), self._locator.getLineNumber(), []]
-        self.found.append(record)
+        if self.root is None:
+            self.root = name
+        record = None
+        if name in _READ_TAGS:
+            record = [name, dict(attrs), self._locator.getLineNumber(), []]
+            self.found.append(record)
         self.open.append(record)
 
     def characters(self, content):
         """Text content: Cockatrice writers may put the card name there."""
-        if self.open:
+        if self.open and self.open[-1] is not None:
             self.open[-1][3].append(content)
 
     def endElement(self, name):  # noqa: N802
@@ -58,11 +81,27 @@ class _Elements(ContentHandler):
         self.open.pop()
 
 
+def _parse(text: str, handler: ContentHandler) -> None:
+    """Run defusedxml's SAX parser over the text. The text is handed over as UTF-8 and the
+    parser told so, which overrides whatever encoding the declaration names (a regex that
+    removed the declaration's encoding was quadratic in the spaces before `?>`)."""
+    source = InputSource()
+    source.setByteStream(io.BytesIO(text.encode("utf-8")))
+    source.setEncoding("utf-8")
+    parser = defusedxml.sax.make_parser()
+    parser.setContentHandler(handler)
+    parser.parse(source)
+
+
 def read_xml(text: str, lines: list[str], collector: Collector, format: str) -> str:
-    """Read a .dek or .cod document; returns the format actually read."""
+    """Read a .dek or .cod document; returns the format actually read. Raises DecklistError
+    for a document of over MAX_XML_TAGS tags or MAX_ENTRIES card elements."""
+    tags = text.count("<")
+    if tags > MAX_XML_TAGS:
+        raise DecklistError(f"The XML document has {tags:,} tags; at most {MAX_XML_TAGS:,} are accepted.")
     handler = _Elements()
     try:
-        defusedxml.sax.parseString(_ENCODING.sub(r"\1", text, count=1).encode("utf-8"), handler)
+        _parse(text, handler)
     except xml.sax.SAXParseException as error:
         _salvage(lines, collector, error.getLineNumber(),
                  f"the XML is not well-formed: {error.getMessage()} at line {error.getLineNumber()}")
@@ -72,7 +111,8 @@ def read_xml(text: str, lines: list[str], collector: Collector, format: str) -> 
         _salvage(lines, collector, 1, f"the document declares XML entities or external references, "
                  f"which are refused ({type(error).__name__})")
         return format
-    if handler.found and handler.found[0][0] == "cockatrice_deck":
+    check_entries(sum(1 for element in handler.found if element[0] in ("Cards", "card")))
+    if handler.root == "cockatrice_deck":
         _cockatrice(handler.found, collector)
         format = "cockatrice"
     else:
@@ -92,13 +132,29 @@ def _mtgo(elements: list[list], c: Collector) -> None:
             side.append((attrs.get("Name"), attrs, line))
         else:
             _add(c, attrs.get("Name"), attrs.get("Quantity"), line, Section.MAIN, attrs)
-    _add_side_zone(c, side, "Quantity", "the sideboard (Sideboard=\"true\")")
+    _add_side_zone(c, side, "Quantity", "the sideboard (Sideboard=\"true\")", _DeckCount(c))
 
 
-def _add_side_zone(c: Collector, cards: list[tuple], quantity: str, where: str) -> None:
+class _DeckCount:
+    """deck_cards() of the collector's entries so far, each entry counted once (a .cod of
+    10,000 zones summed every entry again for every zone)."""
+
+    def __init__(self, c: Collector) -> None:
+        self.entries = c.entries
+        self.counted = 0
+        self.total = 0
+
+    def __call__(self) -> int:
+        """The count now, adding only the entries added since the last call."""
+        self.total += deck_cards(self.entries[self.counted:])
+        self.counted = len(self.entries)
+        return self.total
+
+
+def _add_side_zone(c: Collector, cards: list[tuple], quantity: str, where: str, deck: _DeckCount) -> None:
     """A side zone: the command zone when it holds 1-2 cards; with more, its last one or two
     cards are offered as the commander(s) (exporters that append them there)."""
-    section = side_zone_section(len(cards), c.entries)
+    section = side_zone_section(len(cards), deck())
     added = []
     for name, attrs, line in cards:
         before = len(c.entries)
@@ -124,33 +180,57 @@ def _cockatrice(elements: list[list], c: Collector) -> None:
             name = attrs.get("name") or "".join(content)
             cards_by_zone.setdefault(zone, []).append((name, attrs, line))
         elif tag == "comments":
-            named.extend((m[1], f"the deck comment ({m[0].strip()[:60]})")
-                         for m in _COMMENT_COMMANDER.finditer("".join(content)))
+            named.extend(_comment_commanders("".join(content)))
         elif tag == "bannerCard":
             named.append((attrs.get("name") or "".join(content), "the deck's banner card"))
     main: list[int] = []
+    deck = _DeckCount(c)
     for zone, cards in cards_by_zone.items():
         section = _ZONES.get(zone)
         if section is None:
-            _add_side_zone(c, cards, "number", f"the {zone!r} zone")
+            _add_side_zone(c, cards, "number", f"the {snippet(zone)!r} zone", deck)
             continue
         for name, attrs, line in cards:
             before = len(c.entries)
             _add(c, name, attrs.get("number"), line, section, attrs)
             if section is Section.MAIN:
                 main.extend(range(before, len(c.entries)))
-    for names, where in named:
-        _propose_named(c, main, names, where)
+    if named:
+        by_name: dict[str, list[int]] = {}  # folded name -> the main-zone entries of that name
+        for i in main:
+            by_name.setdefault(_fold(c.entries[i].name), []).append(i)
+        for names, where in named:
+            _propose_named(c, by_name, names, where)
 
 
-def _propose_named(c: Collector, main: list[int], names: str, where: str) -> None:
+def _comment_commanders(comment: str) -> list[tuple[str, str]]:
+    """(names, where) for each comment line that names the commander(s): `CDR: Krenko`, or
+    `Commander:` with the names on the next non-blank line. Lines longer than any such line
+    (MAX_LINE_LENGTH) are not looked at."""
+    lines = comment.split("\n")
+    found = []
+    for number, line in enumerate(lines):
+        if len(line) > MAX_LINE_LENGTH or not (match := _COMMENT_COMMANDER.match(line)):
+            continue
+        names, last = line[match.end():].strip(), number
+        while not names and last + 1 < len(lines) and len(lines[last + 1]) <= MAX_LINE_LENGTH:
+            last += 1
+            names = lines[last].strip()
+        if names:
+            shown = "\n".join(lines[number:last + 1]).strip()[:60]
+            found.append((names, f"the deck comment ({shown})"))
+    return found
+
+
+def _propose_named(c: Collector, main: dict[str, list[int]], names: str, where: str) -> None:
     """Offer the main-zone cards a comment or the banner names (the whole text, or its
-    parts split at `+`, `;`, ` & `...)."""
-    whole = _fold(names)
-    found = [i for i in main if _fold(c.entries[i].name) == whole]
+    parts split at `+`, `;`, ` & `...); text longer than two names names none."""
+    if len(names) > MAX_NAMED:
+        return
+    found = main.get(_fold(names), [])
     if not found:
         parts = {_fold(part) for part in _NAME_LIST.split(names)}
-        found = [i for i in main if _fold(c.entries[i].name) in parts]
+        found = sorted(i for part in parts for i in main.get(part, ()))
     if 1 <= len(found) <= 2:
         c.propose(found, where)
 
@@ -167,6 +247,9 @@ def _add(c: Collector, name, quantity, line: int, section: Section, attrs: dict)
         c.unparsed(line, f"<card {' '.join(f'{k}={v!r}' for k, v in attrs.items())}>",
                    "is a card element without a name (resolving by catalog id is not supported)")
         return
+    if len(name) > MAX_NAME_LENGTH:  # before any pattern looks at it
+        c.too_long_name(line, name)
+        return
     hints = {}
     if attrs.get("setShortName"):
         hints["set_code"] = attrs["setShortName"].strip()
@@ -180,13 +263,17 @@ def _add(c: Collector, name, quantity, line: int, section: Section, attrs: dict)
 
 def _salvage(lines: list[str], c: Collector, error_line: int, why: str) -> None:
     """Not well-formed (or refused) XML: read each line that is still a card element on its
-    own, account for pure markup, and report the rest, each saying why."""
+    own, account for pure markup, and report the rest, each saying why. A line over
+    MAX_LINE_LENGTH is reported unread, as in a text list."""
     before = len(c.problems)
     zone = "main"
     side: list[tuple] = []
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line:
+            continue
+        if len(line) > MAX_LINE_LENGTH:
+            c.unparsed(number, line, f"is longer than {MAX_LINE_LENGTH} characters ({why})")
             continue
         element = _CARD_ELEMENT.fullmatch(line)
         attrs = _attributes(element[2]) if element else None
@@ -201,9 +288,9 @@ def _salvage(lines: list[str], c: Collector, error_line: int, why: str) -> None:
             c.account(number)
         else:
             c.unparsed(number, line, f"is not a card element ({why})")
+    section = side_zone_section(len(side), deck_cards(c.entries))  # one section for the zone, as in _add_side_zone
     for name, attrs, number in side:
-        quantity = attrs.get("Quantity") or attrs.get("number")
-        _add(c, name, quantity, number, side_zone_section(len(side), c.entries), attrs)
+        _add(c, name, attrs.get("Quantity") or attrs.get("number"), number, section, attrs)
     if len(c.problems) == before:  # every line read: still say the document is broken
         c.unparsed(error_line, lines[error_line - 1] if 0 < error_line <= len(lines) else "", f"is where {why}")
 
@@ -214,14 +301,15 @@ _NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 
 def _unescape(value: str) -> str | None:
     """XML's five entities and character references; None when any other `&` remains
-    (an entity we refuse to expand)."""
+    (an entity we refuse to expand) or a reference names no character XML allows (0, a
+    lone surrogate such as `&#xD800;`, past U+10FFFF)."""
     def one(match: re.Match) -> str:
         """One reference's character."""
         ref = match[1]
         if ref in _NAMED:
             return _NAMED[ref]
         code = int(ref[2:], 16) if ref.startswith("#x") else int(ref[1:])
-        return chr(code) if 0 < code <= 0x10FFFF else "&"
+        return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "&"
 
     value = _ENTITY.sub(one, value)
     return None if "&" in value else value
