@@ -11,7 +11,6 @@ validator/rules.py; the card facts the conditions read are in validator/card_fac
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
@@ -23,7 +22,7 @@ from validator.card_facts import (
     has_activated_ability,
     is_creature_card,
 )
-from validator.deck import Card, Entry
+from validator.deck import MANA_SYMBOL, Card, Entry
 
 if TYPE_CHECKING:  # validator/formats.py imports this module
     from validator.formats import Format
@@ -32,7 +31,6 @@ if TYPE_CHECKING:  # validator/formats.py imports this module
 # legalities cannot express a role ban, so this one name is hard-coded here.
 BANNED_AS_COMPANION = frozenset({"Lutri, the Spellchaser"})
 
-_SYMBOL = re.compile(r"\{([^}]+)\}")  # one mana symbol of a cost: {U}, {R/G}, {X}
 
 # What a condition returns: None when met, else (the offending entries, why) for the message.
 Failure = tuple[list[Entry], str] | None
@@ -72,7 +70,7 @@ def jegantha(entries: list[Entry], fmt: Format | None = None) -> Failure:
 @lru_cache(maxsize=16384)
 def _repeats_symbol(cost: str) -> bool:
     """The cost holds some mana symbol twice ("{U}{U}", "{R/G}{R/G}", "{X}{X}")."""
-    symbols = _SYMBOL.findall(cost)
+    symbols = MANA_SYMBOL.findall(cost)
     return len(symbols) != len(set(symbols))
 
 

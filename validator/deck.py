@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Mapping, NamedTuple
@@ -10,6 +11,7 @@ if TYPE_CHECKING:  # validator/formats.py reads Card and Deck: no import at run 
     from validator.formats import Format, FormatData
 
 WUBRG = "WUBRG"
+MANA_SYMBOL = re.compile(r"\{([^}]+)\}")  # one mana symbol of a cost: {U}, {R/G}, {X}
 # Front-face types that make a card no plain deck card: the non-deck types
 # (card_facts.NON_DECK_TYPES) and Conspiracy (banned in Commander).
 SUSPECT_TYPES = frozenset({"Plane", "Phenomenon", "Scheme", "Vanguard", "Dungeon", "Emblem", "Token", "Conspiracy"})

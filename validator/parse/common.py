@@ -127,10 +127,16 @@ def clean_text(text: str) -> str:
     return text
 
 
+def line_count(lines: list[str]) -> int:
+    """Lines as the list's author counts them, from split_lines(text): a final line break
+    ends the last line, it does not start another."""
+    return len(lines) - (len(lines) > 1 and lines[-1] == "")
+
+
 def check_size(lines: list[str]) -> None:
     """Refuse input over MAX_LINES lines before any per-line work is done (a final line
     break ends the last line; it does not start another)."""
-    count = len(lines) - (len(lines) > 1 and lines[-1] == "")
+    count = line_count(lines)
     if count > MAX_LINES:
         raise DecklistError(
             f"The decklist has {count} lines; at most {MAX_LINES} are accepted."

@@ -1,5 +1,5 @@
-"""Keeping a running service's card data: one background sync per store, retrying with
-capped exponential backoff.
+"""The background sync of a running service's card store: one thread per process, one
+syncing process per store (or cluster), retrying with capped exponential backoff.
 
 The service must come up even when Scryfall cannot be reached on a first start (a
 deployment contract: it serves 503s, it does not crash): until a store exists, every lookup raises `CardDataUnavailable`, which the
@@ -22,6 +22,7 @@ from typing import Callable
 
 from card_data import CardDataError, CardDataUnavailable
 from card_data.coordination import SyncLock, coordination_for
+from card_data.settings import StoreSettings
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ class BackgroundSync:
         self.db_path = Path(db_path)
         self._sync = sync
         self._adopt = adopt
-        self._lock = lock if lock is not None else coordination_for(self.db_path).sync_lock()
+        self._lock = lock if lock is not None else coordination_for(StoreSettings(self.db_path)).sync_lock()
         self.base, self.cap, self.refresh, self.lock_poll = base, cap, refresh, lock_poll
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="card-data-sync", daemon=True)

@@ -8,7 +8,8 @@
     cards status [--json]     what the store holds
 
 CARD_DB and SCRYFALL_API_URL choose the store and the API (--db / --api-url override);
-they are read as the service reads them (edh_service.config). With REDIS_URL (several
+they are read as the service reads them (edh_service.config, turned into card_data's
+StoreSettings and BracketSources by config.store_settings / bracket_sources). With REDIS_URL (several
 instances) `sync` shares Scryfall's budget through Redis and, with CARD_DATA_SHARED_DIR,
 uses or publishes the bulk file there (docs/several-instances.md).
 SPELLBOOK_URL, MASS_LAND_DENIAL_FILE and COMBOS_FILE the bracket lists' sources.
@@ -23,21 +24,25 @@ import argparse
 import json
 import sys
 from dataclasses import asdict
+from typing import Any, Callable
 
-from card_data import brackets
+from card_data import bracket_lists, bracket_tables
+from card_data.building import SyncResult
 from card_data.errors import CardDataError, CardDataUnavailable
+from card_data.settings import BracketSources
 from card_data.store import read_metadata
 from card_data.sync import import_file, sync
+from edh_service.config import ConfigError, bracket_sources as sources_of, setting, store_settings
+
+# The settings each command reads of the table (the service reads them from app.config).
+BRACKET_SETTINGS = ("SCRYFALL_API_URL", "SPELLBOOK_URL", "MASS_LAND_DENIAL_FILE", "COMBOS_FILE", "USER_AGENT")
 
 EXIT_ERROR = 1
 EXIT_TEMPFAIL = 75  # sysexits.h: try again later (a cron job or CI can tell it apart)
 
 
 def _parser() -> argparse.ArgumentParser:
-    """The argument parser for every subcommand."""
-    # The command is an entry point, like the service: one reading of the environment.
-    from edh_service.config import setting
-
+    """The argument parser for every subcommand (its defaults come from the environment)."""
     common = argparse.ArgumentParser(add_help=False)  # --db works after the subcommand
     common.add_argument("--db", default=setting("CARD_DB"), help="store file (default: $CARD_DB or %(default)s)")
     parser = argparse.ArgumentParser(prog="cards", description="Manage the Scryfall card store.")
@@ -55,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _report(result, db: str) -> None:
+def _report(result: SyncResult, db: str) -> None:
     """Print what a sync or import did."""
     meta = result.metadata
     verb = "is up to date" if result.status == "unchanged" else "updated"
@@ -73,10 +78,10 @@ def _report_brackets(refreshed: dict) -> None:
             print(f"{LABELS[kind]}: {_describe(outcome.list_status)}")
 
 
-LABELS = {brackets.MASS_LAND_DENIAL: "mass land denial", brackets.TWO_CARD_COMBOS: "two-card combos"}
+LABELS = {bracket_tables.MASS_LAND_DENIAL: "mass land denial", bracket_tables.TWO_CARD_COMBOS: "two-card combos"}
 
 
-def _describe(list_status: brackets.ListStatus) -> str:
+def _describe(list_status: bracket_tables.ListStatus) -> str:
     """One list's status in words."""
     if not list_status.loaded:
         text = "not loaded (brackets report it as not checked)"
@@ -92,7 +97,7 @@ def _describe(list_status: brackets.ListStatus) -> str:
 def _status(db: str, as_json: bool) -> int:
     """Print the store's metadata and bracket lists; exit 1 when there is no store."""
     meta = read_metadata(db)
-    lists = brackets.status(db) if meta else None
+    lists = bracket_tables.status(db) if meta else None
     if as_json:
         print(json.dumps({
             "db": db, "card_data": asdict(meta) if meta else None,
@@ -107,16 +112,13 @@ def _status(db: str, as_json: bool) -> int:
     return 0 if meta else EXIT_ERROR
 
 
-def bracket_sources(setting, **overrides) -> brackets.BracketSources:
+def bracket_sources(setting: Callable[[str], Any], **overrides: Any) -> BracketSources:
     """The bracket lists' sources from the settings table (the service reads the same values)."""
-    return brackets.BracketSources.from_settings({name: setting(name) for name in brackets.SETTING_NAMES},
-                                                 **overrides)
+    return sources_of({name: setting(name) for name in BRACKET_SETTINGS}, **overrides)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one `cards` command and return its exit code."""
-    from edh_service.config import ConfigError, setting
-
     try:
         parser = _parser()  # its defaults come from the environment
     except ConfigError as error:
@@ -127,13 +129,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "sync":
             # REDIS_URL, CARD_DATA_SHARED_DIR: several instances share the budget and the bulk file
             sources = bracket_sources(setting, api_url=args.api_url)
-            _report(sync(args.db, args.api_url, force=args.force, redis_url=setting("REDIS_URL"),
-                         shared_dir=setting("CARD_DATA_SHARED_DIR"), brackets=sources), args.db)
+            settings = store_settings({"CARD_DB": args.db, "SCRYFALL_API_URL": args.api_url,
+                                       "REDIS_URL": setting("REDIS_URL"),
+                                       "CARD_DATA_SHARED_DIR": setting("CARD_DATA_SHARED_DIR")})
+            _report(sync(settings, force=args.force, brackets=sources), args.db)
         elif args.command == "import":
             sources = bracket_sources(setting)
             _report(import_file(args.db, args.path, updated_at=args.updated_at, brackets=sources), args.db)
         elif args.command == "brackets":
-            _report_brackets(brackets.refresh(args.db, bracket_sources(setting, api_url=args.api_url)))
+            _report_brackets(bracket_lists.refresh(args.db, bracket_sources(setting, api_url=args.api_url)))
         else:
             return _status(args.db, args.json)
     except CardDataUnavailable as error:

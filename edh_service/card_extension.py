@@ -1,6 +1,7 @@
 """Card data as a Flask extension, in the manner of flaskr's db.py.
 
-`init_app(app)` opens the card repository and starts the background sync, keeping both in
+`init_app(app)` builds the store's settings once from app.config (config.store_settings),
+opens the card repository and starts the background sync, keeping both in
 `app.extensions`; `get_repository()` hands the repository to a view; `retry_after(error)`
 is the one figure every 503 sends (API, page, /readyz). Nothing else reaches into
 `app.extensions` for card data.
@@ -8,89 +9,77 @@ is the one figure every 503 sends (API, page, /readyz). Nothing else reaches int
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Mapping
 
 from flask import Flask, current_app
 
-from card_data import CardDataError, CardDataUnavailable, CardRepository, open_repository
-from card_data.brackets import BracketSources
-from card_data.coordination import coordination_for
-from edh_service.runtime import BackgroundSync
+from card_data import CardDataError, CardDataUnavailable, CardRepository, StoreSettings, open_repository
+from card_data import sync
+from card_data.building import SyncResult
+from card_data.coordination import Coordination, coordination_for
+from edh_service.background_sync import BackgroundSync
+from edh_service.config import bracket_sources, store_settings
 
-# The app.extensions keys of the CardRepository and the BackgroundSync.
+# The app.extensions keys of the CardRepository, the BackgroundSync and the StoreSettings.
 REPOSITORY_KEY = "card_repository"
 SYNC_KEY = "card_data_sync"
+SETTINGS_KEY = "card_store_settings"
 
 
 def init_app(app: Flask) -> None:
     """Put the live repository in app.extensions and start the background sync."""
     config = app.config
+    settings = app.extensions[SETTINGS_KEY] = store_settings(config)
     syncer = None
-    if config["CARD_DATA_SYNC"] and not config["CARD_DATA_OFFLINE"]:
+    if config["CARD_DATA_SYNC"] and not settings.offline:
         syncer = BackgroundSync(
-            Path(config["CARD_DB"]),
-            lambda: sync_store(config),
+            settings.db_path,
+            lambda: sync_store(settings, config),
             base=config["SYNC_BACKOFF_BASE"],
             cap=config["SYNC_BACKOFF_CAP"],
             refresh=config["CARD_DATA_REFRESH_SECONDS"],
             lock_poll=config["CARD_DATA_LOCK_POLL"],
             # One syncer per store (flock) or, with REDIS_URL, per cluster; the others
             # adopt the bulk file it publishes in CARD_DATA_SHARED_DIR.
-            lock=coordination_of(config).sync_lock(),
-            adopt=lambda: adopt_published(config),
+            lock=coordination_for(settings).sync_lock(),
+            adopt=lambda: adopt_published(settings),
         )
     app.extensions[SYNC_KEY] = syncer
     # The repository opens the store lazily and reopens it when a sync swaps the file, so
     # it can be created before the store exists (it raises CardDataUnavailable until then).
-    app.extensions[REPOSITORY_KEY] = open_repository(
-        Path(config["CARD_DB"]),
-        api_url=config["SCRYFALL_API_URL"],
-        offline=bool(config["CARD_DATA_OFFLINE"]),
-        user_agent=config["USER_AGENT"],
-        redis_url=config["REDIS_URL"],
-        shared_dir=config["CARD_DATA_SHARED_DIR"],
-    )
+    app.extensions[REPOSITORY_KEY] = open_repository(settings)
     if syncer is not None:
         syncer.start()
 
 
-def sync_store(config: Mapping[str, Any]) -> None:
+def sync_store(settings: StoreSettings, config: Mapping[str, Any]) -> SyncResult:
     """One bulk sync of the store, then the bracket lists (the background thread calls this).
 
     The lists' sources are app.config's settings (SPELLBOOK_URL, MASS_LAND_DENIAL_FILE,
     COMBOS_FILE): the table read once by create_app, as `cards sync` reads it too.
     """
-    from card_data import sync  # imported late: only the syncing process needs it
-
-    Path(config["CARD_DB"]).parent.mkdir(parents=True, exist_ok=True)
-    sync.sync(Path(config["CARD_DB"]), config["SCRYFALL_API_URL"], user_agent=config["USER_AGENT"],
-              redis_url=config["REDIS_URL"], shared_dir=config["CARD_DATA_SHARED_DIR"],
-              brackets=BracketSources.from_settings(config))
+    settings.db_path.parent.mkdir(parents=True, exist_ok=True)
+    return sync.sync(settings, brackets=bracket_sources(config))
 
 
-def adopt_published(config: Mapping[str, Any]) -> object:
+def adopt_published(settings: StoreSettings) -> SyncResult | None:
     """Build the store from the bulk file the syncing instance published (several
     instances); None when there is nothing newer. Never asks Scryfall."""
-    from card_data import sync
-
-    Path(config["CARD_DB"]).parent.mkdir(parents=True, exist_ok=True)
-    return sync.adopt(Path(config["CARD_DB"]), redis_url=config["REDIS_URL"],
-                      shared_dir=config["CARD_DATA_SHARED_DIR"])
+    settings.db_path.parent.mkdir(parents=True, exist_ok=True)
+    return sync.adopt(settings)
 
 
-def coordination_of(config: Mapping[str, Any]):
+def coordination_of(app: Flask) -> Coordination:
     """This process's card_data coordination (files, or Redis with REDIS_URL): the same
     object the repository, the sync and /metrics use."""
-    return coordination_for(Path(config["CARD_DB"]), config["REDIS_URL"],
-                            shared_dir=config["CARD_DATA_SHARED_DIR"])
+    return coordination_for(app.extensions[SETTINGS_KEY])
 
 
 def probe_redis(app: Flask) -> dict[str, Any]:
     """Ask Redis now (one PING, 0.5 s at most; a failure starts the outage, logged once, and
     a success ends it) and return the coordination's status: backend, redis_up,
     redis_outages, redis_fallbacks. Without REDIS_URL: {"backend": "file"}."""
-    coordination = coordination_of(app.config)
+    coordination = coordination_of(app)
     if coordination.backend == "redis":
         coordination.call(coordination.redis.ping, lambda: False)
     return coordination.status()

@@ -1,10 +1,11 @@
-"""Glue shared by the HTTP API and the CLI: decklist text in, a Report out."""
+"""The pipeline every way in shares (the API, the page, edh-validate): decklist text in,
+parse -> resolve every name in one batch -> check, a Report out."""
 
 from __future__ import annotations
 
-import codecs
 from typing import NamedTuple
 
+from card_data import CardRepository
 from card_data.store import StoreMetadata
 from validator.decklist import NOBODY, Decklist, Designation
 from validator.engine import Report, check
@@ -12,7 +13,7 @@ from validator.formats import Format, FormatData
 from validator.parse import parse
 
 
-def names_to_resolve(decklist, designation: Designation = NOBODY) -> list[str]:
+def names_to_resolve(decklist: Decklist, designation: Designation = NOBODY) -> list[str]:
     """Every distinct name the check will look up: list entries, overrides, color choices."""
     names = dict.fromkeys(entry.name for entry in decklist.entries)
     names.update(dict.fromkeys(designation.names()))
@@ -29,7 +30,7 @@ class Validated(NamedTuple):
 
 def validate_text(
     text: str,
-    repository,
+    repository: CardRepository,
     designation: Designation = NOBODY,
     *,
     format: str | None = None,
@@ -80,30 +81,3 @@ def validate_text(
         with_formats=with_formats,
     )
     return Validated(report, resolution.metadata)
-
-
-# UTF-32 first: its little-endian mark starts with UTF-16's.
-UNICODE_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32"),
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
-
-
-def has_unicode_bom(data: bytes) -> bool:
-    """True when the bytes start with a UTF-16 or UTF-32 byte-order mark."""
-    return data.startswith(tuple(bom for bom, _ in UNICODE_BOMS))
-
-
-def decode_file(data: bytes) -> str:
-    """A decklist file's text, as the CLI and the page read uploads: UTF-16/UTF-32 by their
-    byte-order mark (Notepad's "Unicode", PowerShell 5's `>`), else UTF-8 (a BOM dropped),
-    else Windows-1252 as older tools write. Raises UnicodeDecodeError when none fits."""
-    for bom, codec in UNICODE_BOMS:
-        if data.startswith(bom):
-            return data.decode(codec)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252")
