@@ -13,7 +13,8 @@ import json
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from validator.deck import Card, Deck, Entry, UnknownName
+from validator.deck import Card, Entry, UnknownName
+from validator.deck_facts import Deck
 
 SUPERTYPES = frozenset({"Legendary", "Basic", "Snow", "World", "Token", "Ongoing"})
 # Scryfall writes "Time Lord" as one two-word subtype

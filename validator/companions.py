@@ -27,9 +27,6 @@ from validator.deck import MANA_SYMBOL, Card, Entry
 if TYPE_CHECKING:  # validator/formats.py imports this module
     from validator.formats import Format
 
-# Lutri's companion-only ban: 2026-02-09 Commander B&R (RULES.md 5.2). Scryfall's
-# legalities cannot express a role ban, so this one name is hard-coded here.
-BANNED_AS_COMPANION = frozenset({"Lutri, the Spellchaser"})
 
 
 # What a condition returns: None when met, else (the offending entries, why) for the message.

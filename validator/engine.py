@@ -8,10 +8,10 @@ from typing import Iterable, Mapping, NamedTuple, Sequence
 from validator import brackets
 from validator.assemble import assemble, infer_commanders
 from validator.brackets import Bracket, BracketData
-from validator.deck import Card, Deck, Entry, wubrg
+from validator.deck import Card, Entry, wubrg
 from validator.card_facts import is_instant_or_sorcery
 from validator.decklist import NOBODY, Decklist, Designation, Section
-from validator.deck_facts import card_count, commander_identity
+from validator.deck_facts import Deck, card_count, commander_identity
 from validator.formats import (
     COMMANDER, FORMATS, FieldNotInFormat, Format, FormatData, format_named, named_in_file,
 )

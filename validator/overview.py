@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from validator.deck import MANA_SYMBOL, WUBRG, Card, Deck, Entry
+from validator.deck import MANA_SYMBOL, WUBRG, Card, Entry
+from validator.deck_facts import Deck
 
 CURVE_BUCKETS = ("0", "1", "2", "3", "4", "5", "6", "7+")
 COLORS = WUBRG + "C"

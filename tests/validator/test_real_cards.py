@@ -12,7 +12,8 @@ import json
 import pytest
 
 from tests.factories import load_real_cards
-from validator.deck import Card, Deck, Entry
+from validator.deck import Card, Entry
+from validator.deck_facts import Deck
 from validator.engine import validate
 from validator.card_facts import commander_eligibility, pairing_abilities
 

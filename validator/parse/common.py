@@ -8,6 +8,7 @@ problems carry their line, and every line a reader skips is recorded as accounte
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from validator.decklist import Candidate, Decklist, ListEntry, NamedFormat, Section
 from validator.violations import Code, Severity, Violation
@@ -243,6 +244,17 @@ class Collector:
             message=f'Line {line} {clean_text(why)}: "{snippet(text)}"',
             lines=(line,),
         ))
+
+    def take_as_commanders(self, indices: Sequence[int], where: str | None) -> None:
+        """Move those entries to the command zone; with `where`, a commander_inferred
+        warning says which cards and from where."""
+        for i in indices:
+            self.entries[i] = self.entries[i]._replace(section=Section.COMMANDER)
+        if where is not None:
+            names = tuple(self.entries[i].name for i in indices)
+            self.warn(Code.COMMANDER_INFERRED,
+                      f"No commander was marked; {' and '.join(names)} taken as commander from {where}.",
+                      lines=tuple(self.entries[i].line for i in indices), cards=names)
 
     def warn(self, code: str, message: str, lines: tuple[int, ...], cards: tuple[str, ...] = ()) -> None:
         """A warning about the list as a whole (commander_inferred)."""

@@ -16,7 +16,6 @@ from validator.decklist import ListEntry, Section
 from validator.parse.common import (
     HEADERS, MAX_LINE_LENGTH, MAX_NAME_LENGTH, Collector, deck_cards, heading_word, side_zone_section,
 )
-from validator.violations import Code
 
 # The common cases, `1 Sol Ring`, `4x Forest`, `1 x Forest`, Arena's `1 Sol Ring (C21) 263` and
 # Forge's `1 Sol Ring|C21|1`: the name holds only characters no decoration uses, so
@@ -400,9 +399,9 @@ def _settle_side_zone(state: _State, c: Collector, xmage: bool) -> None:
     if section is not Section.COMMANDER:
         c.propose_side_tail(state.side, "the SB: (sideboard) lines")
         return
-    _move(c, state.side, Section.COMMANDER)
-    if not xmage:  # XMage writes its command zone this way; elsewhere SB: means sideboard
-        _warn_inferred(c, state.side, "the SB: (sideboard) lines, the Commander convention of MTGO and Cockatrice")
+    # XMage writes its command zone this way (nothing to say); elsewhere SB: means sideboard
+    c.take_as_commanders(state.side, None if xmage else
+                         "the SB: (sideboard) lines, the Commander convention of MTGO and Cockatrice")
 
 
 def _infer_from_last_block(state: _State, c: Collector) -> None:
@@ -416,8 +415,7 @@ def _infer_from_last_block(state: _State, c: Collector) -> None:
         return
     if any(c.entries[i].quantity != 1 for i in last):
         return
-    _move(c, last, Section.COMMANDER)
-    _warn_inferred(c, last, "the final block after a blank line (MTGO/MTGGoldfish convention)")
+    c.take_as_commanders(last, "the final block after a blank line (MTGO/MTGGoldfish convention)")
 
 
 def _propose_blocks(state: _State, c: Collector) -> None:
@@ -438,20 +436,3 @@ def _propose_blocks(state: _State, c: Collector) -> None:
     if state.side_block is not None and state.side_block == len(state.blocks) and 1 <= len(last) <= 2 \
             and len(c.problems) == first_problem and all(entries[i].section is Section.SIDEBOARD for i in last):
         c.propose(last, "a sideboard holding only them, at the end of the list")
-
-
-def _move(c: Collector, indices: list[int], section: Section) -> None:
-    """Put the given entries in another section."""
-    for i in indices:
-        c.entries[i] = c.entries[i]._replace(section=section)
-
-
-def _warn_inferred(c: Collector, indices: list[int], where: str) -> None:
-    """commander_inferred: say which cards and from where."""
-    names = tuple(c.entries[i].name for i in indices)
-    c.warn(
-        Code.COMMANDER_INFERRED,
-        f"No commander was marked; {' and '.join(names)} taken as commander from {where}.",
-        lines=tuple(c.entries[i].line for i in indices),
-        cards=names,
-    )
