@@ -1,4 +1,4 @@
-"""Running edh-validate from the tests: in-process (`cli.main` with its own streams, the
+"""Running edh-validate from the tests: in-process (`validate.main` with its own streams, the
 usual way) or as a real subprocess (`python -m cli`, for exit codes and the entry point).
 
 Both give the same environment: no CARD_DB, CARD_DATA_OFFLINE or CI from the caller, and
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from unittest import mock
 
-import cli
+from edh_service.cli import paths, validate
 
 ROOT = Path(__file__).resolve().parent.parent
 NOWHERE = "http://127.0.0.1:9"  # the discard port: nothing listens, so any request fails fast
@@ -45,7 +45,7 @@ def run_cli(*args: object, stdin: str | None = None, env: dict | None = None, cw
     out, err = io.StringIO(), io.StringIO()
     given = io.BytesIO(stdin.encode()) if stdin is not None else io.BytesIO()
     with mock.patch.dict(os.environ, environment(env), clear=True), contextlib.chdir(cwd):
-        code = cli.main([str(arg) for arg in args], stdout=out, stderr=err, stdin=given)
+        code = validate.main([str(arg) for arg in args], stdout=out, stderr=err, stdin=given)
     return Run(code, out.getvalue(), err.getvalue())
 
 
@@ -70,7 +70,7 @@ def annotations(stdout: str) -> list[tuple[str, dict, str]]:
 
 
 SAMPLES = ROOT / "tests" / "fixtures" / "decklists_cli"
-# What edh-validate says of a link that leaves the current directory (cli.Tree).
+# What edh-validate says of a link that leaves the current directory (paths.Tree).
 LINK_OUT = "cannot read: a symbolic link out of the current directory, not followed"
 LINK_HIDDEN = "cannot read: a symbolic link into a hidden file or folder (such as .git), not followed"
 

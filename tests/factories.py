@@ -319,14 +319,14 @@ def load_bracket_lists(db) -> None:
     does with MASS_LAND_DENIAL_FILE / COMBOS_FILE (no network)."""
     from pathlib import Path
 
-    from card_data import brackets
+    from card_data import BracketSources, bracket_lists, bracket_tables
 
     folder = Path(__file__).parent / "fixtures" / "brackets"
-    results = brackets.refresh(db, brackets.BracketSources(
+    results = bracket_lists.refresh(db, BracketSources(
         mass_land_denial_file=str(folder / "mass-land-denial.txt"), combos_file=str(folder / "combos.txt")),
         network=False)
     assert {kind: result.status for kind, result in results.items()} == {
-        brackets.MASS_LAND_DENIAL: "updated", brackets.TWO_CARD_COMBOS: "updated"}
+        bracket_tables.MASS_LAND_DENIAL: "updated", bracket_tables.TWO_CARD_COMBOS: "updated"}
 
 
 # --- Commander-family formats (validator/formats.py) ---------------------------------

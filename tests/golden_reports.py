@@ -27,11 +27,11 @@ UPDATED_AT = "2026-11-01T00:00:00+00:00"  # fixed, so the build date cannot leak
 
 def build_store(shared: Path, db: Path) -> Path:
     """The real store at db: ../shared/carddata imported, ../shared/brackets loaded."""
-    from card_data import brackets
+    from card_data import BracketSources, bracket_lists, bracket_tables
     from card_data.sync import import_file
 
     lists = shared / "brackets"
-    sources = brackets.BracketSources(mass_land_denial_file=str(lists / "mass-land-denial.txt"),
+    sources = BracketSources(mass_land_denial_file=str(lists / "mass-land-denial.txt"),
                                       combos_file=str(lists / "two-card-combos.txt"))
     import_file(db, shared / "carddata" / "oracle-cards.jsonl.gz", updated_at=UPDATED_AT, brackets=sources)
     return db

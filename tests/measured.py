@@ -16,7 +16,7 @@ Operations:
   sync DB API_URL                  card_data.sync.sync(force=True)
   import DB PATH                   card_data.sync.import_file
   refresh DB API_URL SPELLBOOK_URL [COMBOS_FILE]
-                                   card_data.brackets.refresh (COMBOS_FILE: mass land
+                                   card_data.bracket_lists.refresh (COMBOS_FILE: mass land
                                    denial alone from the network)
   collection API_URL NAME...       ScryfallClient.fetch_collection
 """
@@ -76,9 +76,10 @@ def measure(operation: str, *args: object, timeout: float = TIMEOUT_SECONDS) -> 
 
 def _sync(db: str, api_url: str) -> dict:
     from card_data.client import ScryfallClient
+    from card_data.settings import StoreSettings
     from card_data.sync import sync
 
-    result = sync(db, client=ScryfallClient(api_url, timeout=(5.0, 30.0), retries=0), force=True)
+    result = sync(StoreSettings(db), client=ScryfallClient(api_url, timeout=(5.0, 30.0), retries=0), force=True)
     return {"status": result.status, "cards": result.metadata.cards}
 
 
@@ -90,11 +91,11 @@ def _import(db: str, path: str) -> dict:
 
 
 def _refresh(db: str, api_url: str, spellbook_url: str, combos_file: str | None = None) -> dict:
-    from card_data import brackets
+    from card_data import BracketSources, bracket_lists, bracket_tables
 
-    sources = brackets.BracketSources(api_url=api_url, spellbook_url=spellbook_url, combos_file=combos_file)
+    sources = BracketSources(api_url=api_url, spellbook_url=spellbook_url, combos_file=combos_file)
     return {kind: {"status": outcome.status, "error": outcome.error, "entries": outcome.list_status.entries}
-            for kind, outcome in brackets.refresh(db, sources).items()}
+            for kind, outcome in bracket_lists.refresh(db, sources).items()}
 
 
 def _collection(api_url: str, *names: str) -> dict:

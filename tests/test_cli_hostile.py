@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-import cli
+from edh_service.cli import paths, printable, reading, validate
 from tests.cli_runs import (COMMAND, LINK_HIDDEN as HIDDEN, LINK_OUT as OUT, ROOT, SAMPLES, annotations, deck_checkout,
                             environment, run_cli, run_process)
 
@@ -246,7 +246,7 @@ def test_a_device_named_explicitly_is_refused_unread(fixture_db, repo):
     assert result.returncode == 2
     assert errors(result) == ["edh-validate: error: /dev/zero: cannot read: not a regular file (a device)"]
     with pytest.raises(ValueError, match=r"not a regular file \(a folder\)"):  # a folder named is walked
-        cli.read_file("/dev")
+        reading.read_file("/dev")
 
 
 def test_dev_zero_through_a_committed_link_is_not_followed(fixture_db, repo):
@@ -271,12 +271,12 @@ def test_every_real_decklist_is_within_the_size_limit(shared_dir):
     # The limit is twice the largest real export in ../shared/decks (a TCGplayer API deck).
     decks = [path for path in (shared_dir / "decks").rglob("*") if path.is_file()]
     largest = max(decks, key=lambda path: path.stat().st_size)
-    assert 2 * largest.stat().st_size <= cli.MAX_FILE_BYTES
-    assert cli.read_input(str(largest)).startswith("{")
+    assert 2 * largest.stat().st_size <= reading.MAX_FILE_BYTES
+    assert reading.read_input(str(largest)).startswith("{")
 
 
 def test_stdin_is_read_up_to_the_limit(fixture_db, repo, monkeypatch):
-    monkeypatch.setattr(cli, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(reading, "MAX_FILE_BYTES", 1000)
     text = (SAMPLES / "illegal.txt").read_text()
     assert len(text.encode()) < 1000
     assert check(fixture_db, repo, "-", stdin=text).returncode == 1
@@ -329,10 +329,10 @@ def test_an_unreadable_file_and_folder_are_reported_with_the_others_checked(fixt
 def test_too_many_decklists_stop_the_run_with_a_clear_message(fixture_db, repo, monkeypatch):
     many = repo / "decks" / "many"
     many.mkdir()
-    for index in range(cli.MAX_FILES - 1):  # with valid.txt and illegal.txt: one over the limit
+    for index in range(paths.MAX_FILES - 1):  # with valid.txt and illegal.txt: one over the limit
         (many / f"{index}.txt").write_bytes(b"")
     checks = []
-    monkeypatch.setattr(cli, "check_file", lambda *args, **kwargs: checks.append(args))
+    monkeypatch.setattr(validate, "check_file", lambda *args, **kwargs: checks.append(args))
     result = check(fixture_db, repo, "decks")
     assert result.returncode == 2
     assert errors(result) == ["edh-validate: error: more than 10,000 decklist files to check: check fewer "
@@ -341,14 +341,14 @@ def test_too_many_decklists_stop_the_run_with_a_clear_message(fixture_db, repo, 
 
 
 def test_a_huge_tree_stops_the_walk_with_a_clear_message(fixture_db, repo, monkeypatch):
-    monkeypatch.setattr(cli, "MAX_ENTRIES", 50)
+    monkeypatch.setattr(paths, "MAX_ENTRIES", 50)
     for index in range(60):
         (repo / "decks" / f"note-{index}.md").write_bytes(b"")
     result = check(fixture_db, repo, "decks")
     assert result.returncode == 2
     assert errors(result) == ["edh-validate: error: more than 50 files and folders to look at (in decks and before): "
                               "name the decklist folders instead"]
-    monkeypatch.setattr(cli, "MAX_ENTRIES", 62)  # 60 notes and 2 decks, each looked at once: within it
+    monkeypatch.setattr(paths, "MAX_ENTRIES", 62)  # 60 notes and 2 decks, each looked at once: within it
     assert check(fixture_db, repo, "decks").returncode == 1
 
 
@@ -361,11 +361,11 @@ def test_the_dck_dialect_test_is_linear(repo):
     hostile = ["\n" * 1_000_000, (" " * 50 + "\n") * 20_000, "1 [x\n" * 200_000, "SB: 1 [a" * 100_000 + "\n"]
     start = time.perf_counter()
     for _ in range(10):
-        assert cli.dck_dialect(normal) == "forge"
+        assert reading.dck_dialect(normal) == "forge"
     baseline = (time.perf_counter() - start) / 10
     for text in hostile:
         start = time.perf_counter()
-        assert cli.dck_dialect(text) is None
+        assert reading.dck_dialect(text) is None
         assert time.perf_counter() - start < max(2.0, 5000 * baseline)
 
 
@@ -402,7 +402,7 @@ BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u
 
 def unprintable(text: str) -> list[str]:
     """The characters no output may carry raw, told by Unicode's own categories (not by
-    cli.UNPRINTABLE, which is what is under test): controls, surrogates, the line and
+    printable.UNPRINTABLE, which is what is under test): controls, surrogates, the line and
     paragraph separators, bidi controls, and the noncharacters U+FFFE, U+FFFF."""
     return [c for c in text if unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or c in BIDI
             or c in "\ufffe\uffff"]
@@ -506,7 +506,7 @@ def test_undecodable_file_names_are_printed_escaped_by_the_real_process(fixture_
 
 
 def test_an_internal_error_quoting_a_name_prints_a_printable_traceback(fixture_db, repo, monkeypatch):
-    from edh_service import service
+    from edh_service import pipeline as service
 
     def crash(text, *args, **kwargs):
         raise ValueError(f"cannot handle {text.split(chr(10))[1]}")
@@ -544,8 +544,8 @@ def test_argument_errors_quote_arguments_printable(fixture_db, repo):
     ),
 )
 def test_printable(text, shown):
-    assert cli.printable(text) == shown
-    assert "\n" not in cli.printable(text) and "##[" not in cli.printable(text)
+    assert printable.printable(text) == shown
+    assert "\n" not in printable.printable(text) and "##[" not in printable.printable(text)
 
 
 @pytest.mark.parametrize(
@@ -554,4 +554,4 @@ def test_printable(text, shown):
      ("\u3000::x", "./\u3000::x"), ("/abs/::x", "/abs/::x"), ("a::b", "a::b")),
 )
 def test_shown_path(path, shown):
-    assert cli.shown_path(path) == shown
+    assert printable.shown_path(path) == shown

@@ -9,6 +9,8 @@ import pytest
 
 import cli
 
+from edh_service.cli import paths, reading, render, store, validate
+
 
 @pytest.mark.parametrize(
     ("text", "escaped"),
@@ -22,7 +24,7 @@ import cli
     ),
 )
 def test_escape_data(text, escaped):
-    assert cli.escape_data(text) == escaped
+    assert render.escape_data(text) == escaped
 
 
 @pytest.mark.parametrize(
@@ -35,14 +37,14 @@ def test_escape_data(text, escaped):
     ),
 )
 def test_escape_property(text, escaped):
-    assert cli.escape_property(text) == escaped
+    assert render.escape_property(text) == escaped
 
 
 def test_workflow_command_escapes_each_part_and_omits_missing_properties():
     # A newline in a message is a hostile name's: shown as \n (printable), never a line break.
-    line = cli.workflow_command("error", "Bolt: 100%\nbad", file="d/a,b.txt", line=3, title="color_identity")
+    line = render.workflow_command("error", "Bolt: 100%\nbad", file="d/a,b.txt", line=3, title="color_identity")
     assert line == "::error file=d/a%2Cb.txt,line=3,title=color_identity::Bolt: 100%25\\nbad"
-    assert cli.workflow_command("warning", "m", file=None, line=None) == "::warning::m"
+    assert render.workflow_command("warning", "m", file=None, line=None) == "::warning::m"
 
 
 @pytest.mark.parametrize(
@@ -61,7 +63,7 @@ def test_workflow_command_escapes_each_part_and_omits_missing_properties():
     ),
 )
 def test_format_hint(filename, text, hint):
-    assert cli.format_hint(filename, text) == hint
+    assert reading.format_hint(filename, text) == hint
 
 
 @pytest.fixture
@@ -88,21 +90,21 @@ def tree(tmp_path, monkeypatch):
     ),
 )
 def test_expand_paths(tree, arguments, expected):
-    assert cli.expand_paths(arguments) == [cli.Input(os.path.normpath(p) if p != "-" else p) for p in expected]
+    assert paths.expand_paths(arguments) == [paths.Input(os.path.normpath(p) if p != "-" else p) for p in expected]
 
 
 @pytest.mark.parametrize(("argument", "message"), (("missing.txt", "no such file"), ("decks/*.json", "no files match")))
 def test_expand_paths_refuses_what_names_nothing(tree, argument, message):
-    with pytest.raises(cli.UsageError, match=message):
-        cli.expand_paths([argument])
+    with pytest.raises(paths.UsageError, match=message):
+        paths.expand_paths([argument])
 
 
 def test_each_file_is_checked_once_however_it_is_reached(tree):
     # A symlink back up the tree made the folder walk list one deck once per level until
     # ELOOP (41 times); naming one file by two spellings checked it twice.
     os.symlink("..", tree / "decks" / "sub" / "up")
-    files = cli.expand_paths(["decks", "./decks/a.txt"])
-    assert files == [cli.Input(os.path.normpath(p)) for p in ("decks/a.txt", "decks/b.dck", "decks/sub/c.dek")]
+    files = paths.expand_paths(["decks", "./decks/a.txt"])
+    assert files == [paths.Input(os.path.normpath(p)) for p in ("decks/a.txt", "decks/b.dck", "decks/sub/c.dek")]
 
 
 @pytest.mark.parametrize("folder", ("empty", "notes"))
@@ -112,18 +114,18 @@ def test_a_directory_without_decklists_is_a_usage_error(tree, folder):
     (tree / "empty").mkdir()
     (tree / "notes").mkdir()
     (tree / "notes" / "readme.md").write_text("1 Sol Ring\n")
-    with pytest.raises(cli.UsageError, match=f"no decklist files .* under {folder}"):
-        cli.expand_paths([folder])
+    with pytest.raises(paths.UsageError, match=f"no decklist files .* under {folder}"):
+        paths.expand_paths([folder])
 
 
 def test_read_input_handles_bom_and_windows_1252(tmp_path):
     (tmp_path / "bom.txt").write_bytes("\ufeff1 Lim-Dûl's Vault\n".encode())
     (tmp_path / "cp.txt").write_bytes("1 Lim-D\xfbl's Vault\n".encode("latin-1"))
     (tmp_path / "bin.txt").write_bytes(b"\x89PNG\r\n\x1a\n\0\0")
-    assert cli.read_input(str(tmp_path / "bom.txt")) == "1 Lim-Dûl's Vault\n"
-    assert cli.read_input(str(tmp_path / "cp.txt")) == "1 Lim-Dûl's Vault\n"
+    assert reading.read_input(str(tmp_path / "bom.txt")) == "1 Lim-Dûl's Vault\n"
+    assert reading.read_input(str(tmp_path / "cp.txt")) == "1 Lim-Dûl's Vault\n"
     with pytest.raises(ValueError, match="binary"):
-        cli.read_input(str(tmp_path / "bin.txt"))
+        reading.read_input(str(tmp_path / "bin.txt"))
 
 
 @pytest.mark.parametrize("codec", ("utf-16", "utf-16-be", "utf-32"))
@@ -133,7 +135,7 @@ def test_read_input_reads_unicode_files_by_their_byte_order_mark(tmp_path, codec
     path = tmp_path / "deck.txt"
     bom = {"utf-16-be": b"\xfe\xff"}.get(codec, b"")
     path.write_bytes(bom + "1 Lim-Dûl's Vault\r\n1 Sol Ring\r\n".encode(codec))
-    assert cli.read_input(str(path)) == "1 Lim-Dûl's Vault\r\n1 Sol Ring\r\n"
+    assert reading.read_input(str(path)) == "1 Lim-Dûl's Vault\r\n1 Sol Ring\r\n"
 
 
 @pytest.mark.parametrize(
@@ -145,14 +147,14 @@ def test_offline_flag_defaults_from_environment(monkeypatch, environment, expect
     monkeypatch.delenv("CARD_DATA_OFFLINE", raising=False)
     for key, value in environment.items():
         monkeypatch.setenv(key, value)
-    assert cli.build_parser().parse_args(["x"]).offline is expected
+    assert validate.build_parser().parse_args(["x"]).offline is expected
 
 
 def test_card_db_defaults_to_environment_then_instance(monkeypatch):
     monkeypatch.delenv("CARD_DB", raising=False)
-    assert cli.build_parser().parse_args(["x"]).card_db == "instance/cards.sqlite3"
+    assert validate.build_parser().parse_args(["x"]).card_db == "instance/cards.sqlite3"
     monkeypatch.setenv("CARD_DB", "/tmp/elsewhere.sqlite3")
-    assert cli.build_parser().parse_args(["x"]).card_db == "/tmp/elsewhere.sqlite3"
+    assert validate.build_parser().parse_args(["x"]).card_db == "/tmp/elsewhere.sqlite3"
 
 
 # --- the pre-commit hook manifest ---------------------------------------------------------
@@ -177,7 +179,7 @@ def test_hook_entry_is_the_console_script(hook):
     import tomllib
 
     scripts = tomllib.loads((cli_root() / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts[hook["entry"]] == "cli:main"
+    assert scripts[hook["entry"]] == "edh_service.cli.validate:main"
     assert hook["language"] == "python"
     assert hook["require_serial"] is True  # one process: the store is synced at most once
 
@@ -202,6 +204,6 @@ def test_card_db_tilde_is_expanded_as_the_hook_passes_it(monkeypatch, tmp_path):
     # pre-commit passes args without a shell, so "~" arrives literally.
     monkeypatch.setenv("HOME", str(tmp_path))
     bulk = cli_root() / "tests" / "fixtures" / "cards.jsonl"
-    repository = cli.open_card_store("~/.cache/edh-validate/cards.sqlite3", offline=True, bulk_file=str(bulk))
+    repository = store.open_card_store("~/.cache/edh-validate/cards.sqlite3", offline=True, bulk_file=str(bulk))
     assert (tmp_path / ".cache" / "edh-validate" / "cards.sqlite3").is_file()
     assert repository.metadata().source == "file:cards.jsonl"

@@ -11,8 +11,12 @@ import threading
 
 import pytest
 
-from card_data import brackets, cli
-from card_data.brackets import MASS_LAND_DENIAL, TWO_CARD_COMBOS, BracketSources
+from card_data import BracketSources, bracket_lists, bracket_tables
+
+from card_data.settings import StoreSettings
+from edh_service.cli import cards as cli
+from card_data.bracket_tables import MASS_LAND_DENIAL, TWO_CARD_COMBOS
+from card_data.settings import BracketSources
 from card_data.client import ScryfallClient
 from card_data.errors import CardDataError
 from card_data.repository import open_repository
@@ -53,12 +57,12 @@ def refresh(db, server, claims: list[float] | None = None, **overrides):
     and notes when its rate-limit claims began in `claims` (tests/spacing.py)."""
     client = ScryfallClient(server.base_url, backoff=0, limits=RecordedLimits(starts=claims))
     spellbook = SpellbookClient(f"{server.base_url}/spellbook")
-    return brackets.refresh(db, sources(server, **overrides), client=client, spellbook=spellbook)
+    return bracket_lists.refresh(db, sources(server, **overrides), client=client, spellbook=spellbook)
 
 
 def data(db) -> BracketData:
     """What a fresh repository hands the engine."""
-    return open_repository(db, offline=True).bracket_data()
+    return open_repository(StoreSettings(db, offline=True)).bracket_data()
 
 
 # --- the export's shape -------------------------------------------------------------------
@@ -143,7 +147,7 @@ def test_without_a_gz_file_the_plain_export_is_read(fixture_db, server, gzipped)
 def test_no_data_loaded_means_null_lists(fixture_db):
     assert data(fixture_db) == BracketData()
     assert data(fixture_db).mass_land_denial is None and data(fixture_db).combos is None
-    assert all(not status.loaded for status in brackets.status(fixture_db).values())
+    assert all(not status.loaded for status in bracket_tables.status(fixture_db).values())
 
 
 @pytest.mark.parametrize(("fault", "failed", "message"), [
@@ -162,7 +166,7 @@ def test_a_failure_keeps_the_last_good_list(fixture_db, server, fault, failed, m
     assert results[failed].status == "failed"
     assert results[failed].error and re.search(message, results[failed].error)
     assert data(fixture_db) == before  # the last good lists, both
-    status = brackets.status(fixture_db)[failed]
+    status = bracket_tables.status(fixture_db)[failed]
     assert status.loaded and status.error == results[failed].error and status.failed_at
 
 
@@ -178,12 +182,12 @@ def test_a_429_on_the_search_locks_out_and_keeps_the_list(fixture_db, server):
     refresh(fixture_db, server)
     server.fail_next = [429]
     client = ScryfallClient(server.base_url, backoff=0)
-    results = brackets.refresh(fixture_db, sources(server), client=client,
+    results = bracket_lists.refresh(fixture_db, sources(server), client=client,
                                spellbook=SpellbookClient(f"{server.base_url}/spellbook"))
     assert results[MASS_LAND_DENIAL].status == "failed" and "429" in results[MASS_LAND_DENIAL].error
     asked = len(server.requests)
     # the lockout holds: a second refresh sends no search at all
-    again = brackets.refresh(fixture_db, sources(server), client=client,
+    again = bracket_lists.refresh(fixture_db, sources(server), client=client,
                              spellbook=SpellbookClient(f"{server.base_url}/spellbook"))
     assert "retry after" in again[MASS_LAND_DENIAL].error
     assert not any(r.path.startswith("/cards/search") for r in server.requests[asked:])
@@ -193,15 +197,15 @@ def test_a_429_on_the_search_locks_out_and_keeps_the_list(fixture_db, server):
 def test_a_success_clears_the_last_failure(fixture_db, server):
     server.spellbook_export = b"{"
     refresh(fixture_db, server)
-    assert brackets.status(fixture_db)[TWO_CARD_COMBOS].error
+    assert bracket_tables.status(fixture_db)[TWO_CARD_COMBOS].error
     server.spellbook_export = EXPORT
     refresh(fixture_db, server)
-    assert brackets.status(fixture_db)[TWO_CARD_COMBOS].error is None
+    assert bracket_tables.status(fixture_db)[TWO_CARD_COMBOS].error is None
 
 
 def test_readers_see_the_old_list_or_the_new_never_half(fixture_db, server):
     refresh(fixture_db, server)
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     seen, stop = set(), threading.Event()
 
     def read():
@@ -226,7 +230,7 @@ def _variant(first: str, second: str) -> bytes:
 
 
 def test_the_repository_cache_follows_the_store(fixture_db, server):
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     assert repository.bracket_data().combos is None
     refresh(fixture_db, server)
     first = repository.bracket_data()
@@ -273,40 +277,19 @@ def test_a_missing_file_is_a_failure_not_a_crash(fixture_db, server, tmp_path):
     assert results[MASS_LAND_DENIAL].status == "failed" and "cannot read" in results[MASS_LAND_DENIAL].error
 
 
-def test_settings_name_the_sources():
-    settings = {"SCRYFALL_API_URL": "http://127.0.0.1:1", "SPELLBOOK_URL": "http://127.0.0.1:2",
-                "MASS_LAND_DENIAL_FILE": "/m.txt", "COMBOS_FILE": "/c.txt", "USER_AGENT": None}
-    assert BracketSources.from_settings(settings) == BracketSources("http://127.0.0.1:1", "http://127.0.0.1:2",
-                                                                    "/m.txt", "/c.txt")
-    assert BracketSources.from_settings({}, api_url="http://x").spellbook_url == "https://json.commanderspellbook.com"
-    assert BracketSources.from_settings({"USER_AGENT": "bot/1"}).user_agent == "bot/1"
-
-
-def test_cards_reads_the_sources_from_the_settings_table(monkeypatch):
-    from edh_service.config import setting
-
-    monkeypatch.setenv("SPELLBOOK_URL", "http://127.0.0.1:3/sb")
-    monkeypatch.setenv("COMBOS_FILE", "/c.txt")
-    monkeypatch.delenv("SCRYFALL_API_URL", raising=False)
-    found = cli.bracket_sources(setting)
-    assert found.spellbook_url == "http://127.0.0.1:3/sb" and found.combos_file == "/c.txt"
-    assert found.mass_land_denial_file is None
-    assert found.api_url == "https://api.scryfall.com"  # the table's default
-
-
 # --- sync, import and the store file ------------------------------------------------------------
 
 def test_sync_refreshes_both_and_a_new_store_keeps_them(tmp_path, server):
     db = tmp_path / "cards.sqlite3"
     client = ScryfallClient(server.base_url, backoff=0)
-    first = sync(db, server.base_url, client=client, brackets=sources(server))
+    first = sync(StoreSettings(db, api_url=server.base_url), client=client, brackets=sources(server))
     assert {kind: r.status for kind, r in first.brackets.items()} == {MASS_LAND_DENIAL: "updated",
                                                                        TWO_CARD_COMBOS: "updated"}
     # newer card data: a whole new store file is built; the lists come along even when
     # their sources fail this time
     server.updated_at = "2026-12-01T10:00:00.000+00:00"
     server.search_results, server.spellbook_export = {}, b"{"
-    second = sync(db, server.base_url, client=client, brackets=sources(server))
+    second = sync(StoreSettings(db, api_url=server.base_url), client=client, brackets=sources(server))
     assert second.status == "updated"
     assert {r.status for r in second.brackets.values()} == {"failed"}
     loaded = data(db)
@@ -315,7 +298,7 @@ def test_sync_refreshes_both_and_a_new_store_keeps_them(tmp_path, server):
 
 def test_sync_without_sources_leaves_the_lists_alone(tmp_path, server):
     db = tmp_path / "cards.sqlite3"
-    result = sync(db, server.base_url, client=ScryfallClient(server.base_url))
+    result = sync(StoreSettings(db, api_url=server.base_url), client=ScryfallClient(server.base_url))
     assert result.brackets is None
     assert not any(r.path.startswith(("/cards/search", "/spellbook")) for r in server.requests)
 
@@ -333,7 +316,7 @@ def test_a_store_built_before_bracket_data_still_loads_and_gains_the_tables(fixt
     with sqlite3.connect(fixture_db) as conn:
         tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "bracket_lists" not in tables  # what every store from before this change looks like
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     assert repository.bracket_data() == BracketData()
     assert repository.resolve(["Sol Ring"]).cards["Sol Ring"].name == "Sol Ring"
     refresh(fixture_db, server)  # written in place: no rebuild needed
@@ -395,14 +378,14 @@ def test_the_lists_are_asked_again_only_when_the_store_file_may_have_changed(fix
     import os
 
     calls = []
-    versions = brackets.versions
-    monkeypatch.setattr(brackets, "versions", lambda conn: calls.append(1) or versions(conn))
+    versions = bracket_tables.versions
+    monkeypatch.setattr(bracket_tables, "versions", lambda conn: calls.append(1) or versions(conn))
     old = os.stat(fixture_db).st_mtime - 60
     os.utime(fixture_db, (old, old))
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     first = repository.bracket_data()
     assert repository.bracket_data() is first and len(calls) == 1  # quiet file: asked once
-    brackets.refresh(fixture_db, BracketSources(combos_file=str(BRACKETS / "combos.txt")), network=False)
+    bracket_lists.refresh(fixture_db, BracketSources(combos_file=str(BRACKETS / "combos.txt")), network=False)
     assert ("Counterspell", "Fire // Ice") in {combo.cards for combo in repository.bracket_data().combos}
     repository.bracket_data()
     assert len(calls) == 3  # just written: asked every time until the file is quiet
@@ -416,7 +399,7 @@ def test_a_resolutions_stamp_spares_bracket_data_its_own_stat(fixture_db, monkey
 
     old = os.stat(fixture_db).st_mtime - 60
     os.utime(fixture_db, (old, old))
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     first = repository.bracket_data()
     resolution = repository.resolve(["Sol Ring"])
     stats = []

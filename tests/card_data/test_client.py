@@ -8,7 +8,8 @@ import pytest
 
 from card_data import CardDataError, CardDataUnavailable
 from card_data import client as client_module
-from card_data.client import ScryfallClient, default_user_agent
+from card_data.client import ScryfallClient
+from card_data.settings import default_user_agent
 from tests.spacing import RecordedLimits, assert_spaced
 from tests.waiting import run_in_threads
 

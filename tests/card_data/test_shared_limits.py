@@ -9,7 +9,8 @@ import sys
 import pytest
 
 from card_data import CardDataUnavailable
-from card_data.client import RateLimits, ScryfallClient
+from card_data.client import ScryfallClient
+from card_data.file_coordination import RateLimits
 from tests.spacing import RecordedLimits, assert_spaced
 from tests.waiting import run_in_threads
 
@@ -48,7 +49,7 @@ def test_a_429_seen_by_one_client_locks_out_the_other(scryfall_server, tmp_path)
 def test_separate_processes_share_the_budget(scryfall_server, tmp_path):
     path = tmp_path / "limits"
     script = (  # each process prints when its claims began (time.monotonic is one clock machine-wide)
-        "import json, sys; from card_data.client import RateLimits, ScryfallClient; from tests.spacing import RecordedLimits;"
+        "import json, sys; from card_data.client import ScryfallClient; from card_data.file_coordination import RateLimits; from tests.spacing import RecordedLimits;"
         "limits = RecordedLimits(RateLimits(sys.argv[2])); c = ScryfallClient(sys.argv[1], backoff=0, limits=limits);"
         "c.fetch_collection(['Sol Ring']); c.fetch_collection(['Counterspell']); print(json.dumps(limits.starts))"
     )

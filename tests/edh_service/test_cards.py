@@ -7,7 +7,7 @@ import pytest
 from flask import Flask
 
 from card_data import CardDataUnavailable, CardRepository
-from edh_service import cards
+from edh_service import card_extension as cards
 from tests.apps import offline_app
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from edh_service.factory import create_app
 from tests.waiting import wait_for
-from edh_service.runtime import BackgroundSync, backoff_delay
+from edh_service.background_sync import BackgroundSync, backoff_delay
 
 
 @pytest.fixture
@@ -187,13 +187,13 @@ def test_the_background_sync_refreshes_the_bracket_lists(scryfall_server, make_a
 def test_a_syncer_that_loses_the_redis_lock_stops_syncing_and_waits(scryfall_server, redis_server, tmp_path):
     """Another instance took the lock (this one's expired while it was stalled): the next
     renewal notices, this syncer stops syncing and goes back to waiting for the lock."""
-    from card_data import sync
-    from card_data.coordination import RedisCoordination
+    from card_data import StoreSettings, sync
+    from card_data.redis_coordination import RedisCoordination
 
     db = tmp_path / "cards.sqlite3"
     coordination = RedisCoordination(redis_server.url, db, lock_ttl=0.6)  # renewed every 0.2 s
     lock = coordination.sync_lock()
-    syncer = BackgroundSync(db, lambda: sync.sync(db, scryfall_server.base_url),
+    syncer = BackgroundSync(db, lambda: sync.sync(StoreSettings(db, api_url=scryfall_server.base_url)),
                             base=0.1, cap=0.2, refresh=0.2, lock_poll=0.1, lock=lock).start()
     try:
         assert wait_for(lambda: scryfall_server.paths("GET").count("/bulk-data/oracle-cards") >= 2)

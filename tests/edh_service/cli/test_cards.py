@@ -6,7 +6,9 @@ import json
 
 import pytest
 
-from card_data import cli
+from card_data.settings import BracketSources
+from edh_service.cli import cards as cli
+from edh_service.config import bracket_sources
 from card_data.store import read_metadata
 from tests.scryfall_server import FIXTURES
 
@@ -64,3 +66,23 @@ def test_sync_failures_exit_nonzero_with_a_message(tmp_path, capsys, scryfall_se
 def test_import_of_a_missing_file(tmp_path, capsys):
     code, _, err = run(capsys, "import", str(tmp_path / "absent.jsonl.gz"), "--db", str(tmp_path / "c.sqlite3"))
     assert code == cli.EXIT_ERROR and "no such card data file" in err
+
+
+def test_settings_name_the_sources():
+    settings = {"SCRYFALL_API_URL": "http://127.0.0.1:1", "SPELLBOOK_URL": "http://127.0.0.1:2",
+                "MASS_LAND_DENIAL_FILE": "/m.txt", "COMBOS_FILE": "/c.txt", "USER_AGENT": None}
+    assert bracket_sources(settings) == BracketSources("http://127.0.0.1:1", "http://127.0.0.1:2", "/m.txt", "/c.txt")
+    assert bracket_sources({}, api_url="http://x").spellbook_url == "https://json.commanderspellbook.com"
+    assert bracket_sources({"USER_AGENT": "bot/1"}).user_agent == "bot/1"
+
+
+def test_cards_reads_the_sources_from_the_settings_table(monkeypatch):
+    from edh_service.config import setting
+
+    monkeypatch.setenv("SPELLBOOK_URL", "http://127.0.0.1:3/sb")
+    monkeypatch.setenv("COMBOS_FILE", "/c.txt")
+    monkeypatch.delenv("SCRYFALL_API_URL", raising=False)
+    found = cli.bracket_sources(setting)
+    assert found.spellbook_url == "http://127.0.0.1:3/sb" and found.combos_file == "/c.txt"
+    assert found.mass_land_denial_file is None
+    assert found.api_url == "https://api.scryfall.com"  # the table's default
