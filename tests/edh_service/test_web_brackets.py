@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from edh_service.schemas import scryfall_search_url
+from edh_service.responses import scryfall_search_url
 from tests.factories import load_bracket_lists, plain_deck
 from tests.responses import shown_names, soup_of, violations
 
