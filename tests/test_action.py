@@ -138,6 +138,9 @@ def test_failing_deck_is_annotated_and_the_store_is_saved_anyway(runner):
     # The check ran the edh-validate that the install step built from the action's checkout.
     assert (run.site / "bin" / "edh-validate").is_file()
     assert (run.site / "cli.py").is_file()
+    # Both programs and their parts are installed from edh_service/cli (issue 20's moves).
+    assert (run.site / "bin" / "cards").is_file()
+    assert {p.name for p in (run.site / "edh_service" / "cli").glob("*.py")} >= {"validate.py", "cards.py", "paths.py"}
 
 
 def test_a_cached_store_is_restored_not_rebuilt(runner):

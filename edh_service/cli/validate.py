@@ -21,14 +21,13 @@ from dataclasses import dataclass
 from typing import BinaryIO, Sequence, TextIO
 
 from card_data import CardDataError, CardDataUnavailable, CardRepository, StoreMetadata
-from edh_service import config
+from edh_service import config, pipeline
 from edh_service.cli.paths import Input, UsageError, expand_paths
 from edh_service.cli.printable import printable
 from edh_service.cli.reading import format_hint, read_input
 from edh_service.cli.render import RENDERERS
 from edh_service.cli.results import EXIT_USAGE, Checked, PROG, exit_code
 from edh_service.cli.store import open_card_store
-from edh_service.pipeline import validate_text
 from validator.brackets import BRACKETS
 from validator.decklist import NOBODY, Designation
 from validator.parse import FORMATS, DecklistError
@@ -106,7 +105,7 @@ def check_file(path: str, repository: CardRepository, designation: Designation |
         return Checked(path, error=f"cannot read: {error}")
     hint = format_hint(path, text)
     try:
-        report = validate_text(text, repository, designation or NOBODY, format=hint if hint in FORMATS else None,
+        report = pipeline.validate_text(text, repository, designation or NOBODY, format=hint if hint in FORMATS else None,
                                bracket=bracket).report
     except DecklistError as error:
         return Checked(path, error=f"cannot check: {error}")
