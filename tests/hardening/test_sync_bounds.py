@@ -219,7 +219,7 @@ def test_running_out_of_memory_is_a_failed_refresh(fixture_db, server, monkeypat
     def exhausted(chunks):
         raise MemoryError
 
-    monkeypatch.setattr(brackets, "read_export", exhausted)
+    monkeypatch.setattr(bracket_lists, "read_export", exhausted)
     results = bracket_lists.refresh(fixture_db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
     assert results[TWO_CARD_COMBOS].status == "failed" and results[MASS_LAND_DENIAL].status == "updated"
     assert_kept(fixture_db, before, TWO_CARD_COMBOS, "ran out of memory")
