@@ -34,11 +34,11 @@ VARIANTS = int(os.environ.get("BENCH_SPELLBOOK_VARIANTS", "100000"))
 TWO_CARD_SHARE = 5  # one variant in five uses two cards
 
 # Runs in a child process so its peak RSS is the refresh's alone: VmHWM, read by the child
-# (tests/measured.py says why os.wait4's ru_maxrss would report the parent's size instead).
+# (tests/support/measured.py says why os.wait4's ru_maxrss would report the parent's size instead).
 REFRESH_CHILD = """
 import json, sys, time
 from card_data import BracketSources, bracket_lists, bracket_tables
-from tests.measured import peak_rss_kb
+from tests.support.measured import peak_rss_kb
 start = time.perf_counter()
 result = bracket_lists.refresh(sys.argv[1], BracketSources(spellbook_url=sys.argv[2],
                           mass_land_denial_file=sys.argv[3]))
@@ -127,8 +127,8 @@ def _service_rows(tmp: Path) -> list[Row]:
     from card_data import BracketSources, StoreSettings, bracket_lists, bracket_tables, open_repository
     from card_data.sync import import_file
     from edh_service import pipeline as service, responses, schemas
-    from tests.factories import deck_text
-    from tests.scryfall_server import FIXTURES
+    from tests.support.factories import deck_text
+    from tests.support.scryfall_server import FIXTURES
 
     text = deck_text()  # the API tests' legal 100-card Atraxa list
     rows = []
@@ -156,7 +156,7 @@ def run() -> list[Row]:
     """Export streaming time and peak RSS, then the engine's and the service's cost."""
     sys.path.insert(0, str(ROOT))
     from card_data.sync import import_file
-    from tests.scryfall_server import FIXTURES, ScryfallServer
+    from tests.support.scryfall_server import FIXTURES, ScryfallServer
 
     with tempfile.TemporaryDirectory() as tmp:
         export = Path(tmp) / "variants.json.gz"

@@ -84,8 +84,8 @@ def sleep_overshoot(samples: int = 200) -> list[float]:
 def claims_and_arrivals(scratch: Path) -> tuple[list[float], list[float], str]:
     """Run the clients; (claim times, arrival times, backend)."""
     sys.path.insert(0, str(ROOT))
-    from tests.redis_server import RedisServer, available
-    from tests.scryfall_server import fixture_server
+    from tests.support.redis_server import RedisServer, available
+    from tests.support.scryfall_server import fixture_server
 
     redis = RedisServer(scratch / "redis").start() if available() else None
     try:

@@ -84,8 +84,8 @@ def fixture_db(_fixture_db_template, tmp_path) -> Path:
 
 @pytest.fixture
 def scryfall_server():
-    """A started local Scryfall-shaped server over the fixture cards (see tests/scryfall_server.py)."""
-    from tests.scryfall_server import fixture_server
+    """A started local Scryfall-shaped server over the fixture cards (see tests/support/scryfall_server.py)."""
+    from tests.support.scryfall_server import fixture_server
 
     with fixture_server() as server:
         yield server
@@ -100,8 +100,8 @@ def app_config() -> dict:
 @pytest.fixture
 def app(fixture_db, app_config):
     """The service over a fresh copy of the fixture store: offline, no background sync,
-    rate limit off (tests/apps.py offline_app), plus the module's `app_config`."""
-    from tests.apps import offline_app
+    rate limit off (tests/support/apps.py offline_app), plus the module's `app_config`."""
+    from tests.support.apps import offline_app
 
     return offline_app(fixture_db, **app_config)
 
@@ -114,9 +114,9 @@ def client(app):
 
 @pytest.fixture
 def redis_server(tmp_path):
-    """Debian's redis-server on a free loopback port (see tests/redis_server.py); skips
+    """Debian's redis-server on a free loopback port (see tests/support/redis_server.py); skips
     the test when redis-server is not installed (.ci/run installs it)."""
-    from tests.redis_server import RedisServer, available
+    from tests.support.redis_server import RedisServer, available
 
     if not available():
         pytest.skip("Debian's redis-server is not installed (.ci/run installs it)")

@@ -1,7 +1,7 @@
 """The GitHub Action (action.yml): its metadata, and its steps run in a temporary repository.
 
 The metadata is validated against the GitHub Actions metadata schema that check-jsonschema
-ships (no network). The steps run through tests/action_runner.py as the runner would run
+ships (no network). The steps run through tests/support/action_runner.py as the runner would run
 them: a real `pip install` of the action's checkout (offline, no index), the card store
 built from a bulk file in the repository (cards import), real edh-validate, real git.
 """
@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from scripts.count_invalid import count_invalid
-from tests.action_runner import ACTION, ROOT, checkout, git, load_action, offline_pip, run_action
+from tests.support.action_runner import ACTION, ROOT, checkout, git, load_action, offline_pip, run_action
 
 FIXTURE_CARDS = ROOT / "tests" / "fixtures" / "cards.jsonl"
 SAMPLES = ROOT / "tests" / "fixtures" / "decklists_cli"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_runs import ROOT, annotations, run_cli, run_process
-from tests.factories import load_bracket_lists
+from tests.support.cli_runs import ROOT, annotations, run_cli, run_process
+from tests.support.factories import load_bracket_lists
 
 SAMPLES = ROOT / "tests" / "fixtures" / "decklists_cli"
 FIXTURE_CARDS = ROOT / "tests" / "fixtures" / "cards.jsonl"

@@ -3,7 +3,7 @@ files that are not decklists (FIFOs, devices, 1 GiB, unreadable), too many files
 card names or paths carrying control characters.
 
 Every tree is made of real files and real symbolic links in tmp_path; the command runs
-in-process (tests/cli_runs.py run_cli) and, where the process itself matters (a FIFO
+in-process (tests/support/cli_runs.py run_cli) and, where the process itself matters (a FIFO
 that would block, bytes that are not UTF-8 on a real stdout, dropped privileges), as a
 subprocess (run_process).
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from edh_service.cli import paths, printable, reading, validate
-from tests.cli_runs import (COMMAND, LINK_HIDDEN as HIDDEN, LINK_OUT as OUT, ROOT, SAMPLES, annotations, deck_checkout,
+from tests.support.cli_runs import (COMMAND, LINK_HIDDEN as HIDDEN, LINK_OUT as OUT, ROOT, SAMPLES, annotations, deck_checkout,
                             environment, run_cli, run_process)
 
 SECRET = "SECRET-TOKEN-1234"  # what a file outside the checkout holds: never in any output

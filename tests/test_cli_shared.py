@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_runs import annotations, run_cli
+from tests.support.cli_runs import annotations, run_cli
 
 
 @pytest.fixture(scope="session")

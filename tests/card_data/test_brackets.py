@@ -22,8 +22,8 @@ from card_data.errors import CardDataError
 from card_data.repository import open_repository
 from card_data.spellbook import SpellbookClient, export_urls, read_export
 from card_data.sync import import_file, sync
-from tests.scryfall_server import FIXTURES
-from tests.spacing import RecordedLimits, assert_spaced
+from tests.support.scryfall_server import FIXTURES
+from tests.support.spacing import RecordedLimits, assert_spaced
 from validator.brackets import BracketData, Combo
 
 BRACKETS = FIXTURES / "brackets"
@@ -54,7 +54,7 @@ def sources(server, **overrides) -> BracketSources:
 
 def refresh(db, server, claims: list[float] | None = None, **overrides):
     """Refresh both lists from the local server; the client has no retry back-off (fast tests)
-    and notes when its rate-limit claims began in `claims` (tests/spacing.py)."""
+    and notes when its rate-limit claims began in `claims` (tests/support/spacing.py)."""
     client = ScryfallClient(server.base_url, backoff=0, limits=RecordedLimits(starts=claims))
     spellbook = SpellbookClient(f"{server.base_url}/spellbook")
     return bracket_lists.refresh(db, sources(server, **overrides), client=client, spellbook=spellbook)

@@ -10,15 +10,15 @@ from card_data import CardDataError, CardDataUnavailable
 from card_data import client as client_module
 from card_data.client import ScryfallClient
 from card_data.settings import default_user_agent
-from tests.spacing import RecordedLimits, assert_spaced
-from tests.waiting import run_in_threads
+from tests.support.spacing import RecordedLimits, assert_spaced
+from tests.support.waiting import run_in_threads
 
 
 @pytest.fixture
 def client(scryfall_server):
     """A client with no backoff, so fault tests stay quick, and generous timeouts: the local
     server answering late on a loaded machine is no fault. Its rate-limit claims are noted
-    in client.limits.starts (tests/spacing.py)."""
+    in client.limits.starts (tests/support/spacing.py)."""
     return ScryfallClient(scryfall_server.base_url, backoff=0, timeout=(5.0, 10.0), limits=RecordedLimits())
 
 

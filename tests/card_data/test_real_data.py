@@ -16,7 +16,7 @@ import pytest
 from card_data import BracketSources, StoreSettings, bracket_lists, bracket_tables, open_repository
 from card_data.client import ScryfallClient
 from card_data.sync import sync
-from tests.scryfall_server import ScryfallServer
+from tests.support.scryfall_server import ScryfallServer
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,8 @@ import pytest
 from card_data import CardDataUnavailable
 from card_data.client import ScryfallClient
 from card_data.redis_coordination import RETRY_INTERVAL, RedisCoordination
-from tests.spacing import RecordedLimits, assert_spaced
-from tests.waiting import run_in_threads, wait_for
+from tests.support.spacing import RecordedLimits, assert_spaced
+from tests.support.waiting import run_in_threads, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,7 +43,7 @@ def instance(redis_server):
 
 def client_for(server, coordination, starts: list[float] | None = None) -> ScryfallClient:
     """A client on the instance's budget, noting when its claims began in `starts`
-    (tests/spacing.py); generous timeouts: a late answer on a loaded machine is no fault."""
+    (tests/support/spacing.py); generous timeouts: a late answer on a loaded machine is no fault."""
     return ScryfallClient(server.base_url, backoff=0, timeout=(5.0, 10.0),
                           limits=RecordedLimits(coordination.limits, starts))
 
@@ -62,7 +62,7 @@ import json, sys
 from card_data.client import ScryfallClient
 from card_data.coordination import coordination_for
 from card_data.settings import StoreSettings
-from tests.spacing import RecordedLimits
+from tests.support.spacing import RecordedLimits
 api, redis_url, db, rounds = sys.argv[1:5]
 limits = RecordedLimits(coordination_for(StoreSettings(db, redis_url=redis_url)).limits)
 client = ScryfallClient(api, backoff=0, limits=limits)

@@ -11,7 +11,7 @@ from card_data import CardDataUnavailable, CardStore, open_repository
 
 from card_data.settings import StoreSettings
 from card_data.sync import import_file
-from tests.scryfall_server import FIXTURES
+from tests.support.scryfall_server import FIXTURES
 
 
 @pytest.fixture

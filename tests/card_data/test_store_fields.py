@@ -11,7 +11,7 @@ from card_data import open_repository
 from card_data.settings import StoreSettings
 from card_data.store import CardStore
 from card_data.sync import import_file
-from tests.factories import deck
+from tests.support.factories import deck
 from validator.overview import overview
 
 NOWHERE = "http://127.0.0.1:9"

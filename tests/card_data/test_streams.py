@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from card_data import records, spellbook
 from card_data.errors import CardDataError
 from card_data.streams import INFLATE_PIECE, JsonGuard, capped, cut, decompressed, size_text
-from tests.scryfall_server import FIXTURES
+from tests.support.scryfall_server import FIXTURES
 
 GENEROUS = dict(max_depth=10_000, max_string=1 << 30, max_token=1 << 16, item_depth=0, max_item=1 << 30)
 

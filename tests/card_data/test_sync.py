@@ -15,7 +15,7 @@ from card_data.client import ScryfallClient
 from card_data.store import read_metadata
 from card_data.records import records
 from card_data.sync import import_file, sync
-from tests.scryfall_server import FIXTURES
+from tests.support.scryfall_server import FIXTURES
 
 FIXTURE_CARDS = 98
 

@@ -10,8 +10,8 @@ from typing import Iterator
 import pytest
 
 from card_data import BracketSources, bracket_lists, bracket_tables
-from tests.apps import offline_app
-from tests.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.support.apps import offline_app
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
 
 
 FIXTURE_CARDS = Path(__file__).parents[1] / "fixtures" / "cards.jsonl"

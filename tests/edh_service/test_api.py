@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.factories import BASICS, COMMANDER, SPELLS, deck_text
+from tests.support.factories import BASICS, COMMANDER, SPELLS, deck_text
 from validator.parse import MAX_LINES
 
 VALIDATE = "/api/v1/validate"

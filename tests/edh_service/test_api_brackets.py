@@ -15,9 +15,9 @@ import pytest
 from card_data import BracketSources, bracket_lists, bracket_tables
 from card_data.client import ScryfallClient
 from card_data.spellbook import SpellbookClient
-from tests.factories import deck_text, load_bracket_lists, plain_deck
-from tests.responses import assert_envelope
-from tests.scryfall_server import FIXTURES
+from tests.support.factories import deck_text, load_bracket_lists, plain_deck
+from tests.support.responses import assert_envelope
+from tests.support.scryfall_server import FIXTURES
 
 VALIDATE = "/api/v1/validate"
 BATCH = "/api/v1/validate/batch"

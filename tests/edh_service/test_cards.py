@@ -8,7 +8,7 @@ from flask import Flask
 
 from card_data import CardDataUnavailable, CardRepository
 from edh_service import card_extension as cards
-from tests.apps import offline_app
+from tests.support.apps import offline_app
 
 
 def test_init_app_keeps_the_repository_and_no_sync_when_offline(app):

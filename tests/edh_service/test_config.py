@@ -11,7 +11,7 @@ import pytest
 from edh_service.cli import results, validate
 from edh_service import config
 from edh_service.factory import create_app
-from tests.cli_runs import ROOT
+from tests.support.cli_runs import ROOT
 
 
 def test_readme_table_is_the_settings_table():

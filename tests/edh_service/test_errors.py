@@ -14,8 +14,8 @@ import pytest
 
 from edh_service.config import from_environment as config_from_environment
 from edh_service.factory import create_app
-from tests.apps import offline_app
-from tests.responses import assert_envelope
+from tests.support.apps import offline_app
+from tests.support.responses import assert_envelope
 
 VALIDATE = "/api/v1/validate"
 BATCH = "/api/v1/validate/batch"

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from edh_service.factory import create_app
-from tests.waiting import wait_for
+from tests.support.waiting import wait_for
 from edh_service.background_sync import BackgroundSync, backoff_delay
 
 
@@ -164,7 +164,7 @@ def test_offline_never_syncs(scryfall_server, make_app):
 def test_the_background_sync_refreshes_the_bracket_lists(scryfall_server, make_app):
     """The lists' sources are the app's settings (not a second read of the environment):
     the tag search on the local server, the Spellbook export there, the files when set."""
-    from tests.scryfall_server import FIXTURES
+    from tests.support.scryfall_server import FIXTURES
 
     brackets_dir = FIXTURES / "brackets"
     scryfall_server.spellbook_export = (brackets_dir / "variants.json").read_bytes()

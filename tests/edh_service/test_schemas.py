@@ -9,7 +9,7 @@ import pytest
 
 from edh_service import pipeline as service, responses, schemas
 from edh_service.card_extension import repository_of
-from tests.factories import ILLEGAL_DECK, deck_text
+from tests.support.factories import ILLEGAL_DECK, deck_text
 
 DECKS = {
     "legal": deck_text(),

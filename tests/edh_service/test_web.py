@@ -13,9 +13,9 @@ from urllib.parse import urlencode
 import pytest
 
 from edh_service.factory import create_app
-from tests.apps import offline_app
-from tests.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED
-from tests.responses import shown_names, soup_of, violations
+from tests.support.apps import offline_app
+from tests.support.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED
+from tests.support.responses import shown_names, soup_of, violations
 from validator.phrasing import plural
 
 # A deck that breaks several rules, one problem per line. Line numbers matter: the

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.live_server import gunicorn as start_gunicorn
+from tests.support.live_server import gunicorn as start_gunicorn
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATE = "/api/v1/validate"

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.growth import best_of
+from tests.support.growth import best_of
 from tests.hardening.conftest import (
     BATCH, NORMAL_DECK, VALIDATE, Answer, assert_envelope, assert_normal_answer, gunicorn, http_json, raw_request,
 )

@@ -17,9 +17,9 @@ import pytest
 
 from card_data.sync import import_file
 from tests.conftest import ROOT
-from tests.apps import offline_app
+from tests.support.apps import offline_app
 from tests.hardening.conftest import NORMAL_DECK, VALIDATE, gunicorn, http_json
-from tests.waiting import wait_for
+from tests.support.waiting import wait_for
 
 VERSIONS = {  # updated_at -> the card banned in that version
     "2026-12-01T00:00:00+00:00": "Mana Crypt",

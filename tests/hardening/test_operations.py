@@ -14,8 +14,8 @@ import threading
 import pytest
 
 from edh_service.observability import JsonFormatter, card_data_age
-from tests.apps import offline_app
-from tests.waiting import wait_for
+from tests.support.apps import offline_app
+from tests.support.waiting import wait_for
 from tests.hardening.conftest import (
     NORMAL_DECK, VALIDATE, assert_envelope, assert_normal_answer, gunicorn, http_json,
 )

@@ -2,7 +2,7 @@
 Scryfall-shaped server to the real client: each is refused (or read) in bounded memory and
 time, the last good store and lists stay, and the failure is recorded.
 
-The reproductions run in a child process (tests/measured.py), whose peak RSS and CPU time
+The reproductions run in a child process (tests/support/measured.py), whose peak RSS and CPU time
 are its own: peak RSS under RSS_BOUND_MB, CPU time under CPU_BOUND_SECONDS where the
 unbounded code took 52 s to hours or gigabytes. CPU time, not wall time, is the bound a
 loaded 2-core machine cannot fail; the wall time only has to stay under a hang guard.
@@ -28,9 +28,9 @@ from card_data.store import read_metadata
 from card_data.sync import import_file, sync
 from edh_service.factory import create_app
 from tests.hardening.conftest import VALIDATE, sha256
-from tests.hostile_files import HOSTILE_BULK, HOSTILE_EXPORTS, MB, SOL_RING, gzip_of
-from tests.measured import measure
-from tests.scryfall_server import FIXTURES, ScryfallServer, load_jsonl
+from tests.support.hostile_files import HOSTILE_BULK, HOSTILE_EXPORTS, MB, SOL_RING, gzip_of
+from tests.support.measured import measure
+from tests.support.scryfall_server import FIXTURES, ScryfallServer, load_jsonl
 
 RSS_BOUND_MB = 200
 CPU_BOUND_SECONDS = 10.0

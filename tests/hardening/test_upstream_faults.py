@@ -18,8 +18,8 @@ from card_data.client import ScryfallClient
 from card_data.store import read_metadata
 from card_data.sync import sync
 from tests.hardening.conftest import NORMAL_DECK, VALIDATE, sha256
-from tests.spacing import CLOCK_SLACK, RecordedLimits, assert_spaced
-from tests.waiting import wait_for
+from tests.support.spacing import CLOCK_SLACK, RecordedLimits, assert_spaced
+from tests.support.waiting import wait_for
 
 FAULTS = {
     "429": {"fail_next": [429]},
@@ -124,7 +124,7 @@ def unknown_deck(prefix: str, count: int) -> str:
 def test_concurrent_misses_never_exceed_two_collection_requests_a_second(fixture_db, scryfall_server):
     app = online_app(fixture_db, scryfall_server)
     scryfall = repository_of(app).client
-    scryfall.limits = RecordedLimits(scryfall.limits)  # the store's budget, noting its claims (tests/spacing.py)
+    scryfall.limits = RecordedLimits(scryfall.limits)  # the store's budget, noting its claims (tests/support/spacing.py)
     client = app.test_client()
 
     def validate(worker: int):

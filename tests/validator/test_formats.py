@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import (
+from tests.support.factories import (
     ATRAXA, BACKGROUND, FOREST, LIGHTNING_BOLT, LUTRI, SNOW_FOREST, SOL_RING, WASTES, WILSON, YORION, card, deck,
     everywhere, filler, full_deck, legend,
 )

@@ -1,6 +1,6 @@
 """The rules against real Scryfall card objects from ../shared/carddata (skipped without it).
 
-The JSON -> Card conversion (tests/factories.py to_card) is deliberately tiny: the real
+The JSON -> Card conversion (tests/support/factories.py to_card) is deliberately tiny: the real
 converter is card_data's job. It reads only what the rules need, front face first.
 """
 
@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.factories import load_real_cards
+from tests.support.factories import load_real_cards
 from validator.deck import Card, Entry
 from validator.deck_facts import Deck
 from validator.engine import validate

@@ -10,7 +10,7 @@ from card_data.settings import BracketSources
 from edh_service.cli import cards as cli
 from edh_service.config import bracket_sources
 from card_data.store import read_metadata
-from tests.scryfall_server import FIXTURES
+from tests.support.scryfall_server import FIXTURES
 
 
 def run(capsys, *argv):

@@ -1,7 +1,7 @@
 """Bounded cost for every decklist input (issue 19): each hostile list the review found,
 at the size it was found at, read by parse() (and assemble, where merging was the cost),
 with what the result must be; and each one's cost growing linearly with the hostile part
-(tests/growth.py: CPU time, the larger input 4 times the smaller, so a loaded machine
+(tests/support/growth.py: CPU time, the larger input 4 times the smaller, so a loaded machine
 cannot fail it and a quadratic pattern cannot pass it).
 
 The HTTP side of the same inputs (status, codes, the time a request takes, a real
@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.factories import card
-from tests.growth import assert_linear
+from tests.support.factories import card
+from tests.support.growth import assert_linear
 from validator.assemble import assemble
 from validator.decklist import Section
 from validator.parse import MAX_LINE_LENGTH, MAX_NAME_LENGTH, DecklistError, parse

@@ -15,7 +15,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.live_server import free_port
+from tests.support.live_server import free_port
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 

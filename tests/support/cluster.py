@@ -25,7 +25,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.live_server import ServerFailed, free_port, spawn, stop, wait_ready
+from tests.support.live_server import ServerFailed, free_port, spawn, stop, wait_ready
 
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
 CHECK_INTERVAL_MS = 200

@@ -321,7 +321,7 @@ def load_bracket_lists(db) -> None:
 
     from card_data import BracketSources, bracket_lists, bracket_tables
 
-    folder = Path(__file__).parent / "fixtures" / "brackets"
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "brackets"
     results = bracket_lists.refresh(db, BracketSources(
         mass_land_denial_file=str(folder / "mass-land-denial.txt"), combos_file=str(folder / "combos.txt")),
         network=False)

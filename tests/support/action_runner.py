@@ -27,7 +27,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ACTION = ROOT / "action.yml"
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 STATUS_FUNCTION = re.compile(r"\b(always|success|failure|cancelled)\(\)")

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Iterable
 from urllib.parse import parse_qs, quote, urlsplit
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def load_jsonl(path: Path) -> list[dict[str, Any]]:

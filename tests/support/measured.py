@@ -6,7 +6,7 @@ os.wait4's ru_maxrss is no good here, since Linux keeps across exec the high-wat
 the memory the child was forked with, which is the test process's (a 150 MB pytest made
 every child "peak" at 150 MB). CPU time is os.wait4's.
 
-The child (`python -m tests.measured OP ARGS...`) prints one JSON line: the operation's
+The child (`python -m tests.support.measured OP ARGS...`) prints one JSON line: the operation's
 outcome (or `{"error": ...}` for a CardDataError) and its VmHWM. Anything else it raises (a MemoryError,
 a RecursionError) is a crash: traceback on stderr, exit status 1. Its address space is
 capped at MEMORY_CAP_MB, so a regression that would take gigabytes fails fast with a
@@ -34,7 +34,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MEMORY_CAP_MB = 1536  # virtual memory (a Python process maps ~300 MB it never touches)
 TIMEOUT_SECONDS = 120.0
 
@@ -51,7 +51,7 @@ class Measured:
 
 def measure(operation: str, *args: object, timeout: float = TIMEOUT_SECONDS) -> Measured:
     """Run one operation in a child process; raise AssertionError (with its stderr) if it crashed."""
-    command = [sys.executable, "-m", "tests.measured", operation, *map(str, args)]
+    command = [sys.executable, "-m", "tests.support.measured", operation, *map(str, args)]
     with tempfile.TemporaryFile() as stderr:
         start = time.perf_counter()
         child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=stderr,

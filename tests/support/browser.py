@@ -26,7 +26,7 @@ CHROMIUM_ARGS = [
 ]
 
 # axe-core from npm (package.json; `npm ci` in `make test`), evaluated in the page.
-AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 SEVERE = ("serious", "critical")
 
 requires_chromium = pytest.mark.skipif(

@@ -8,7 +8,7 @@ metadata (`card_data`: when it was built) is left out: it names the build, not t
 
 Regenerate (only when a report is meant to change, and say so in the commit):
 
-    .venv/bin/python -m tests.golden_reports
+    .venv/bin/python -m tests.support.golden_reports
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
 GOLDEN = ROOT / "tests" / "fixtures" / "golden_reports.json"
 UPDATED_AT = "2026-11-01T00:00:00+00:00"  # fixed, so the build date cannot leak in
@@ -45,7 +45,7 @@ def deck_paths(shared: Path) -> list[str]:
 
 def reports(shared: Path, db: Path) -> dict[str, dict]:
     """Manifest path -> status and, for a 200, the JSON body without `card_data`."""
-    from tests.apps import offline_app
+    from tests.support.apps import offline_app
 
     client = offline_app(db).test_client()
     answers = {}

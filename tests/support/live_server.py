@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # As `make run` and the Docker image start it (the config is a module of the package).
 GUNICORN_CONFIG = "python:edh_service.gunicorn_conf"
 WSGI_APP = "edh_service.wsgi:app"
