@@ -91,6 +91,19 @@ def scryfall_server():
         yield server
 
 
+@pytest.fixture(scope="module")
+def live_server(_fixture_db_template, tmp_path_factory):
+    """One real gunicorn (2 workers, offline) over a copy of the fixture store for a whole
+    module: its base URL (tests/support/live_http.py talks to it)."""
+    from tests.support.live_http import gunicorn
+
+    scratch = tmp_path_factory.mktemp("live")
+    db = scratch / "cards.sqlite3"
+    shutil.copyfile(_fixture_db_template, db)
+    with gunicorn(scratch / "gunicorn.log", CARD_DB=str(db)) as (base, _):
+        yield base
+
+
 @pytest.fixture
 def app_config() -> dict:
     """Settings a test module adds to the shared `app` (override this fixture to add some)."""

@@ -27,7 +27,7 @@ from card_data.repository import open_repository
 from card_data.store import read_metadata
 from card_data.sync import import_file, sync
 from edh_service.factory import create_app
-from tests.hardening.conftest import VALIDATE, sha256
+from tests.support.live_http import VALIDATE, sha256
 from tests.support.hostile_files import HOSTILE_BULK, HOSTILE_EXPORTS, MB, SOL_RING, gzip_of
 from tests.support.measured import measure
 from tests.support.scryfall_server import FIXTURES, ScryfallServer, load_jsonl

@@ -17,7 +17,7 @@ from card_data.settings import StoreSettings
 from card_data.client import ScryfallClient
 from card_data.store import read_metadata
 from card_data.sync import sync
-from tests.hardening.conftest import NORMAL_DECK, VALIDATE, sha256
+from tests.support.live_http import NORMAL_DECK, VALIDATE, sha256
 from tests.support.spacing import CLOCK_SLACK, RecordedLimits, assert_spaced
 from tests.support.waiting import wait_for
 

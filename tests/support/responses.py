@@ -1,6 +1,8 @@
-"""Reading the service's answers in tests: the API's error envelope, the page as HTML."""
+"""Reading the service's answers in tests: the API's error envelope, /metrics, the page as HTML."""
 
 from __future__ import annotations
+
+import re
 
 from bs4 import BeautifulSoup
 
@@ -15,6 +17,17 @@ def assert_envelope(response, status: int) -> dict:
     assert isinstance(body["message"], str) and body["message"]
     assert set(body) <= {"code", "status", "message", "errors"}
     return body
+
+
+def sample(metrics: str, name: str, **labels: str) -> float:
+    """One sample's value from Prometheus text (0 when absent)."""
+    for line in metrics.splitlines():
+        match = re.match(rf"{name}(?:\{{(.*)\}})? (\S+)$", line)
+        if match:
+            found = dict(re.findall(r'(\w+)="([^"]*)"', match.group(1) or ""))
+            if all(found.get(key) == value for key, value in labels.items()):
+                return float(match.group(2))
+    return 0.0
 
 
 def soup_of(response) -> BeautifulSoup:

@@ -1,6 +1,6 @@
-"""A card data swap while the service is under load: no errors, every response wholly from
-one store version, the new data served after the swap; two gunicorn workers share one store
-file safely.
+"""A card data swap while the service is under load (card_extension.py reopens the store a
+sync swapped in): no errors, every response wholly from one store version, the new data
+served after the swap; two gunicorn workers share one store file safely.
 
 The two versions differ in a way a response shows: in version A Mana Crypt is banned and
 Sol Ring legal, in version B the other way round, and each has its own updated_at. A
@@ -18,7 +18,7 @@ import pytest
 from card_data.sync import import_file
 from tests.conftest import ROOT
 from tests.support.apps import offline_app
-from tests.hardening.conftest import NORMAL_DECK, VALIDATE, gunicorn, http_json
+from tests.support.live_http import NORMAL_DECK, VALIDATE, gunicorn, http_json
 from tests.support.waiting import wait_for
 
 VERSIONS = {  # updated_at -> the card banned in that version

@@ -1,5 +1,7 @@
-"""Operations: X-Request-ID in and out, JSON log lines carrying it, Prometheus metrics,
-per-client rate limiting (429 envelope + Retry-After), and a graceful SIGTERM on gunicorn."""
+"""edh_service/observability.py: X-Request-ID in and out, JSON log lines carrying it,
+Prometheus metrics (summed over gunicorn's workers), and a graceful SIGTERM on gunicorn.
+The per-client rate limit is test_ratelimit.py's; /metrics against hostile clients is
+tests/hardening/test_metrics_bounds.py's."""
 
 from __future__ import annotations
 
@@ -16,20 +18,8 @@ import pytest
 from edh_service.observability import JsonFormatter, card_data_age
 from tests.support.apps import offline_app
 from tests.support.waiting import wait_for
-from tests.hardening.conftest import (
-    NORMAL_DECK, VALIDATE, assert_envelope, assert_normal_answer, gunicorn, http_json,
-)
-
-
-def sample(metrics: str, name: str, **labels: str) -> float:
-    """One sample's value from Prometheus text (0 when absent)."""
-    for line in metrics.splitlines():
-        match = re.match(rf"{name}(?:\{{(.*)\}})? (\S+)$", line)
-        if match:
-            found = dict(re.findall(r'(\w+)="([^"]*)"', match.group(1) or ""))
-            if all(found.get(key) == value for key, value in labels.items()):
-                return float(match.group(2))
-    return 0.0
+from tests.support.live_http import NORMAL_DECK, VALIDATE, assert_normal_answer, gunicorn, http_json
+from tests.support.responses import sample
 
 
 @pytest.mark.parametrize(("offered", "echoed"), (
@@ -105,42 +95,6 @@ def test_metrics_without_card_data(tmp_path):
     assert "edh_card_data_age_seconds" not in metrics
 
 
-def test_rate_limit_is_a_429_envelope_with_retry_after(fixture_db):
-    client = offline_app(fixture_db, RATELIMIT_ENABLED=True, RATELIMIT="3/minute").test_client()
-    for _ in range(3):
-        assert client.post(VALIDATE, json={"decklist": NORMAL_DECK}).status_code == 200
-    response = client.post(VALIDATE, json={"decklist": NORMAL_DECK})
-    body = assert_envelope(via_response(response), 429)
-    assert "3/minute" in body["message"]
-    assert 1 <= int(response.headers["Retry-After"]) <= 61
-    # One budget for the whole API, per client: another endpoint is limited too...
-    assert client.get("/api/v1/cards/Sol%20Ring").status_code == 429
-    # ...the page's form post as well, but not health checks, metrics or the page itself.
-    assert client.post("/", data={"decklist": "1 Sol Ring"}).status_code == 429
-    assert [client.get(path).status_code for path in ("/healthz", "/readyz", "/metrics", "/")] == [200] * 4
-    # Another client (address) has its own budget.
-    other = client.post(VALIDATE, json={"decklist": NORMAL_DECK}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
-    assert other.status_code == 200
-
-
-def test_rate_limit_is_off_in_tests_unless_asked(client):
-    assert all(client.post(VALIDATE, json={"decklist": "1 Sol Ring"}).status_code == 200 for _ in range(30))
-
-
-def test_a_503_keeps_its_own_retry_after_under_the_limiter(tmp_path):
-    client = offline_app(tmp_path / "absent", RATELIMIT_ENABLED=True, CARD_DATA_RETRY_AFTER=7).test_client()
-    response = client.post(VALIDATE, json={"decklist": "1 Sol Ring"})
-    # CARD_DATA_RETRY_AFTER, as /readyz says, not stretched to the limiter's window.
-    assert response.status_code == 503 and response.headers["Retry-After"] == "7"
-
-
-def via_response(response):
-    """A test-client response as an Answer."""
-    from tests.hardening.conftest import Answer
-
-    return Answer(response.status_code, {k.lower(): v for k, v in response.headers.items()}, response.get_data())
-
-
 # --- gunicorn ----------------------------------------------------------------------------
 
 
@@ -172,27 +126,3 @@ def test_gunicorn_metrics_logs_and_graceful_sigterm(fixture_db, scryfall_server,
     requests = [entry for entry in lines if entry["logger"] == "edh.request"]
     assert len(requests) >= 14 and all(re.fullmatch(r"[0-9a-f]{32}", e["request_id"]) for e in requests)
     assert "Handling signal: term" in log.read_text()
-
-
-
-def test_redis_url_shares_the_budget_and_an_explicit_storage_wins(fixture_db, redis_server):
-    """Two apps (two instances) with REDIS_URL count one budget; RATELIMIT_STORAGE_URI set
-    explicitly (memory://) keeps a budget per app; without REDIS_URL /readyz says nothing
-    about Redis."""
-    shared = dict(RATELIMIT_ENABLED=True, RATELIMIT="3/minute", REDIS_URL=redis_server.url)
-    first, second = (offline_app(fixture_db, **shared).test_client() for _ in range(2))
-    statuses = [client.post(VALIDATE, json={"decklist": NORMAL_DECK}).status_code
-                for client in (first, second, first, second)]
-    assert statuses == [200, 200, 200, 429]
-    ready = first.get("/readyz").get_json()["redis"]
-    assert ready == {"backend": "redis", "redis_up": True, "redis_outages": 0, "redis_fallbacks": 0,
-                     "rate_limit_storage": "shared"}
-    assert sample(first.get("/metrics").get_data(as_text=True), "edh_redis_up") == 1
-
-    own = dict(shared, RATELIMIT_STORAGE_URI="memory://")
-    third, fourth = (offline_app(fixture_db, **own).test_client() for _ in range(2))
-    statuses = [client.post(VALIDATE, json={"decklist": NORMAL_DECK}).status_code
-                for client in (third, fourth, third, fourth)]
-    assert statuses == [200, 200, 200, 200]
-
-    assert "redis" not in offline_app(fixture_db).test_client().get("/readyz").get_json()

@@ -9,7 +9,7 @@ import threading
 import pytest
 import requests
 
-from tests.hardening.conftest import NORMAL_CODES, NORMAL_DECK, VALIDATE
+from tests.support.live_http import NORMAL_CODES, NORMAL_DECK, VALIDATE
 
 LIMIT = 1024 * 1024  # MAX_CONTENT_LENGTH's default, which live_server runs with
 TEXT_1_3_MB = ("1 Forest\n" * (1_300_000 // 9)).encode()

@@ -1,5 +1,7 @@
-"""Fixtures for the hardening tests: an app over the fixture store, a real gunicorn over
-loopback, and a raw HTTP helper that survives servers hanging up mid-upload."""
+"""Talking to a live server over loopback: a real gunicorn over the fixture store
+(`gunicorn`, offline unless told otherwise; tests/conftest.py's `live_server` is one per
+module), a raw HTTP request that survives servers hanging up mid-upload, a JSON request
+through http.client, and what the answers must be (the normal deck's, the error envelope)."""
 
 from __future__ import annotations
 
@@ -7,16 +9,12 @@ import hashlib
 import http.client
 import json
 import select
-import shutil
 import socket
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 from tests.support.live_server import gunicorn as start_gunicorn
 
-ROOT = Path(__file__).resolve().parents[2]
 VALIDATE = "/api/v1/validate"
 BATCH = "/api/v1/validate/batch"
 # A deck over the fixture store with a known answer: the "normal request afterwards".
@@ -40,8 +38,6 @@ class Answer:
 def sha256(path: Path) -> str:
     """The file's SHA-256: proof that a store file was not touched."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 
 
 def raw_request(base: str, method: str, path: str, body: bytes = b"", headers: dict | None = None,
@@ -110,16 +106,6 @@ def http_json(base: str, method: str, path: str, payload=None, timeout: float = 
 def gunicorn(log: Path, **environment: str):
     """A real gunicorn (2 workers, offline unless told otherwise); yields (base URL, process)."""
     return start_gunicorn(log, **{"CARD_DATA_OFFLINE": "1", **environment})
-
-
-@pytest.fixture(scope="module")
-def live_server(_fixture_db_template, tmp_path_factory):
-    """One gunicorn (2 workers) over a copy of the fixture store for a whole module."""
-    scratch = tmp_path_factory.mktemp("live")
-    db = scratch / "cards.sqlite3"
-    shutil.copyfile(_fixture_db_template, db)
-    with gunicorn(scratch / "gunicorn.log", CARD_DB=str(db)) as (base, _):
-        yield base
 
 
 def assert_normal_answer(answer: Answer) -> None:
