@@ -14,22 +14,16 @@ import pytest
 from card_data import BracketSources, bracket_lists, bracket_tables
 
 from card_data.settings import StoreSettings
-from edh_service.cli import cards as cli
 from card_data.bracket_tables import MASS_LAND_DENIAL, TWO_CARD_COMBOS
-from card_data.settings import BracketSources
 from card_data.client import ScryfallClient
 from card_data.errors import CardDataError
 from card_data.repository import open_repository
 from card_data.spellbook import SpellbookClient, export_urls, read_export
 from card_data.sync import import_file, sync
-from tests.support.scryfall_server import FIXTURES
+from tests.support.scryfall_server import BRACKET_EXPORT, BRACKETS, FIXTURES, with_bracket_lists
 from tests.support.spacing import RecordedLimits, assert_spaced
 from validator.brackets import BracketData, Combo
 
-BRACKETS = FIXTURES / "brackets"
-EXPORT = (BRACKETS / "variants.json").read_bytes()
-SEARCH = json.loads((BRACKETS / "mass-land-denial-search.json").read_text())
-QUERY = "otag:mass-land-denial"
 EXPECTED_COMBOS = {
     ("Birds of Paradise", "Llanowar Elves"): False,
     ("Counterspell", "Fire // Ice"): False,
@@ -41,10 +35,8 @@ EXPECTED_DENIAL = frozenset({"Armageddon", "Boom // Bust", "Ravages of War", "Ru
 
 @pytest.fixture
 def server(scryfall_server):
-    """The local server with a tag search (one page) and a Spellbook export."""
-    scryfall_server.search_results = {QUERY: SEARCH}
-    scryfall_server.spellbook_export = EXPORT
-    return scryfall_server
+    """The local server with the fixture tag search and Spellbook export (with_bracket_lists)."""
+    return with_bracket_lists(scryfall_server)
 
 
 def sources(server, **overrides) -> BracketSources:
@@ -68,20 +60,20 @@ def data(db) -> BracketData:
 # --- the export's shape -------------------------------------------------------------------
 
 def test_two_card_variants_only_fast_kept():
-    export = read_export([EXPORT])
+    export = read_export([BRACKET_EXPORT])
     assert export.pairs == EXPECTED_COMBOS
     assert export.timestamp == "2026-11-30T08:15:00.123456+00:00"
     assert export.variants == 10
 
 
 def test_the_export_streams_in_small_chunks():
-    chunks = [EXPORT[i:i + 7] for i in range(0, len(EXPORT), 7)]
+    chunks = [BRACKET_EXPORT[i:i + 7] for i in range(0, len(BRACKET_EXPORT), 7)]
     assert read_export(chunks).pairs == EXPECTED_COMBOS
 
 
 @pytest.mark.parametrize(("body", "message"), [
-    (EXPORT[: len(EXPORT) // 2], "not valid JSON"),  # truncated
-    (EXPORT.replace(b'"uses"', b'"uses" "', 1), "not valid JSON"),  # malformed
+    (BRACKET_EXPORT[: len(BRACKET_EXPORT) // 2], "not valid JSON"),  # truncated
+    (BRACKET_EXPORT.replace(b'"uses"', b'"uses" "', 1), "not valid JSON"),  # malformed
     (b'{"timestamp": "x", "variants": []}', "no variants"),
     (b'{"timestamp": "x", "combos": [{"uses": []}]}', "no variants"),  # another shape
     (b'[1, 2, 3]', "no variants"),
@@ -153,7 +145,7 @@ def test_no_data_loaded_means_null_lists(fixture_db):
 @pytest.mark.parametrize(("fault", "failed", "message"), [
     ({"search_results": {}}, MASS_LAND_DENIAL, "matched no cards"),  # a 404: the tag is gone
     ({"truncate": "short"}, TWO_CARD_COMBOS, "broke off|not valid JSON"),
-    ({"spellbook_export": EXPORT[:-40]}, TWO_CARD_COMBOS, "not valid JSON"),
+    ({"spellbook_export": BRACKET_EXPORT[:-40]}, TWO_CARD_COMBOS, "not valid JSON"),
     ({"spellbook_export": None}, TWO_CARD_COMBOS, "answered 404"),
     ({"fail_next": [503, 503, 503, 503]}, MASS_LAND_DENIAL, "kept failing|answered 503"),
 ])
@@ -198,7 +190,7 @@ def test_a_success_clears_the_last_failure(fixture_db, server):
     server.spellbook_export = b"{"
     refresh(fixture_db, server)
     assert bracket_tables.status(fixture_db)[TWO_CARD_COMBOS].error
-    server.spellbook_export = EXPORT
+    server.spellbook_export = BRACKET_EXPORT
     refresh(fixture_db, server)
     assert bracket_tables.status(fixture_db)[TWO_CARD_COMBOS].error is None
 
@@ -215,7 +207,7 @@ def test_readers_see_the_old_list_or_the_new_never_half(fixture_db, server):
     reader = threading.Thread(target=read)
     reader.start()
     try:
-        for export in (b'{"variants": [' + b",".join([_variant("A", "B")] * 1) + b"]}", EXPORT) * 3:
+        for export in (b'{"variants": [' + b",".join([_variant("A", "B")] * 1) + b"]}", BRACKET_EXPORT) * 3:
             server.spellbook_export = export
             refresh(fixture_db, server)
     finally:
@@ -323,44 +315,6 @@ def test_a_store_built_before_bracket_data_still_loads_and_gains_the_tables(fixt
     assert len(repository.bracket_data().combos) == 4
 
 
-# --- the `cards` command ----------------------------------------------------------------------
-
-def test_cards_sync_and_status(tmp_path, server, capsys, monkeypatch):
-    db = str(tmp_path / "cards.sqlite3")
-    monkeypatch.setenv("SPELLBOOK_URL", f"{server.base_url}/spellbook")
-    assert cli.main(["sync", "--db", db, "--api-url", server.base_url]) == 0
-    out = capsys.readouterr().out
-    assert "mass land denial: 5 entries (5 names unknown to the card data)" in out
-    assert "two-card combos: 4 entries from spellbook:" in out
-    assert cli.main(["status", "--db", db, "--json"]) == 0
-    status = json.loads(capsys.readouterr().out)["brackets"]
-    assert status[TWO_CARD_COMBOS]["entries"] == 4
-    assert status[TWO_CARD_COMBOS]["updated_at"] == "2026-11-30T08:15:00.123456+00:00"
-    assert status[MASS_LAND_DENIAL]["source"] == f"scryfall:{QUERY}"
-
-
-def test_cards_sync_warns_when_a_list_fails(tmp_path, server, capsys, monkeypatch):
-    db = str(tmp_path / "cards.sqlite3")
-    monkeypatch.setenv("SPELLBOOK_URL", f"{server.base_url}/spellbook")
-    server.spellbook_export = b"[]"
-    assert cli.main(["sync", "--db", db, "--api-url", server.base_url]) == 0  # the cards are fine
-    err = capsys.readouterr().err
-    assert "warning: two-card combos not refreshed (no list loaded)" in err
-    assert cli.main(["status", "--db", db]) == 0
-    out = capsys.readouterr().out
-    assert "two-card combos: not loaded" in out and "last refresh failed" in out
-
-
-def test_cards_import_with_files_and_brackets_command(tmp_path, server, capsys, monkeypatch):
-    db = str(tmp_path / "cards.sqlite3")
-    monkeypatch.setenv("MASS_LAND_DENIAL_FILE", str(BRACKETS / "mass-land-denial.txt"))
-    assert cli.main(["import", str(FIXTURES / "cards.jsonl"), "--db", db]) == 0
-    assert "mass land denial: 4 entries" in capsys.readouterr().out
-    monkeypatch.setenv("SPELLBOOK_URL", f"{server.base_url}/spellbook")
-    assert cli.main(["brackets", "--db", db, "--api-url", server.base_url]) == 0
-    assert "two-card combos: 4 entries" in capsys.readouterr().out
-
-
 def test_refresh_without_a_store_is_a_clear_error(tmp_path, server):
     with pytest.raises(CardDataError, match="no card store"):
         refresh(tmp_path / "none.sqlite3", server)
@@ -368,7 +322,7 @@ def test_refresh_without_a_store_is_a_clear_error(tmp_path, server):
 
 def test_gzipped_export_file(tmp_path):
     path = tmp_path / "variants.json.gz"
-    path.write_bytes(gzip.compress(EXPORT))
+    path.write_bytes(gzip.compress(BRACKET_EXPORT))
     assert read_export([path.read_bytes()]).pairs == EXPECTED_COMBOS  # read_export gunzips it
 
 

@@ -4,11 +4,6 @@ from it without downloading it again."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from card_data import CardDataError
@@ -64,17 +59,3 @@ def test_without_redis_nothing_is_shared(scryfall_server, tmp_path):
     assert result.status == "updated"
     assert not (tmp_path / "shared").exists()  # one host: the store file itself is shared
     assert adopt(StoreSettings(tmp_path / "b" / "cards.sqlite3", shared_dir=tmp_path / "shared")) is None
-
-
-def test_cards_sync_publishes_for_the_other_instances(redis_server, scryfall_server, tmp_path):
-    shared = tmp_path / "shared"
-    env = {**os.environ, "REDIS_URL": redis_server.url, "CARD_DATA_SHARED_DIR": str(shared),
-           "SCRYFALL_API_URL": scryfall_server.base_url}
-    store = tmp_path / "a" / "cards.sqlite3"
-    result = subprocess.run([sys.executable, "-m", "card_data", "sync", "--db", str(store)], env=env,
-                            cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert "updated" in result.stdout
-    adopted = adopt(StoreSettings(tmp_path / "b" / "cards.sqlite3", redis_url=redis_server.url, shared_dir=shared))
-    assert adopted.metadata == read_metadata(store)
-    assert scryfall_server.paths("GET").count(DOWNLOAD) == 1

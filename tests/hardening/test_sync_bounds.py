@@ -30,15 +30,11 @@ from edh_service.factory import create_app
 from tests.support.live_http import VALIDATE, sha256
 from tests.support.hostile_files import HOSTILE_BULK, HOSTILE_EXPORTS, MB, SOL_RING, gzip_of
 from tests.support.measured import measure
-from tests.support.scryfall_server import FIXTURES, ScryfallServer, load_jsonl
+from tests.support.scryfall_server import BRACKETS, FIXTURES, ScryfallServer, load_jsonl, with_bracket_lists
 
 RSS_BOUND_MB = 200
 CPU_BOUND_SECONDS = 10.0
 WALL_GUARD_SECONDS = 60.0
-BRACKETS = FIXTURES / "brackets"
-EXPORT = (BRACKETS / "variants.json").read_bytes()
-SEARCH = json.loads((BRACKETS / "mass-land-denial-search.json").read_text())
-QUERY = "otag:mass-land-denial"
 LIST_FIELDS = {MASS_LAND_DENIAL: "mass_land_denial", TWO_CARD_COMBOS: "combos"}  # BracketData's names
 
 def assert_bounded(measured, message: str | None = None) -> None:
@@ -52,10 +48,8 @@ def assert_bounded(measured, message: str | None = None) -> None:
 
 @pytest.fixture
 def server(scryfall_server):
-    """The local server, with a good tag search and a good Spellbook export to begin with."""
-    scryfall_server.search_results = {QUERY: SEARCH}
-    scryfall_server.spellbook_export = EXPORT
-    return scryfall_server
+    """The local server with the fixture tag search and Spellbook export (with_bracket_lists)."""
+    return with_bracket_lists(scryfall_server)
 
 
 @pytest.fixture

@@ -41,6 +41,10 @@ from typing import Any, Iterable
 from urllib.parse import parse_qs, quote, urlsplit
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+BRACKETS = FIXTURES / "brackets"  # the bracket lists' fixtures
+BRACKET_EXPORT = (BRACKETS / "variants.json").read_bytes()  # a small Spellbook export
+MASS_LAND_DENIAL_QUERY = "otag:mass-land-denial"
+MASS_LAND_DENIAL_SEARCH = json.loads((BRACKETS / "mass-land-denial-search.json").read_text())  # one page
 
 
 def load_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -349,3 +353,11 @@ def fixture_server(**settings: Any) -> ScryfallServer:
         extra_cards=load_jsonl(FIXTURES / "scryfall" / "collection-only.jsonl"),
         **settings,
     )
+
+
+def with_bracket_lists(server: ScryfallServer) -> ScryfallServer:
+    """The server answering the mass land denial tag search and serving the Spellbook
+    export of tests/fixtures/brackets (both good, to begin with)."""
+    server.search_results = {MASS_LAND_DENIAL_QUERY: MASS_LAND_DENIAL_SEARCH}
+    server.spellbook_export = BRACKET_EXPORT
+    return server

@@ -1,16 +1,24 @@
-"""The `cards` command: import, sync, status and their exit codes."""
+"""The `cards` command: import, sync, status, brackets, their output and exit codes."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
-from card_data.settings import BracketSources
+from card_data.bracket_tables import MASS_LAND_DENIAL, TWO_CARD_COMBOS
+from card_data.settings import BracketSources, StoreSettings
+from card_data.store import read_metadata
+from card_data.sync import adopt
 from edh_service.cli import cards as cli
 from edh_service.config import bracket_sources
-from card_data.store import read_metadata
-from tests.support.scryfall_server import FIXTURES
+from tests.support.scryfall_server import BRACKETS, FIXTURES, MASS_LAND_DENIAL_QUERY, with_bracket_lists
+
+DOWNLOAD = "/files/oracle-cards.jsonl.gz"
 
 
 def run(capsys, *argv):
@@ -18,6 +26,12 @@ def run(capsys, *argv):
     code = cli.main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+@pytest.fixture
+def server(scryfall_server):
+    """The local server with the fixture tag search and Spellbook export (with_bracket_lists)."""
+    return with_bracket_lists(scryfall_server)
 
 
 def test_import_then_status(tmp_path, capsys):
@@ -86,3 +100,59 @@ def test_cards_reads_the_sources_from_the_settings_table(monkeypatch):
     assert found.spellbook_url == "http://127.0.0.1:3/sb" and found.combos_file == "/c.txt"
     assert found.mass_land_denial_file is None
     assert found.api_url == "https://api.scryfall.com"  # the table's default
+
+
+# --- the bracket lists ------------------------------------------------------------------
+
+
+def test_cards_sync_and_status(tmp_path, server, capsys, monkeypatch):
+    db = str(tmp_path / "cards.sqlite3")
+    monkeypatch.setenv("SPELLBOOK_URL", f"{server.base_url}/spellbook")
+    assert cli.main(["sync", "--db", db, "--api-url", server.base_url]) == 0
+    out = capsys.readouterr().out
+    assert "mass land denial: 5 entries (5 names unknown to the card data)" in out
+    assert "two-card combos: 4 entries from spellbook:" in out
+    assert cli.main(["status", "--db", db, "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)["brackets"]
+    assert status[TWO_CARD_COMBOS]["entries"] == 4
+    assert status[TWO_CARD_COMBOS]["updated_at"] == "2026-11-30T08:15:00.123456+00:00"
+    assert status[MASS_LAND_DENIAL]["source"] == f"scryfall:{MASS_LAND_DENIAL_QUERY}"
+
+
+def test_cards_sync_warns_when_a_list_fails(tmp_path, server, capsys, monkeypatch):
+    db = str(tmp_path / "cards.sqlite3")
+    monkeypatch.setenv("SPELLBOOK_URL", f"{server.base_url}/spellbook")
+    server.spellbook_export = b"[]"
+    assert cli.main(["sync", "--db", db, "--api-url", server.base_url]) == 0  # the cards are fine
+    err = capsys.readouterr().err
+    assert "warning: two-card combos not refreshed (no list loaded)" in err
+    assert cli.main(["status", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "two-card combos: not loaded" in out and "last refresh failed" in out
+
+
+def test_cards_import_with_files_and_brackets_command(tmp_path, server, capsys, monkeypatch):
+    db = str(tmp_path / "cards.sqlite3")
+    monkeypatch.setenv("MASS_LAND_DENIAL_FILE", str(BRACKETS / "mass-land-denial.txt"))
+    assert cli.main(["import", str(FIXTURES / "cards.jsonl"), "--db", db]) == 0
+    assert "mass land denial: 4 entries" in capsys.readouterr().out
+    monkeypatch.setenv("SPELLBOOK_URL", f"{server.base_url}/spellbook")
+    assert cli.main(["brackets", "--db", db, "--api-url", server.base_url]) == 0
+    assert "two-card combos: 4 entries" in capsys.readouterr().out
+
+
+# --- several instances (docs/several-instances.md) ----------------------------------------
+
+
+def test_cards_sync_publishes_for_the_other_instances(redis_server, scryfall_server, tmp_path):
+    shared = tmp_path / "shared"
+    env = {**os.environ, "REDIS_URL": redis_server.url, "CARD_DATA_SHARED_DIR": str(shared),
+           "SCRYFALL_API_URL": scryfall_server.base_url}
+    store = tmp_path / "a" / "cards.sqlite3"
+    result = subprocess.run([sys.executable, "-m", "card_data", "sync", "--db", str(store)], env=env,
+                            cwd=Path(__file__).resolve().parents[3], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "updated" in result.stdout
+    adopted = adopt(StoreSettings(tmp_path / "b" / "cards.sqlite3", redis_url=redis_server.url, shared_dir=shared))
+    assert adopted.metadata == read_metadata(store)
+    assert scryfall_server.paths("GET").count(DOWNLOAD) == 1

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from edh_service.cli import validate
 from tests.support.cli_runs import ROOT, annotations, run_cli, run_process
 from tests.support.factories import load_bracket_lists
 
@@ -124,7 +125,6 @@ def test_text_summary_says_strict(fixture_db):
 
 
 # --- github ----------------------------------------------------------------------------
-
 
 
 @pytest.mark.parametrize(("strict", "sideboard_level"), ((False, "warning"), (True, "error")))
@@ -290,6 +290,25 @@ def test_missing_bulk_file_exits_2(tmp_path):
 
 
 # --- card data: sync, bulk import, offline ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("environment", "expected"),
+    (({}, False), ({"CARD_DATA_OFFLINE": "1"}, True), ({"CARD_DATA_OFFLINE": "true"}, True),
+     ({"CARD_DATA_OFFLINE": "0"}, False)),
+)
+def test_offline_flag_defaults_from_environment(monkeypatch, environment, expected):
+    monkeypatch.delenv("CARD_DATA_OFFLINE", raising=False)
+    for key, value in environment.items():
+        monkeypatch.setenv(key, value)
+    assert validate.build_parser().parse_args(["x"]).offline is expected
+
+
+def test_card_db_defaults_to_environment_then_instance(monkeypatch):
+    monkeypatch.delenv("CARD_DB", raising=False)
+    assert validate.build_parser().parse_args(["x"]).card_db == "instance/cards.sqlite3"
+    monkeypatch.setenv("CARD_DB", "/tmp/elsewhere.sqlite3")
+    assert validate.build_parser().parse_args(["x"]).card_db == "/tmp/elsewhere.sqlite3"
 
 
 @pytest.mark.parametrize("ci", ("", "true"))

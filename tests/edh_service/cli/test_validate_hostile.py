@@ -132,8 +132,6 @@ def test_an_absolute_folder_is_read_as_named_but_its_links_out_are_not(fixture_d
                               f"out of {outside}, not followed"]
 
 
-
-
 def test_a_link_into_a_hidden_place_of_the_tree_is_not_followed(fixture_db, repo):
     # actions/checkout leaves the job's token in .git/config; a job may leave .env.
     (repo / ".git").mkdir()
