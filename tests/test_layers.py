@@ -3,8 +3,9 @@
 inside a function), so that
 
 - no module imports from a layer above its own: validator < card_data < edh_service <
-  the entry points (root app.py and cli.py, scripts/, a package's __main__.py: programs,
-  never imported, so they may import any layer);
+  the entry points (root app.py and cli.py, scripts/: programs, never imported, so they
+  may import any layer). A package's __main__.py is its package's, in its layer:
+  `python -m card_data` may not run the service's `cards` command;
 - no import circle exists between production modules (a module importing its own
   package's __init__ is no circle: Python imports the package first anyway);
 - no production module is over MAX_LINES lines, and root cli.py is a shim of SHIM_LINES.
@@ -20,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("validator", "card_data", "edh_service")
 LAYERS = {"validator": 0, "card_data": 1, "edh_service": 2}
-ENTRY = 3  # root modules, scripts/ and __main__.py
+ENTRY = 3  # root modules and scripts/
 MAX_LINES = 450
 SHIM_LINES = 30
 
@@ -41,11 +42,8 @@ def production_modules(root: Path = ROOT) -> dict[str, Path]:
 
 
 def layer(name: str) -> int:
-    """A module's layer: its package's, or ENTRY for the programs."""
-    top = name.split(".")[0]
-    if top not in LAYERS or name.endswith(".__main__"):
-        return ENTRY
-    return LAYERS[top]
+    """A module's layer: its package's (its __main__ included), or ENTRY for the programs."""
+    return LAYERS.get(name.split(".")[0], ENTRY)
 
 
 def imported(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
@@ -146,8 +144,8 @@ def test_root_modules_are_shims():
 
 
 def test_card_data_runs_without_the_service():
-    """The card-data library imports nothing of the service, not even lazily (its
-    `python -m card_data` program, an entry point, is the one that may)."""
+    """The card-data library imports nothing of the service, not even lazily, nor does its
+    `python -m card_data` (it points to the `cards` command)."""
     graph = import_graph()
     service = {f"{name} -> {target}" for name, targets in graph.items() for target in targets
                if name.startswith("card_data") and layer(name) == LAYERS["card_data"]
@@ -192,11 +190,13 @@ def test_a_circle_through_a_lazy_or_relative_import_is_found(tmp_path):
                                            ["card_data.client", "card_data.coordination", "card_data.streams"]]
 
 
-def test_an_entry_point_may_import_any_layer(tmp_path):
+def test_an_entry_point_may_import_any_layer_but_a_packages_main_is_in_its_layer(tmp_path):
     root = write(tmp_path, {"validator/__init__.py": "", "edh_service/__init__.py": "",
                             "edh_service/cli.py": "", "card_data/__init__.py": "",
                             "card_data/__main__.py": "from edh_service.cli import main\n",
+                            "validator/__main__.py": "import card_data\n",
+                            "scripts/tool.py": "from edh_service.cli import main\n",
                             "cli.py": "from edh_service.cli import main\n"})
     graph = import_graph(root)
-    assert graph["card_data.__main__"] == {"edh_service.cli"} and graph["cli"] == {"edh_service.cli"}
-    assert upward_imports(graph) == []
+    assert graph["cli"] == graph["scripts.tool"] == graph["card_data.__main__"] == {"edh_service.cli"}
+    assert upward_imports(graph) == ["card_data.__main__ -> edh_service.cli", "validator.__main__ -> card_data"]

@@ -7,6 +7,8 @@
     cards brackets            refresh only the bracket lists
     cards status [--json]     what the store holds
 
+(`python -m edh_service.cli.cards ...` runs the same.)
+
 CARD_DB and SCRYFALL_API_URL choose the store and the API (--db / --api-url override);
 they are read as the service reads them (edh_service.config, turned into card_data's
 StoreSettings and BracketSources by config.store_settings / bracket_sources). With REDIS_URL (several
@@ -147,3 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cards {args.command}: {error}", file=sys.stderr)
         return EXIT_ERROR
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

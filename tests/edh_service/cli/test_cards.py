@@ -46,6 +46,20 @@ def test_import_then_status(tmp_path, capsys):
     }
 
 
+def test_python_m_edh_service_cli_cards_runs_the_command_from_any_folder(tmp_path):
+    db = tmp_path / "cards.sqlite3"
+    imported = subprocess.run([sys.executable, "-m", "edh_service.cli.cards", "import", str(FIXTURES / "cards.jsonl"),
+                               "--db", str(db)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert imported.returncode == 0, imported.stderr
+    assert "98 cards" in imported.stdout
+    status = subprocess.run([sys.executable, "-m", "edh_service.cli.cards", "status", "--db", str(db), "--json"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert status.returncode == 0 and json.loads(status.stdout)["card_data"]["cards"] == 98
+    missing = subprocess.run([sys.executable, "-m", "edh_service.cli.cards", "status", "--db", str(tmp_path / "none")],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert missing.returncode == cli.EXIT_ERROR and "no card store" in missing.stdout
+
+
 def test_status_without_store_fails(tmp_path, capsys):
     code, out, _ = run(capsys, "status", "--db", str(tmp_path / "none.sqlite3"))
     assert code == cli.EXIT_ERROR and "no card store" in out
@@ -149,7 +163,8 @@ def test_cards_sync_publishes_for_the_other_instances(redis_server, scryfall_ser
     env = {**os.environ, "REDIS_URL": redis_server.url, "CARD_DATA_SHARED_DIR": str(shared),
            "SCRYFALL_API_URL": scryfall_server.base_url}
     store = tmp_path / "a" / "cards.sqlite3"
-    result = subprocess.run([sys.executable, "-m", "card_data", "sync", "--db", str(store)], env=env,
+    # `python -m edh_service.cli.cards` is the command as a module (the installed `cards` script's twin)
+    result = subprocess.run([sys.executable, "-m", "edh_service.cli.cards", "sync", "--db", str(store)], env=env,
                             cwd=Path(__file__).resolve().parents[3], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "updated" in result.stdout
