@@ -118,12 +118,8 @@ def check(
 
 
 def judge_formats(
-    decklist: Decklist,
-    cards: Mapping[str, Card],
-    suggestions: Mapping[str, Sequence[str]] | None = None,
-    designation: Designation = NOBODY,
-    *,
-    format_data: FormatData | None = None,
+    decklist: Decklist, cards: Mapping[str, Card],
+    designation: Designation = NOBODY, format_data: FormatData | None = None,
 ) -> dict[str, FormatVerdict]:
     """Every format's verdict for one parsed and resolved list, by key in FORMATS order
     (DESIGN's include=formats block): valid, and the distinct error codes.
@@ -133,9 +129,10 @@ def judge_formats(
     with the designation's signature spells only where the format has them. The work
     that does not depend on the format is done once: inference once per kind of
     commander and deck size, assembly once per distinct result, and the rules that read
-    the deck alone (rules.DECK_RULES) once per assembled deck.
+    the deck alone (rules.DECK_RULES) once per assembled deck. (Suggestions change only
+    messages, never a verdict, so none are asked for.)
     """
-    return _Judging(decklist, cards, suggestions, designation, format_data).verdicts()
+    return _Judging(decklist, cards, None, designation, format_data).verdicts()
 
 
 class _Judging:
