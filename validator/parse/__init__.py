@@ -45,6 +45,8 @@ def parse(text: str, format: str | None = None) -> Decklist:
     if format is not None and format not in FORMATS:
         raise DecklistError(f"Unknown decklist format {format!r}; expected one of {', '.join(FORMATS)}.")
     text = text.removeprefix("\ufeff")  # a BOM is no character of line 1
+    if "\r" in text and "\r\r\n" in text:
+        text = text.replace("\r\r\n", "\n")  # one line break (split_lines), in XML and JSON too
     lines = split_lines(text)
     check_size(lines)
     collector = Collector()
