@@ -57,7 +57,7 @@ _FORMAT_LINE = re.compile(r"format\s*:\s*(\S.*)", re.IGNORECASE)  # `Format: Bra
 
 # Bare words that head a group of main-deck cards in type-grouped lists (no card has
 # these names, so reading them as headers loses nothing).
-_TYPE_GROUPS = frozenset({
+TYPE_GROUPS = frozenset({
     "creatures", "lands", "instants", "sorceries", "artifacts", "enchantments",
     "planeswalkers", "battles", "spells", "nonlands",
 })
@@ -253,7 +253,7 @@ def _enter_header(line: str, state: _State) -> bool:
         if section is not None:
             _switch(state, section)
         return True
-    if (counted and _CATEGORY_HEADER.fullmatch(word)) or word in _TYPE_GROUPS:
+    if (counted and _CATEGORY_HEADER.fullmatch(word)) or word in TYPE_GROUPS:
         state.section, state.metadata, state.marked = Section.MAIN, None, True
         return True
     return False
