@@ -407,8 +407,9 @@ def named_designation(decklist: Decklist, cards: Mapping[str, Card], designation
     named = decklist.named_commanders
     if designation.commanders or named is None:
         return designation
-    reading = max(named.readings, key=lambda names: (sum(name in cards for name in names) == len(names),
-                                                     sum(name in cards for name in names)))
+    reading = next((names for names in named.readings if all(name in cards for name in names)), None)
+    if reading is None:
+        reading = max(named.readings, key=lambda names: sum(name in cards for name in names))
     chosen = {cards[name].name for name in reading if name in cards}
     for entry in decklist.entries:
         if entry.section is Section.COMMANDER and _shown(entry.name, cards) not in chosen:

@@ -85,7 +85,7 @@ BASIC_LANDS = frozenset(
     name.lower() for basic in ("Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes")
     for name in (basic, f"Snow-Covered {basic}")
 )
-_TOTAL = re.compile(r"[1-9]\d{0,2}")
+_BASIC_TOTAL = re.compile(r"([A-Za-z][A-Za-z -]{0,30}+):[ \t]*+(\d{1,3})")
 # MTGGoldfish's "exact versions": `1 Name <variant> [SET] (F)`; the variant is a word or
 # two (`<extended>`, `<showcase - Scroll>`) or a collector number (`<285>`).
 _GOLDFISH_FINISH = {" (F)": "foil", " (E)": "etched"}
@@ -274,7 +274,11 @@ def _switch(state: _State, section: Section) -> None:
 
 
 def _read_inline_or_card(line: str, number: int, state: _State, c: Collector) -> None:
-    """`COMMANDER: 1 Name` / `SB: 1 Name` put one card in a section; anything else is a card."""
+    """`COMMANDER: 1 Name` / `SB: 1 Name` put one card in a section, `Island: 9` gives a basic
+    land's total; anything else is a card."""
+    if line[-1:].isdigit() and (total := _BASIC_TOTAL.fullmatch(line)) and total[1].lower() in BASIC_LANDS:
+        state.totals.append((total[1], int(total[2]), number))  # `Island: 9`, `Snow-Covered Island: 2`
+        return
     inline = _INLINE.fullmatch(line)
     if inline:
         word = inline[1].strip().lower()
@@ -288,9 +292,6 @@ def _read_inline_or_card(line: str, number: int, state: _State, c: Collector) ->
         if HEADERS.get(word) is not None:
             state.marked = True
             _read_card(inline[2], number, HEADERS[word], state, c)
-            return
-        if word in BASIC_LANDS and _TOTAL.fullmatch(inline[2]):
-            state.totals.append((inline[1].strip(), int(inline[2]), number))  # `Island: 9`
             return
     _read_card(line, number, state.section, state, c)
 
