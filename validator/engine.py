@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Mapping, NamedTuple, Sequence
 
 from validator import brackets
-from validator.assemble import assemble, infer_commanders
+from validator.assemble import assemble, infer_commanders, named_designation
 from validator.brackets import Bracket, BracketData
 from validator.deck import Card, Deck, Entry, wubrg
 from validator.card_facts import is_instant_or_sorcery
@@ -86,6 +86,7 @@ def check(
     this check's work.
     """
     fmt, inferred = _judged_format(decklist, game_format)
+    designation = named_designation(decklist, cards, designation)
     if bracket is not None and not fmt.brackets:
         raise FieldNotInFormat("bracket", fmt, tuple(f for f in FORMATS if f.brackets))
     if designation.signature_spells and not fmt.signature_spells:
@@ -135,6 +136,7 @@ def judge_formats(
     commander and deck size, assembly once per distinct result, and the rules that read
     the deck alone (rules.DECK_RULES) once per assembled deck.
     """
+    designation = named_designation(decklist, cards, designation)
     return _Judging(decklist, cards, suggestions, designation, format_data).verdicts()
 
 

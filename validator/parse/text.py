@@ -14,7 +14,7 @@ import re
 
 from validator.decklist import ListEntry, Section
 from validator.parse.common import (
-    HEADERS, MAX_LINE_LENGTH, MAX_NAME_LENGTH, Collector, deck_cards, heading_word, side_zone_section,
+    COMMANDER_LABEL, HEADERS, MAX_LINE_LENGTH, MAX_NAME_LENGTH, Collector, deck_cards, heading_word, side_zone_section,
 )
 from validator.violations import Code
 
@@ -57,7 +57,7 @@ _FORMAT_LINE = re.compile(r"format\s*:\s*(\S.*)", re.IGNORECASE)  # `Format: Bra
 
 # Bare words that head a group of main-deck cards in type-grouped lists (no card has
 # these names, so reading them as headers loses nothing).
-_TYPE_GROUPS = frozenset({
+TYPE_GROUPS = frozenset({
     "creatures", "lands", "instants", "sorceries", "artifacts", "enchantments",
     "planeswalkers", "battles", "spells", "nonlands",
 })
@@ -76,13 +76,30 @@ _COMMAND_SECTIONS = (Section.COMMANDER, Section.COMPANION)
 # (`1 Sol Ring [Ramp{top}] ^Have,#37d67a^ *F*`).
 MAX_DECORATIONS = 8
 _XMAGE_METADATA = ("NAME:", "LAYOUT ")  # XMage deck name and UI layout lines
+# XMage's deck editor state, one line per zone however many cards it lays out (one over
+# MAX_LINE_LENGTH is still no card line): accounted for at any length, before any pattern.
+_XMAGE_LAYOUT = ("LAYOUT MAIN:", "LAYOUT SIDEBOARD:")
+# The basic lands (205.4c's basic land types, Wastes, their snow-covered printings): a
+# block of `Island: 9` lines after a list naming each once gives each one's total.
+BASIC_LANDS = frozenset(
+    name.lower() for basic in ("Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes")
+    for name in (basic, f"Snow-Covered {basic}")
+)
+_BASIC_TOTAL = re.compile(r"([A-Za-z][A-Za-z -]{0,30}+):[ \t]*+(\d{1,3})")
+# MTGGoldfish's "exact versions": `1 Name <variant> [SET] (F)`; the variant is a word or
+# two (`<extended>`, `<showcase - Scroll>`) or a collector number (`<285>`).
+_GOLDFISH_FINISH = {" (F)": "foil", " (E)": "etched"}
+# its set code alone, `1 Island [ZNR]`: capitals and digits (an Archidekt category has a
+# lower-case letter: `[Ramp]`, `[Land{noDeck}]`)
+_GOLDFISH_SET = re.compile(r" \[[A-Z0-9]{2,6}\]$")
+MAX_VARIANT = 40
 
 
 class _State:
     """Where the reader is: current section, metadata block, and what the text marked."""
 
     __slots__ = ("section", "metadata", "marked", "side", "blocks", "gap", "seen", "section_start",
-                 "side_block", "first_block", "entries")
+                 "side_block", "first_block", "entries", "totals")
 
     def __init__(self, entries: list[ListEntry]) -> None:
         self.entries = entries  # the collector's entries, read-only here
@@ -96,6 +113,7 @@ class _State:
         self.blocks: list[tuple[int, int]] = [(0, 0)]  # (entry, problem) index at each block start
         self.gap = False  # a blank line was seen since the last card line
         self.seen: set[str] = set()  # dialects whose decorations were read (see DIALECTS)
+        self.totals: list[tuple[str, int, int]] = []  # (basic as typed, total, line) of `Island: 9` lines
 
 
 # Most specific first: a Forge list may carry Arena-looking lines, never the reverse.
@@ -103,12 +121,14 @@ DIALECTS = ("xmage", "forge", "archidekt", "moxfield", "arena")
 _ARENA_HEADERS = frozenset({"About", "Deck", "Commander", "Companion", "Sideboard"})
 
 
-def read_text(lines: list[str], collector: Collector, format: str | None = None) -> str:
+def read_text(lines: list[str], collector: Collector, format: str | None = None, numbered=None) -> str:
     """Read every line; returns the dialect (the forced `format`, else the one whose
-    decorations were seen; "text" when none). In XMage, `SB:` lines are the command zone."""
+    decorations were seen; "text" when none). In XMage, `SB:` lines are the command zone.
+    `numbered` ((line number, text) pairs) reads only those lines, as a Markdown
+    document's list part (validator/parse/markdown.py): the others are not there at all."""
     entries = collector.entries
     state = _State(entries)
-    for number, raw in enumerate(lines, 1):
+    for number, raw in numbered if numbered is not None else enumerate(lines, 1):
         line = raw.strip()
         if not line:
             state.gap = True
@@ -132,6 +152,8 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None)
     _settle_side_zone(state, collector, dialect == "xmage")
     _infer_from_last_block(state, collector)
     _propose_blocks(state, collector)
+    if state.totals:
+        _settle_totals(state.totals, collector)
     return dialect
 
 
@@ -162,12 +184,15 @@ def _read_printed(line: str, number: int, state: _State, entries: list) -> bool:
 
 def _read_line(line: str, number: int, state: _State, c: Collector) -> None:
     """Everything but the fast path: long lines, comments, metadata, headers, cards."""
-    if len(line) > MAX_LINE_LENGTH:
+    if line.startswith(_XMAGE_LAYOUT):
+        state.seen.add("xmage")
+        c.account(number)
+    elif len(line) > MAX_LINE_LENGTH:
         c.unparsed(number, line, f"is longer than {MAX_LINE_LENGTH} characters")
     elif line.startswith(("//", "#")):
         # `//Sideboard`, `# Commander` (deckstats and others): a header written as a comment
         comment = line.lstrip("/#").strip()
-        if not _name_format(comment, number, c):
+        if not _name_format(comment, number, c) and not _name_commanders(comment, number, c):
             _enter_section_comment(comment, state)
         c.account(number)
     elif _name_format(line, number, c):
@@ -191,6 +216,14 @@ def _name_format(line: str, number: int, c: Collector) -> bool:
     if named:
         c.name_format(named[1].strip(), number)
     return named is not None
+
+
+def _name_commanders(comment: str, number: int, c: Collector) -> bool:
+    """A comment before the first card naming the commander(s), `# Commander: NAME` or
+    `// Commanders: A + B` (validator.decklist.NamedCommanders): they designate."""
+    if c.entries or c.named_commanders is not None or not (label := COMMANDER_LABEL.match(comment)):
+        return False
+    return c.name_commanders(comment[label.end():], number)
 
 
 def _is_metadata(line: str, state: _State) -> bool:
@@ -220,7 +253,7 @@ def _enter_header(line: str, state: _State) -> bool:
         if section is not None:
             _switch(state, section)
         return True
-    if (counted and _CATEGORY_HEADER.fullmatch(word)) or word in _TYPE_GROUPS:
+    if (counted and _CATEGORY_HEADER.fullmatch(word)) or word in TYPE_GROUPS:
         state.section, state.metadata, state.marked = Section.MAIN, None, True
         return True
     return False
@@ -241,7 +274,11 @@ def _switch(state: _State, section: Section) -> None:
 
 
 def _read_inline_or_card(line: str, number: int, state: _State, c: Collector) -> None:
-    """`COMMANDER: 1 Name` / `SB: 1 Name` put one card in a section; anything else is a card."""
+    """`COMMANDER: 1 Name` / `SB: 1 Name` put one card in a section, `Island: 9` gives a basic
+    land's total; anything else is a card."""
+    if line[-1:].isdigit() and (total := _BASIC_TOTAL.fullmatch(line)) and total[1].lower() in BASIC_LANDS:
+        state.totals.append((total[1], int(total[2]), number))  # `Island: 9`, `Snow-Covered Island: 2`
+        return
     inline = _INLINE.fullmatch(line)
     if inline:
         word = inline[1].strip().lower()
@@ -274,7 +311,10 @@ def _read_card(line: str, number: int, section: Section, state: _State, c: Colle
         rest = rest[: comment.start()]
     hints: dict = {}
     seen = state.seen
-    rest = _leading_printing(rest.strip(), hints, seen)
+    rest = rest.strip()
+    if rest.endswith((" (F)", " (E)", ">", "]")) and (rest[-1] != "]" or _GOLDFISH_SET.search(rest)) or "<" in rest:
+        rest = _goldfish_version(rest, hints)
+    rest = _leading_printing(rest, hints, seen)
     rest, marked_section = _strip_decorations(rest, hints, seen)
     if marked_section is not None:
         section, state.marked = marked_section, True
@@ -286,6 +326,26 @@ def _read_card(line: str, number: int, section: Section, state: _State, c: Colle
         c.unparsed(number, line, why)
         return
     c.add(name, quantity if quantity is not None else 1, number, section, **hints)
+
+
+def _goldfish_version(rest: str, hints: dict) -> str:
+    """MTGGoldfish's exact versions, `Name <variant> [SET] (F)`: the finish, the set code and
+    the variant (a collector number, or a word such as `extended`) peeled off the end. What
+    does not fit is left, and judged as any other name."""
+    for suffix, finish in _GOLDFISH_FINISH.items():
+        if rest.endswith(suffix):
+            hints[finish] = True
+            rest = rest[: -len(suffix)].rstrip()
+            break
+    if rest.endswith("]") and (opening := rest.rfind("[")) > 0 and _SET_CODE.fullmatch(rest, opening + 1, len(rest) - 1):
+        hints.setdefault("set_code", rest[opening + 1 : -1])
+        rest = rest[:opening].rstrip()
+    if rest.endswith(">") and (opening := rest.rfind("<")) > 0 and len(rest) - opening <= MAX_VARIANT:
+        variant = rest[opening + 1 : -1].strip()
+        if variant.isdigit():
+            hints.setdefault("collector_number", variant)
+        rest = rest[:opening].rstrip()
+    return rest
 
 
 def _leading_printing(rest: str, hints: dict, seen: set[str]) -> str:
@@ -429,15 +489,34 @@ def _propose_blocks(state: _State, c: Collector) -> None:
         end, marked, problems = state.first_block
         if not marked and not problems and end <= 2 and len(entries) > end \
                 and all(entries[i].section is Section.MAIN for i in range(end)):
-            c.propose(range(end), "the first block, before a blank line (a commander-first list)")
+            c.propose(range(end), "the first block, before a blank line (a commander-first list)", layout=True)
     first_entry, first_problem = state.blocks[-1]
     last = range(first_entry, len(entries))
     if state.side_block is not None and state.side_block < len(state.blocks) and 1 <= len(last) <= 2 \
             and len(c.problems) == first_problem and all(entries[i].section is Section.SIDEBOARD for i in last):
-        c.propose(last, "the final block after the sideboard (the layout of Moxfield's MTGO download)")
+        c.propose(last, "the final block after the sideboard (the layout of Moxfield's MTGO download)", layout=True)
     if state.side_block is not None and state.side_block == len(state.blocks) and 1 <= len(last) <= 2 \
             and len(c.problems) == first_problem and all(entries[i].section is Section.SIDEBOARD for i in last):
         c.propose(last, "a sideboard holding only them, at the end of the list")
+
+
+def _settle_totals(totals: list[tuple[str, int, int]], c: Collector) -> None:
+    """`Island: 9` after a list that names Island gives the total, not 9 more: the line adds
+    what the list above lacks of it (nothing when it already has them; an unparsed_line
+    when it has more). A basic the list does not name is that many copies."""
+    listed: dict[str, int] = {}
+    for entry in c.entries:
+        if entry.section is Section.MAIN and (key := entry.name.lower()) in BASIC_LANDS:
+            listed[key] = listed.get(key, 0) + entry.quantity
+    for name, total, line in totals:
+        have = listed.get(name.lower(), 0)
+        if total < have:
+            c.unparsed(line, f"{name}: {total}", f"gives {total} {name} in all, but the list above has {have}")
+        elif total == have:
+            c.account(line)
+        else:
+            c.add(name, total - have, line)
+        listed[name.lower()] = max(have, total)
 
 
 def _move(c: Collector, indices: list[int], section: Section) -> None:
