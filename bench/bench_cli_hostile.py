@@ -106,7 +106,8 @@ def run() -> list[Row]:
         tree(work / "many", 10_000, 10_000)
         many_wall, many_rss, many_code = command(["--card-db", str(db), "many"], work)
         shutil.rmtree(work / "many")
-        names = {f"k{i}": {"quantity": 1, "card": {"name": f"Card Name {i}"}} for i in range(70_000)}
+        # As many entries as a JSON list may hold (validator.parse's 10,000): the largest read.
+        names = {f"k{i}": {"quantity": 1, "card": {"name": f"Card Name {i}"}} for i in range(10_000)}
         export = work / "big.json"
         export.write_text(json.dumps({"commanders": {}, "mainboard": names}, separators=(",", ":")))
         size = export.stat().st_size
@@ -118,7 +119,7 @@ def run() -> list[Row]:
             f"{huge_wall:.2f} s / {huge_rss} MB", "≤ 5 s / ≤ 200 MB"),
         Row("cli_hostile", "10,000 decklist files (MAX_FILES), one run: wall / peak RSS",
             f"{many_wall:.1f} s / {many_rss} MB", "≤ 200 MB"),
-        Row("cli_hostile", f"one {size / 2**20:.1f} MB JSON of 70,000 distinct names: wall / peak RSS",
+        Row("cli_hostile", f"one {size / 2**20:.1f} MB JSON of 10,000 distinct names (the most a JSON list may hold): wall / peak RSS",
             f"{big_wall:.1f} s / {big_rss} MB", "≤ 200 MB"),
         Row("cli_hostile", "dck_dialect, 1 MiB of newlines", f"{dck_seconds() * 1e3:.1f} ms", "≤ 1 s"),
     ]

@@ -132,6 +132,48 @@ def csv_list(salt: int) -> str:
     return "Count,Name,Section\n" + "\n".join(f'1,"{name}",nonlands' for name in unknown_names(salt, LINES - 1))
 
 
+def csv_semicolons(salt: int) -> str:
+    """Issue 22's header-driven CSV: `;`, a Commander column, no number in any quantity (each
+    row one copy and a line of the quantity_assumed warning)."""
+    return "Qty;Card Name;Board;Commander\n" + "\n".join(f"NULL;{name};main;False"
+                                                          for name in unknown_names(salt, LINES - 1, width=85))
+
+
+def json_name_arrays(salt: int) -> str:
+    return json.dumps({"commanders": ["Sol Ring"], "mainboard": unknown_names(salt, LINES - 10, width=90)}, indent=0)
+
+
+def json_cards_array(salt: int) -> str:
+    return json.dumps({"commander": "Sol Ring", "cards": [{"name": name, "quantity": 1, "category": "Ramp"}
+                                                          for name in unknown_names(salt, LINES - 1, width=50)]})
+
+
+def json_cards_string(salt: int) -> str:
+    return json.dumps({"commander": "Sol Ring", "partner": "", "cards": "\r\n".join(
+        f"1 {name}" for name in unknown_names(salt, LINES - 1))})
+
+
+def markdown_bullets(salt: int) -> str:
+    """A Markdown document: a title, prose, then `## Decklist` with 9,990 bullets."""
+    names = unknown_names(salt, LINES - 10, width=90)
+    return "# Deck\n\n3 Game Changers: none.\n\n## Decklist\n\n" + "\n".join(f"- 1 {name}" for name in names)
+
+
+def markdown_prose(salt: int) -> str:
+    """A Markdown document of 10,000 lines of which one fenced block of 5,000 cards is the
+    list: 4,995 prose lines named in one unread_lines warning."""
+    names = unknown_names(salt, 5_000, width=80)
+    prose = [f"{i} Game Changers: {name} and more prose." for i, name in enumerate(unknown_names(salt + 1, 4_995, 80))]
+    return "\n".join([*prose[:2_000], "```", *(f"1 {name}" for name in names), "```", *prose[2_000:]])
+
+
+def comment_commanders(salt: int) -> str:
+    """A leading comment naming the commanders with every ambiguous separator, then 9,999 cards."""
+    words = " and ".join(["Qzv Commander"] * 5)
+    return f"# Commander: {words} & {words} / x (a remark)\n" + "\n".join(
+        f"1 {name}" for name in unknown_names(salt, LINES - 1, width=85))
+
+
 def dek_list(salt: int) -> str:
     return '<?xml version="1.0"?>\n<Deck>' + "".join(
         f'<Cards Quantity="1" Sideboard="false" Name="{name}"/>' for name in unknown_names(salt, width=55)) + "</Deck>"
@@ -179,7 +221,13 @@ READERS: dict[str, dict[str, Make]] = {
                        "board HTML of 10,000 unknown names": tappedout_board},
     "aetherhub json": {"10,000 unknown cards": aetherhub_json},
     "tcgplayer json": {"10,000 unknown cards": tcgplayer_json},
-    "csv": {"9,999 unknown rows": csv_list},
+    "csv": {"9,999 unknown rows": csv_list, "9,999 `;` rows, no quantity a number": csv_semicolons},
+    "json shapes (issue 22)": {"name arrays of 9,999 unknown names": json_name_arrays,
+                               "cards array of 10,000 unknown cards": json_cards_array,
+                               "cards string of 9,999 unknown lines": json_cards_string},
+    "markdown": {"9,990 bullets under ## Decklist": markdown_bullets,
+                 "5,000-card fence in 4,995 prose lines": markdown_prose},
+    "text, comment naming commanders": {"ambiguous names, then 9,999 unknown names": comment_commanders},
     ".dek": {"10,000 unknown elements": dek_list, "9,995 salvaged lines": dek_broken},
     ".cod": {"9,000 cards, 1,000 commander comment lines": cod_list, "9,000 zones of one card": cod_zones},
     ".dck": {"9,995 unknown printed names": dck_list},

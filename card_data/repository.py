@@ -32,9 +32,11 @@ MAX_SUGGESTIONS = 3
 SUGGESTION_CUTOFF = 60.0  # WRatio score below which a "suggestion" is noise
 MISS_TTL_SECONDS = 24 * 60 * 60  # Scryfall asks clients to cache for at least 24 h
 # Work bounds per resolve() call, so one hostile paste cannot pin a worker: a fuzzy
-# suggestion costs ~13 ms over 30k keys (9,000 distinct typos took 122 s unbounded), and
-# every 75 misses cost one /cards/collection request at 2 a second.
-MAX_SUGGESTED_NAMES = 100
+# suggestion costs ~6-13 ms over 30k keys (9,000 distinct typos took 122 s unbounded; 100
+# of them were 0.8 s of the worst 1 MiB list), and every 75 misses cost one
+# /cards/collection request at 2 a second. 40 typos with "did you mean" is more than any
+# real list needs.
+MAX_SUGGESTED_NAMES = 40
 MAX_FETCHED_NAMES = 2 * 75
 
 

@@ -31,7 +31,7 @@ from validator.card_facts import commander_eligibility, pairing_abilities
 # What /readyz says of a failing sync: upstream error text (Scryfall's or a proxy's answer,
 # paths, addresses) is for the log, where runtime.BackgroundSync writes it, not for any client.
 SYNC_FAILED = "The last card data sync failed; the service's log says why."
-BATCH_MIN_SUGGESTIONS = 3  # each deck of a batch still gets suggestions for a few typos
+BATCH_MIN_SUGGESTIONS = 1  # each deck of a batch still gets a suggestion for its first typo
 # A JSON escape of a UTF-16 surrogate, \uD800 to \uDFFF (any case).
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 # The charsets a text/plain body may name (Python's codec names, "-" read as "_"): Unicode's

@@ -18,7 +18,7 @@ from validator.deck_facts import Deck
 from validator.decklist import NOBODY, Candidate, Decklist, Designation, ListEntry, Section
 from validator.card_facts import can_pair, has_companion, is_instant_or_sorcery
 from validator.formats import COMMANDER, NO_FORMAT_DATA, Format, FormatData
-from validator.phrasing import a_or_an
+from validator.phrasing import a_or_an, and_list
 from validator.violations import Code, Severity, Violation
 
 COUNTED = (Section.COMMANDER, Section.MAIN, Section.SIGNATURE)  # the sections of the 100 (or 60)
@@ -322,18 +322,23 @@ def infer_commanders(
         moved[companion] = moved[companion]._replace(section=Section.COMPANION)
     if spell is not None:
         moved[spell] = moved[spell]._replace(section=Section.SIGNATURE)
-    names = [cards[entries[i].name].name for i in commanders]
+    names = [_shown(entries[i].name, cards) for i in commanders]
     role = game_format.role
     taken = f"{' and '.join(names)} taken as {role}"
     if spell is not None:
         taken += f" and {cards[entries[spell].name].name} as its signature spell"
-    how = f"it can be {a_or_an(role)}" if len(names) == 1 else f"they can be {role}s together"
+    unknown = [name for i, name in zip(commanders, names) if entries[i].name not in cards]
+    if unknown:  # the layout sets the block apart; the card data cannot say it can command
+        verb = "is" if len(unknown) == 1 else "are"
+        how = f"{and_list(unknown)} {verb} not in the card data, so only the layout says so"
+    else:
+        how = f"it can be {a_or_an(role)}" if len(names) == 1 else f"they can be {role}s together"
     warning = Violation(
         Code.COMMANDER_INFERRED,
         f"No {role} was marked; {taken} from {candidate.source}: {how}, and the deck then has "
         f"{game_format.deck_size} cards.",
         Severity.WARNING,
-        cards=tuple(cards[entries[i].name].name for i in candidate.entries),
+        cards=tuple(_shown(entries[i].name, cards) for i in candidate.entries),
         lines=tuple(sorted(entries[i].line for i in candidate.entries)),
     )
     return replace(decklist, entries=tuple(moved), problems=(*decklist.problems, warning))
@@ -349,8 +354,10 @@ def _plan(candidate: Candidate, entries: tuple[ListEntry, ...], cards: Mapping[s
     indices = list(candidate.entries)
     listed = [entries[i] for i in indices]
     found = [cards.get(e.name) for e in listed]
-    if any(card is None for card in found) or any(e.quantity != 1 for e in listed):
+    if any(e.quantity != 1 for e in listed):
         return None
+    if None in found:
+        return _plan_unknown(candidate, listed, found, counted, game_format, data)
     if len({card.name for card in found}) != len(found):
         return None
     companion = spell = None
@@ -368,6 +375,47 @@ def _plan(candidate: Candidate, entries: tuple[ListEntry, ...], cards: Mapping[s
     already = sum(1 for e in listed if e.section in COUNTED)
     total = counted - already + len(indices) + (spell is not None)
     return (indices, companion, spell) if total == game_format.deck_size else None
+
+
+def _plan_unknown(candidate: Candidate, listed: list[ListEntry], found: list[Card | None], counted: int,
+                  game_format: Format, data: FormatData) -> _Plan | None:
+    """A block the layout sets apart (Candidate.layout) holding a card the card data lacks (a
+    typo, a card newer than the store): its cards are the commanders when the count adds up
+    with them counted, and the other card of a pair, if known, can command. Any other
+    candidate with an unknown card proposes nothing."""
+    if not candidate.layout or len({e.name for e in listed}) != len(listed):
+        return None
+    who = game_format.commanders
+    if any(card is not None and who.reason(card, data) is not None and not who.half(card, data) for card in found):
+        return None
+    already = sum(1 for e in listed if e.section in COUNTED)
+    total = counted - already + len(listed)
+    return (list(candidate.entries), None, None) if total == game_format.deck_size else None
+
+
+def _shown(name: str, cards: Mapping[str, Card]) -> str:
+    """A typed name as a message shows it: the card's canonical name, or as typed when unknown."""
+    card = cards.get(name)
+    return card.name if card is not None else name
+
+
+def named_designation(decklist: Decklist, cards: Mapping[str, Card], designation: Designation) -> Designation:
+    """The designation a check judges with: the request's when it names commanders; else the
+    commanders the list names in words (Decklist.named_commanders), when its lines mark
+    none but those. Of the words' readings, the first whose names all resolve is meant
+    (else the one resolving most names, the first of them on a tie: its unknown names are
+    then reported as typed, as unknown_card, in the command zone)."""
+    named = decklist.named_commanders
+    if designation.commanders or named is None:
+        return designation
+    reading = next((names for names in named.readings if all(name in cards for name in names)), None)
+    if reading is None:
+        reading = max(named.readings, key=lambda names: sum(name in cards for name in names))
+    chosen = {cards[name].name for name in reading if name in cards}
+    for entry in decklist.entries:
+        if entry.section is Section.COMMANDER and _shown(entry.name, cards) not in chosen:
+            return designation  # the lines mark another commander: the marks win
+    return replace(designation, commanders=reading)
 
 
 def _companion_of(indices: list[int], found: list[Card], entries: tuple[ListEntry, ...]) -> int | None:

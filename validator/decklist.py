@@ -61,6 +61,23 @@ class Candidate(NamedTuple):
 
     entries: tuple[int, ...]  # indices into Decklist.entries, in list order
     source: str  # where they were found, for the commander_inferred warning
+    # a block the layout sets apart (the first block, the final one after the sideboard):
+    # clear enough to infer even when a card of it, or of the deck, is not in the card data
+    layout: bool = False
+
+
+class NamedCommanders(NamedTuple):
+    """Commanders a list names in words rather than marks on its lines: a leading
+    `# Commander: NAME` comment, Markdown front matter's `commander:`. They designate as
+    the request's `commanders` do (a listed card is that card; one not listed is added).
+
+    The parser knows no cards, so where the words could be read two ways (`A and B` is one
+    card, "Adrix and Nev, Twincasters", or two) it gives every reading, most likely first;
+    `assemble.named_designation` takes the first whose names all resolve.
+    """
+
+    readings: tuple[tuple[str, ...], ...]
+    line: int  # the line that names them
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +98,14 @@ class Decklist:
     candidates: tuple[Candidate, ...] = ()
     # the game format the list names for itself, if it names one (see NamedFormat)
     named_format: NamedFormat | None = None
+    # the commanders the list names in words, if it does (see NamedCommanders)
+    named_commanders: NamedCommanders | None = None
+
+    def named_names(self) -> tuple[str, ...]:
+        """Every name a reading of `named_commanders` holds, each once (to resolve with the entries')."""
+        if self.named_commanders is None:
+            return ()
+        return tuple(dict.fromkeys(name for reading in self.named_commanders.readings for name in reading))
 
 
 @dataclass(frozen=True, slots=True)

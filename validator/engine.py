@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Mapping, NamedTuple, Sequence
 
 from validator import brackets
-from validator.assemble import assemble, infer_commanders
+from validator.assemble import assemble, infer_commanders, named_designation
 from validator.brackets import Bracket, BracketData
 from validator.deck import Card, Entry, wubrg
 from validator.card_facts import is_instant_or_sorcery
@@ -86,6 +86,7 @@ def check(
     this check's work.
     """
     fmt, inferred = _judged_format(decklist, game_format)
+    designation = named_designation(decklist, cards, designation)
     if bracket is not None and not fmt.brackets:
         raise FieldNotInFormat("bracket", fmt, tuple(f for f in FORMATS if f.brackets))
     if designation.signature_spells and not fmt.signature_spells:
@@ -132,6 +133,7 @@ def judge_formats(
     the deck alone (rules.DECK_RULES) once per assembled deck. (Suggestions change only
     messages, never a verdict, so none are asked for.)
     """
+    designation = named_designation(decklist, cards, designation)
     return _Judging(decklist, cards, None, designation, format_data).verdicts()
 
 

@@ -218,6 +218,8 @@ def color_identity(deck: Deck) -> Iterator[Violation]:
     (903.12e: in Brawl, a colorless commander's basic lands of one basic land type too)."""
     if not deck.commanders:
         return  # no identity to compare against; commander_missing says why
+    if deck.unknown and any(u.section == "commander" for u in deck.unknown):
+        return  # a commander the card data lacks: its identity is unknown, so nothing is outside it
     base = commander_identity(deck)
     wildcards = len(unchosen_commanders(deck))
     allowed = base | assumed_colors(deck, base, wildcards) if wildcards else base

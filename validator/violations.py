@@ -48,6 +48,9 @@ class Code(StrEnum):
     SIGNATURE_SPELL = "signature_spell"
     LEGALITY_UNKNOWN = "legality_unknown"
     FORMAT_INFERRED = "format_inferred"
+    # Real decklists, second round (issue 22): warnings about what a reader assumed or skipped.
+    QUANTITY_ASSUMED = "quantity_assumed"  # a card row whose quantity is no number: one copy counted
+    UNREAD_LINES = "unread_lines"  # a Markdown document's lines outside its list: prose, not cards
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,7 +118,7 @@
       // Strip a UTF-8 byte-order mark, as the server does for uploads.
       textarea.value = decodeFile(reader.result).replace(/^\uFEFF/, "");
       if (fileInput) fileInput.value = "";  // the text is in the textarea now; don't post it twice
-      status.textContent = `Loaded ${file.name} (${plural(textarea.value.split(/\r\n|\r|\n/).length, "line")}).`;
+      status.textContent = `Loaded ${file.name} (${plural(textarea.value.split(/\r\r\n|\r\n|\r|\n/).length, "line")}).`;
       textarea.focus();
     });
     reader.addEventListener("error", () => { status.textContent = `Could not read ${file.name}.`; });
@@ -257,7 +257,7 @@
   function renderListing(text, violations) {
     const marks = lineMarks(violations);
     // Number lines as the parser does (CR, LF, CRLF; web.display_lines), minus a final empty one.
-    const lines = text.split(/\r\n|\r|\n/);
+    const lines = text.split(/\r\r\n|\r\n|\r|\n/);
     if (lines.length && lines[lines.length - 1] === "") lines.pop();
     return el("ol", { class: "listing", "aria-labelledby": "listing-heading" }, lines.map((content, i) => {
       const n = i + 1;

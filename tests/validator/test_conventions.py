@@ -263,8 +263,9 @@ def test_a_blank_line_right_after_the_header_keeps_the_section():
 
 
 @pytest.mark.parametrize(("name", "candidates"), [
-    ("moxfield_mtgo.txt", [((39,), "the final block after the sideboard (the layout of Moxfield's MTGO download)")]),
-    ("commander_first.txt", [((0,), "the first block, before a blank line (a commander-first list)")]),
+    ("moxfield_mtgo.txt", [((39,), "the final block after the sideboard (the layout of Moxfield's MTGO download)",
+                            True)]),
+    ("commander_first.txt", [((0,), "the first block, before a blank line (a commander-first list)", True)]),
     ("cockatrice_sb_partners.dec", [((39, 40), "the last two cards of the SB: (sideboard) lines"),
                                     ((40,), "the last card of the SB: (sideboard) lines")]),
     ("cockatrice_comment.cod", [((0,), "the deck comment (CDR: Krenko, Mob Boss)"), ((0,), "the deck's banner card")]),
@@ -273,7 +274,7 @@ def test_a_blank_line_right_after_the_header_keeps_the_section():
 ])
 def test_the_parser_only_proposes_and_moves_no_card(name, candidates):
     decklist = parse((SAMPLES / name).read_bytes().decode("utf-8"))
-    assert decklist.candidates == tuple(Candidate(entries, source) for entries, source in candidates)
+    assert decklist.candidates == tuple(Candidate(*candidate) for candidate in candidates)
     assert Code.COMMANDER_INFERRED not in [p.code for p in decklist.problems]
     if candidates:
         assert not [e for e in decklist.entries if e.section is Section.COMMANDER]

@@ -4,13 +4,16 @@ deck) or named, with its line, in a warning or error of check()'s report."""
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.factories import card, legend
 from tests.validator.parse.test_property import DECKLIKE
 from validator import engine
-from validator.assemble import assemble, infer_commanders
+from validator.assemble import assemble, infer_commanders, named_designation
+from validator.decklist import NOBODY
 from validator.engine import check
 from validator.parse import DecklistError, parse
 
@@ -36,7 +39,60 @@ CARD_LINE = st.builds(
     st.sampled_from(NAMES), st.sampled_from(DECORATIONS),
 )
 LINE = st.one_of(CARD_LINE, CARD_LINE, st.sampled_from(HEADERS), st.just(""))
-LISTS = st.one_of(st.lists(LINE, max_size=40).map("\n".join), DECKLIKE)
+PLAIN_LISTS = st.lists(LINE, max_size=40).map("\n".join)
+
+# CSV exports: a header of known columns in any order, any separator, rows whose quantity
+# may be no number (NULL, empty) and whose board or Commander column places the card.
+CSV_COLUMNS = st.permutations(["Qty", "Card Name", "Board", "Commander"])
+CSV_CELLS = {"Qty": st.sampled_from(["1", "2", "NULL", "", "0", "x"]), "Card Name": st.sampled_from(NAMES),
+             "Board": st.sampled_from(["main", "side", "maybe", "C", "M", "S", "Ramp", ""]),
+             "Commander": st.sampled_from(["True", "False", ""])}
+
+
+@st.composite
+def csv_documents(draw) -> str:
+    """A CSV export with a header row (quoted cells, a blank after the separator)."""
+    columns = draw(CSV_COLUMNS)[: draw(st.integers(2, 4))]
+    if "Card Name" not in columns:
+        columns = ["Card Name", *columns]
+    separator = draw(st.sampled_from([",", ";", "\t"]))
+    rows = [separator.join(columns)]
+    for _ in range(draw(st.integers(0, 25))):
+        cells = [draw(CSV_CELLS[column]) for column in columns]
+        rows.append(separator.join(f' "{cell}"' if separator == "," and "," in cell else cell for cell in cells))
+    return "\n".join(rows)
+
+
+# JSON shapes no one site owns, and Moxfield's boards.
+CARD_OBJECT = st.fixed_dictionaries({"name": st.sampled_from(NAMES), "quantity": st.sampled_from([1, 2, 0, "1"]),
+                                     "category": st.sampled_from(["commander", "Ramp", "Sideboard", "Maybeboard",
+                                                                  "companion", "Tokens"])})
+JSON_DOCUMENTS = st.one_of(
+    st.fixed_dictionaries({"commanders": st.lists(st.sampled_from(NAMES), max_size=2),
+                           "mainboard": st.lists(st.sampled_from(NAMES), min_size=1, max_size=20),
+                           "sideboard": st.lists(st.sampled_from(NAMES), max_size=3)}),
+    st.fixed_dictionaries({"commander": st.sampled_from(NAMES), "cards": st.lists(CARD_OBJECT, max_size=20)}),
+    st.fixed_dictionaries({"commander": st.sampled_from(NAMES), "partner": st.sampled_from([*NAMES, ""]),
+                           "cards": st.lists(CARD_LINE, max_size=20).map("\r\n".join)}),
+    st.fixed_dictionaries({"boards": st.fixed_dictionaries({
+        board: st.fixed_dictionaries({"cards": st.dictionaries(
+            st.text("abc", min_size=1, max_size=3),
+            st.fixed_dictionaries({"quantity": st.sampled_from([1, 2]), "card": st.fixed_dictionaries(
+                {"name": st.sampled_from(NAMES)})}), max_size=6)})
+        for board in ("mainboard", "commanders", "sideboard", "tokens")})}),
+).flatmap(lambda document: st.sampled_from([None, 1]).map(lambda indent: json.dumps(document, indent=indent)))
+
+# Markdown: prose, headings, bullets, fences and front matter around card lines.
+MARKDOWN_LINE = st.one_of(
+    CARD_LINE, CARD_LINE.map(lambda line: f"- {line}"), st.sampled_from(NAMES).map(lambda name: f"- [Commander] {name}"),
+    st.sampled_from(["## Decklist", "## Commander", "### Creatures (3)", "# My deck", "## Strategy", "```", "~~~",
+                     "3 Game Changers: Sol Ring, Mountain.", "Some prose about the deck.", "", "---"]),
+)
+FRONT_MATTER = st.sampled_from(["", "---\ncommander: Krenko, Mob Boss\nformat: commander\n---\n",
+                                "---\ncommanders:\n  - Kraum, Ludevic's Opus\n  - Vial Smasher the Fierce\n---\n",
+                                "# Commander: Krenko, Mob Boss\n"])
+MARKDOWN = st.tuples(FRONT_MATTER, st.lists(MARKDOWN_LINE, max_size=40)).map(lambda pair: pair[0] + "\n".join(pair[1]))
+LISTS = st.one_of(PLAIN_LISTS, DECKLIKE, csv_documents(), JSON_DOCUMENTS, MARKDOWN)
 
 
 def resolved(decklist) -> dict:
@@ -49,7 +105,9 @@ def unnamed_lines(text: str) -> list[tuple[int, str]]:
     decklist = parse(text)
     cards = resolved(decklist)
     report = check(decklist, cards)
-    deck = assemble(infer_commanders(decklist, cards), cards)  # what check() judged
+    designation = named_designation(decklist, cards, NOBODY)  # a `# Commander:` comment's
+    listed = decklist if designation.commanders else infer_commanders(decklist, cards)
+    deck = assemble(listed, cards, designation=designation)  # what check() judged
     in_game = [*deck.commanders, *deck.main, *deck.planar, *deck.schemes]
     if deck.companion:
         in_game.append(deck.companion)
@@ -71,6 +129,25 @@ def test_every_card_line_is_played_or_named_in_a_violation(text):
         assert unnamed_lines(text) == []
     except DecklistError:
         pass  # refused outright: nothing was read
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(csv_documents(), JSON_DOCUMENTS, MARKDOWN))
+def test_csv_json_and_markdown_card_lines_are_played_or_named(text):
+    """The second round's readers (issue 22) on their own, so each gets its share of examples."""
+    try:
+        assert unnamed_lines(text) == []
+    except DecklistError:
+        pass
+
+
+def test_the_strategies_reach_the_new_readers():
+    formats = {parse(text).format for text in (
+        "Qty;Card Name\n1;Sol Ring", json.dumps({"commanders": ["Sol Ring"], "mainboard": ["Mountain"]}),
+        json.dumps({"commander": "Sol Ring", "cards": [{"name": "Mountain", "quantity": 1, "category": "x"}]}),
+        json.dumps({"commander": "Sol Ring", "partner": "", "cards": "1 Mountain\r\n1 Sol Ring"}),
+        "# My deck\n\n- 1 Sol Ring\n- Mountain\n")}
+    assert formats == {"csv", "names_json", "cards_json", "lines_json", "markdown"}
 
 
 def test_the_property_sees_a_dropped_line(monkeypatch):

@@ -5,7 +5,8 @@ into one `Collector`, so quantities, problems and accounted-for lines follow the
 rules in every format. Pure: no I/O, no card data (names are resolved later).
 
 One module per syntax family: `text` (every line-based syntax), `xml` (MTGO `.dek`,
-Cockatrice `.cod`), `json` (site exports), `csv` (Scryfall-style CSV), and `common`
+Cockatrice `.cod`), `json` (site exports), `csv` (CSV exports with a header row),
+`markdown` (a Markdown document's list part, read by `text`), and `common`
 (limits, header words, the `Collector` they all report into).
 """
 
@@ -19,6 +20,7 @@ from validator.parse.common import (
 )
 from validator.parse.csv import looks_like_csv, read_csv
 from validator.parse.json import load_json, looks_like_json, read_json
+from validator.parse.markdown import Plan, looks_like_markdown, markdown_plan, read_markdown
 from validator.parse.text import read_text
 from validator.parse.xml import read_xml
 
@@ -29,7 +31,7 @@ TEXT_FORMATS = ("text", "arena", "moxfield", "archidekt", "forge", "xmage")
 XML_FORMATS = ("mtgo_dek", "cockatrice")
 # "json" and "csv" are site exports (Moxfield, Archidekt, Aetherhub, MTGJSON, TappedOut,
 # TCGplayer JSON; Scryfall CSV); Decklist.format then names the site, e.g. "moxfield_json".
-FORMATS: tuple[str, ...] = TEXT_FORMATS + XML_FORMATS + ("json", "csv")
+FORMATS: tuple[str, ...] = TEXT_FORMATS + XML_FORMATS + ("json", "csv", "markdown")
 
 # Only the roots of the supported XML formats: a text list whose first line happens to
 # start with "<" is still read line by line.
@@ -45,6 +47,8 @@ def parse(text: str, format: str | None = None) -> Decklist:
     if format is not None and format not in FORMATS:
         raise DecklistError(f"Unknown decklist format {format!r}; expected one of {', '.join(FORMATS)}.")
     text = text.removeprefix("\ufeff")  # a BOM is no character of line 1
+    if "\r" in text and "\r\r\n" in text:
+        text = text.replace("\r\r\n", "\n")  # one line break (split_lines), in XML and JSON too
     lines = split_lines(text)
     check_size(lines)
     collector = Collector()
@@ -71,4 +75,10 @@ def _read(text: str, lines: list[str], format: str | None, collector: Collector)
         return read_xml(text, lines, collector, format or "mtgo_dek")
     if format == "csv" or (format is None and looks_like_csv(lines)):
         return read_csv(lines, collector)
+    if format == "markdown" or (format is None and looks_like_markdown(text)):
+        plan = markdown_plan(lines)
+        if plan is None and format == "markdown":  # no Markdown marks: the whole text is the list
+            plan = Plan(list(enumerate(lines, 1)), [], [], [])
+        if plan is not None:
+            return read_markdown(lines, plan, collector)
     return read_text(lines, collector, format)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from validator.decklist import Candidate, Decklist, ListEntry, NamedFormat, Section
+from validator.decklist import Candidate, Decklist, ListEntry, NamedCommanders, NamedFormat, Section
 from validator.violations import Code, Severity, Violation
 
 MAX_LINES = 10_000  # a Commander list is ~100 lines; 100x that is abuse, not a deck
@@ -98,10 +98,11 @@ _INVISIBLE_RE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 
 
 def split_lines(text: str) -> list[str]:
-    """Lines as a client numbers them: CRLF, CR and LF each end one line (and nothing else);
-    zero-width characters and soft hyphens removed."""
+    """Lines as a client numbers them: CRLF, CR and LF each end one line (and nothing else),
+    and so does CR CR LF (a CRLF file converted to CRLF again: one break, or every list would
+    have a blank line after each line); zero-width characters and soft hyphens removed."""
     if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = text.replace("\r\r\n", "\n").replace("\r\n", "\n").replace("\r", "\n")
     if not text.isascii() and _INVISIBLE_RE.search(text):  # all of them are non-ASCII
         text = text.translate(_INVISIBLE)
     return text.split("\n")
@@ -197,10 +198,62 @@ def quantity_of(raw) -> int | None:
     return value if 1 <= value <= MAX_QUANTITY else None
 
 
+# --- commanders named in words (`# Commander: A + B`, front matter) -----------------
+
+# `Commander:`, `Commanders =`, `CDR:`, `CMDR -` at the start of a comment's text.
+COMMANDER_LABEL = re.compile(r"(?:commanders?|cdr|cmdr)\s*+[:=]\s*+", re.I)
+# Between two names for certain: `+`, `;`, `|`. A match starts at a run of blanks' first
+# character, never inside it (linear).
+_NAMES_APART = re.compile(r"(?<!\s)\s*+[+;|]\s*+")
+# Between two names, or inside one: ` & `, ` and `, ` / ` ("Minsc & Boo, Timeless Heroes",
+# "Adrix and Nev, Twincasters"; `Front // Back` is one name: no blank beside a single `/`).
+_NAMES_OR_ONE = re.compile(r"(?<!\s)\s++(?:&|and|/)\s++", re.I)
+_LEADING_COUNT = re.compile(r"[1-9]\d{0,2}x?\s++")  # `// COMMANDER: 1 Krenko, Mob Boss`
+# Text naming more than two names of the longest length names none (nor is looked at).
+MAX_NAMED = 2 * MAX_NAME_LENGTH + 10
+MAX_READINGS = 4  # the whole text and up to three places to split it
+
+
+def commander_readings(text: str) -> tuple[tuple[str, ...], ...]:
+    """The ways words naming the commander(s) can be read, most likely first: the names
+    apart at `+`, `;`, `|`; else the whole text as one name, then the text split at each
+    ` & `, ` and `, ` / ` into two. A final remark in parentheses, a leading count and
+    quotes around a whole name are dropped. () when the text names nothing or is too long."""
+    text = text.strip()
+    if not text or len(text) > MAX_NAMED:
+        return ()
+    if text.endswith(")") and (opening := text.rfind(" (")) > 0:
+        text = text[:opening].rstrip()  # `Krenko, Mob Boss (the goblin king)`
+    if count := _LEADING_COUNT.match(text):
+        text = text[count.end():]
+    parts = [_unquoted(part) for part in _NAMES_APART.split(text)]
+    parts = [part for part in parts if part]
+    if len(parts) != 1:
+        return (tuple(parts),) if parts else ()
+    (whole,) = parts
+    readings = [(whole,)]
+    for separator in _NAMES_OR_ONE.finditer(whole):
+        if len(readings) == MAX_READINGS:
+            break
+        first, second = _unquoted(whole[:separator.start()]), _unquoted(whole[separator.end():])
+        if first and second:
+            readings.append((first, second))
+    return tuple(readings)
+
+
+def _unquoted(name: str) -> str:
+    """A name without quotes around all of it (`"Krenko, Mob Boss"`); quotes inside stay
+    (`Miles "Tails" Prower`)."""
+    name = name.strip()
+    if len(name) > 2 and name[0] == name[-1] and name[0] in "\"'" and name[0] not in name[1:-1]:
+        return name[1:-1].strip()
+    return name
+
+
 class Collector:
     """Accumulates entries, problems and accounted-for lines while a reader runs."""
 
-    __slots__ = ("entries", "problems", "accounted", "candidates", "named_format")
+    __slots__ = ("entries", "problems", "accounted", "candidates", "named_format", "named_commanders")
 
     def __init__(self) -> None:
         self.entries: list[ListEntry] = []
@@ -208,6 +261,7 @@ class Collector:
         self.accounted: list[int] = []
         self.candidates: list[Candidate] = []
         self.named_format: NamedFormat | None = None
+        self.named_commanders: NamedCommanders | None = None
 
     def add(self, name: str, quantity, line: int, section: Section = Section.MAIN, **hints) -> None:
         """Record a card; an unparsed_line when the name is longer than any card's, an
@@ -260,11 +314,19 @@ class Collector:
         """A warning about the list as a whole (commander_inferred)."""
         self.problems.append(Violation(code, message, Severity.WARNING, cards=cards, lines=lines))
 
-    def propose(self, indices, source: str) -> None:
+    def propose(self, indices, source: str, layout: bool = False) -> None:
         """Offer entries as the commander(s) for assemble to judge with the cards (Candidate)."""
         indices = tuple(indices)
         if indices and all(0 <= i < len(self.entries) for i in indices):
-            self.candidates.append(Candidate(indices, source))
+            self.candidates.append(Candidate(indices, source, layout))
+
+    def name_commanders(self, text: str, line: int) -> bool:
+        """The commanders a comment or front matter names in words (the first such text
+        counts); False when the text names none."""
+        readings = commander_readings(text)
+        if readings and self.named_commanders is None:
+            self.named_commanders = NamedCommanders(readings, line)
+        return bool(readings)
 
     def propose_side_tail(self, indices: list[int], where: str) -> None:
         """Exporters that append the commander(s) after real sideboard cards: the last two,
@@ -299,4 +361,4 @@ class Collector:
     def decklist(self, format: str) -> Decklist:
         """The finished, immutable result."""
         return Decklist(tuple(self.entries), format, tuple(self.problems), tuple(self.accounted),
-                        tuple(self.candidates), self.named_format)
+                        tuple(self.candidates), self.named_format, self.named_commanders)

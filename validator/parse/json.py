@@ -1,5 +1,7 @@
 """JSON site exports pasted whole: Moxfield, Archidekt, Aetherhub, MTGJSON, TappedOut and
-TCGplayer.
+TCGplayer, and the shapes other tools write: bare-name arrays (`{"commanders": [...],
+"mainboard": [...]}`), a `cards` array of `{name, quantity, category}`, and a site record
+whose `cards` is one string of `N Name` lines beside `commander` and `partner` fields.
 
 Each site reader turns the document into a list of `_Card`s without touching the
 collector, so a document that is not the shape it looked like is reported once instead
@@ -10,15 +12,14 @@ is, or else the line of the string the names were read from).
 
 from __future__ import annotations
 
-import bisect
-import html
 import json
 import re
-from itertools import accumulate
 from typing import Callable, NamedTuple
 
 from validator.decklist import Section
 from validator.parse.common import Collector, DecklistError, check_entries, clean_text, heading_section
+from validator.parse.json_lines import LineFinder
+from validator.parse.tappedout_board import board_cards
 
 _SITE_ERRORS = (TypeError, KeyError, AttributeError, ValueError, IndexError)
 
@@ -72,7 +73,8 @@ def read_json(document, text: str, lines: list[str], c: Collector) -> str:
     site, reader = _site_of(document)
     if reader is None:
         c.unparsed(1, lines[0] if lines else "", "is JSON, but not a deck export this service reads "
-                   "(Moxfield, Archidekt, Aetherhub, MTGJSON, TappedOut, TCGplayer)")
+                   "(Moxfield, Archidekt, Aetherhub, MTGJSON, TappedOut, TCGplayer, arrays of card names, "
+                   "a cards array or a cards string)")
     else:
         try:
             cards = reader(document)
@@ -82,15 +84,16 @@ def read_json(document, text: str, lines: list[str], c: Collector) -> str:
             c.unparsed(1, lines[0] if lines else "", f"looks like a {site} export but could not be read ({type(error).__name__}: {error})")
         else:
             check_entries(len(cards))
-            _add_all(cards, text, c)
+            _add_all(cards, text, c, site in _GENERIC_SHAPES)
             _name_format(site, document, text, c)
     c.account_rest(lines)
     return ("mtgjson" if site == "mtgjson" else f"{site}_json") if reader else "json"
 
 
-def _add_all(cards: list[_Card], text: str, c: Collector) -> None:
-    """Check and number every card read from a JSON export."""
-    line_of = _LineFinder(text)
+def _add_all(cards: list[_Card], text: str, c: Collector, generic: bool = False) -> None:
+    """Check and number every card read from a JSON export (`generic`: a shape no one site
+    owns, whose `commander` field repeats a name its cards hold: the card's `"name"` is its line)."""
+    line_of = LineFinder(text, prefer_names=True) if generic else LineFinder(text)
     for card in cards:
         name = clean_text(card.name.strip()) if isinstance(card.name, str) else ""
         line = line_of(name, card.name, card.source)
@@ -130,49 +133,14 @@ def _name_format(site: str, document: dict, text: str, c: Collector) -> None:
     elif site == "archidekt":
         number = document.get("deckFormat")
         named = ARCHIDEKT_FORMATS.get(number) if isinstance(number, int) and not isinstance(number, bool) else None
+    elif site in _GENERIC_SHAPES:
+        named = document.get("format")
     else:
         return
     if isinstance(named, str):
         key = '"deckFormat"' if site == "archidekt" else '"format"'
         at = text.find(key)
         c.name_format(named, text.count("\n", 0, at) + 1 if at >= 0 else None)
-
-
-# A JSON string literal, unrolled so it reads each character once. json.loads accepted
-# the text (no raw line breaks inside a string), so searched from the start the matches
-# are exactly the document's strings, keys included.
-_STRING = re.compile(r'"([^"\\]*+(?:\\.[^"\\]*+)*+)"')
-
-
-class _LineFinder:
-    """Line of the first string in the document equal to a name (1 when there is none, or
-    the text is one line). The strings are read once, lazily, as far as the names asked for
-    need: searching the text from its start for each name was quadratic (15,000 distinct
-    names in a Moxfield export took 7-23 s)."""
-
-    def __init__(self, text: str) -> None:
-        # where each line starts (None: one line, every entry is on line 1)
-        self.starts = list(accumulate((len(line) + 1 for line in text.split("\n")), initial=0)) if "\n" in text else None
-        self.strings = _STRING.finditer(text)
-        self.offsets: dict[str, int] = {}  # decoded string -> where it first starts, for the strings read so far
-
-    def __call__(self, *values: object) -> int:
-        """1-based line of the first string equal to the first of `values` the document
-        holds (strings only; others are skipped)."""
-        if self.starts is None:
-            return 1
-        wanted = [value for value in values if isinstance(value, str) and value]
-        offsets = self.offsets
-        if not any(value in offsets for value in wanted):
-            for match in self.strings:
-                raw = match[1]
-                string = json.loads(match[0]) if "\\" in raw else raw
-                if string not in offsets:
-                    offsets[string] = match.start()
-                    if string in wanted:
-                        break
-        at = next((offsets[value] for value in wanted if value in offsets), None)
-        return 1 if at is None else bisect.bisect_right(self.starts, at)
 
 
 # --- the sites -----------------------------------------------------------------------
@@ -300,7 +268,7 @@ def _tappedout(data: dict) -> list[_Card]:
     the flat `cards` string ("1 A||1 B") is the fallback when there is no board."""
     board = data.get("board")
     if isinstance(board, str) and board.strip():
-        return _tappedout_board(board)
+        return [_Card(name, quantity, section, source=board) for name, quantity, section in board_cards(board)]
     check_entries(data["cards"].count("||") + 1)  # before 140,000 `1 Opt||` become cards
     cards = []
     for item in data["cards"].split("||"):
@@ -309,57 +277,107 @@ def _tappedout(data: dict) -> list[_Card]:
     return cards
 
 
-# TappedOut's board HTML read in one linear pass over its tags (and comments, skipped); the
-# text between two tags is sliced out only where an item or heading is being read. A "<"
-# that closes no tag before the next "<" is text, as in HTMLParser. (The standard library's
-# HTMLParser is quadratic on unclosed tags in this Python, 3 s for 12 KB of "<a ", far
-# under a real board's 57 KB, and raised AssertionError on "<![": a 500.)
-_HTML_TAG = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)(h3|li|a)(?![^\s/>\x00])([^<>]*+)>|<[/!?A-Za-z][^<>]*+>", re.S | re.I)
-# An attribute as HTMLParser reads one: a name, then optionally `=` and a quoted or bare value.
-_HTML_ATTRIBUTE = re.compile(r"""([^\s/=]++)(?:\s*+=+\s*+(?:"([^"]*)"|'([^']*)'|(\S*+)))?""")
+# --- shapes no one site owns ----------------------------------------------------------
+
+# Keys of bare-name arrays (`{"commanders": ["A"], "mainboard": ["B", ...]}`), one copy a name.
+_NAME_ARRAYS = {
+    "commanders": Section.COMMANDER, "commander": Section.COMMANDER,
+    "companions": Section.COMPANION, "companion": Section.COMPANION,
+    "mainboard": Section.MAIN, "main": Section.MAIN, "maindeck": Section.MAIN, "deck": Section.MAIN,
+    "sideboard": Section.SIDEBOARD, "maybeboard": Section.MAYBEBOARD,
+    "tokens": Section.IGNORED,
+}
+# A cards array's category (or section, board) that leaves the main deck; any other is the user's own.
+_CARD_CATEGORIES = ("commander", "companion", "sideboard", "maybeboard", "oathbreaker", "signature spell")
+_COUNTED_LINE = re.compile(r"([0-9]{1,4})[xX]?[ \t]++(\S.*)")  # `1 Sol Ring`, `2x Forest` in a cards string
 
 
-def _tappedout_board(board: str) -> list[_Card]:
-    """The cards of a board: headings switch section; in a `tappedout-member` item, the
-    text before the `card-link` anchor is the quantity (`1x`) and the anchor's text the name.
-    Only h3, li and a tags do anything; every other tag and comment just ends a text."""
-    cards: list[_Card] = []
-    section, capture, text, quantity, end = Section.MAIN, None, [], "", 0
-    for match in _HTML_TAG.finditer(board):
-        if capture and match.start() > end:
-            text.append(html.unescape(board[end:match.start()]))
-        end = match.end()
-        closing, name, attributes = match.groups()
-        if name is None:  # another element, a comment, <!DOCTYPE>, <?pi>
-            continue
-        name = name.lower()
-        if closing:
-            if name == "h3" and capture == "heading":
-                section, capture = heading_section("".join(text)) or Section.MAIN, None
-            elif name == "a" and capture == "name":
-                cards.append(_Card("".join(text), quantity, section, source=board))
-                capture = None
-        elif name == "h3":
-            capture, text = "heading", []
-        elif name == "li" and "tappedout-member" in _html_class(attributes).split():
-            capture, text = "item", []
-        elif name == "a" and capture == "item" and "card-link" in _html_class(attributes).split():
-            quantity = "".join(text).strip().rstrip("xX")
-            capture, text = "name", []
+def _has_name_arrays(data: dict) -> bool:
+    """Whether a document holds a board as an array of bare names (strings)."""
+    return any(isinstance(value := data.get(key), list) and value and isinstance(value[0], str)
+               for key in _NAME_ARRAYS)
+
+
+def _named_commanders(value) -> list:
+    """A `commander` field's names: a string, or an array of strings (others are skipped)."""
+    names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return [name for name in names if isinstance(name, str) and name.strip()]
+
+
+def _name_arrays(data: dict) -> list[_Card]:
+    """Boards as arrays of names, one copy each (an item that is an object gives its
+    name and quantity); a `commander` string is one commander."""
+    cards = []
+    for key, section in _NAME_ARRAYS.items():
+        value = data.get(key)
+        for item in [value] if isinstance(value, str) and section is Section.COMMANDER else value or ():
+            if isinstance(item, dict):
+                cards.append(_Card(item.get("name"), item.get("quantity", item.get("count", 1)), section))
+            else:
+                cards.append(_Card(item, 1, section))
     return cards
 
 
-def _html_class(attributes: str) -> str:
-    """The value of a tag's (last) class attribute, entities decoded; "" when it has none."""
-    value = ""
-    for match in _HTML_ATTRIBUTE.finditer(attributes):
-        if match[1].lower() == "class":
-            value = next((v for v in match.groups()[1:] if v is not None), "")
-    return html.unescape(value)
+def _cards_array(data: dict) -> list[_Card]:
+    """A deck object whose `cards` are `{name, quantity, category}`: category `commander`
+    (or Commander, Sideboard, Maybeboard...) places a card, any other is the main deck's;
+    a `commander` field naming a card no category marks makes it the commander (one the
+    array does not hold is added)."""
+    cards = []
+    for item in data["cards"]:
+        name = item.get("name")
+        if name is None and isinstance(item.get("card"), dict):
+            name = item["card"].get("name")
+        category = item.get("category", item.get("section", item.get("board")))
+        category = category.strip().lower() if isinstance(category, str) else ""
+        section = heading_section(category) if category in _CARD_CATEGORIES else Section.MAIN
+        quantity = item.get("quantity", item.get("qty", item.get("count", 1)))
+        cards.append(_Card(name, quantity, section, item.get("set"), item.get("collector_number")))
+    return _with_commander_fields(cards, _named_commanders(data.get("commander")))
+
+
+def _with_commander_fields(cards: list[_Card], names: list[str]) -> list[_Card]:
+    """The cards with the commanders a field names: when no card is in the command zone
+    yet, a listed card of that name moves there, an unlisted one is added."""
+    if not names or any(card.section is Section.COMMANDER for card in cards):
+        return cards
+    for name in names:
+        at = next((i for i, card in enumerate(cards) if card.name == name and card.section is Section.MAIN), None)
+        if at is None:
+            cards.append(_Card(name, 1, Section.COMMANDER))
+        else:
+            cards[at] = cards[at]._replace(section=Section.COMMANDER)
+    return cards
+
+
+def _card_lines(data: dict) -> list[_Card]:
+    """A site record: `cards` is one string of `N Name` lines (CRLF or LF; a header line such
+    as `Sideboard` switches section), and the `commander` and `partner` fields outside it
+    add the commanders (an empty `partner` names none)."""
+    text = data["cards"]
+    check_entries(text.count("\n") + 1)
+    section, cards = Section.MAIN, []
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line:
+            continue
+        if (header := heading_section(line)) is not None:
+            section = header
+            continue
+        counted = _COUNTED_LINE.fullmatch(line)
+        quantity, name = (counted[1], counted[2]) if counted else (1, line)
+        cards.append(_Card(name, quantity, section, source=text))
+    for key in ("commander", "partner"):
+        cards.extend(_Card(name, 1, Section.COMMANDER) for name in _named_commanders(data.get(key)))
+    return cards
+
+
+_GENERIC_SHAPES = ("names", "cards", "lines")
 
 
 def _site_of(document) -> tuple[str, Callable[[dict], list[_Card]] | None]:
-    """Which site wrote this JSON, by the keys only that site uses."""
+    """Which site wrote this JSON, by the keys only that site uses (then the shapes no one
+    site owns)."""
     if not isinstance(document, dict):
         return "json", None
     if "convertedDeck" in document:
@@ -368,10 +386,20 @@ def _site_of(document) -> tuple[str, Callable[[dict], list[_Card]] | None]:
         return "mtgjson", _mtgjson
     if isinstance(document.get("result"), dict) and "deck" in document["result"]:
         return "tcgplayer", _tcgplayer
-    if "boards" in document or ("mainboard" in document and "commanders" in document):
+    if "boards" in document:
         return "moxfield", _moxfield
-    if isinstance(document.get("cards"), list) and "categories" in document:
+    if _has_name_arrays(document):
+        return "names", _name_arrays
+    if "mainboard" in document and "commanders" in document:
+        return "moxfield", _moxfield
+    cards = document.get("cards")
+    if isinstance(cards, list) and "categories" in document:
         return "archidekt", _archidekt
-    if isinstance(document.get("cards"), str) or isinstance(document.get("board"), str):
+    if isinstance(cards, list):
+        return "cards", _cards_array
+    if isinstance(cards, str) and "||" not in cards and not isinstance(document.get("board"), str) \
+            and ("\n" in cards or "commander" in document):
+        return "lines", _card_lines
+    if isinstance(cards, str) or isinstance(document.get("board"), str):
         return "tappedout", _tappedout
     return "json", None

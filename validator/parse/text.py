@@ -14,8 +14,9 @@ import re
 
 from validator.decklist import ListEntry, Section
 from validator.parse.common import (
-    HEADERS, MAX_LINE_LENGTH, MAX_NAME_LENGTH, Collector, deck_cards, heading_word, side_zone_section,
+    COMMANDER_LABEL, HEADERS, MAX_LINE_LENGTH, MAX_NAME_LENGTH, Collector, deck_cards, heading_word, side_zone_section,
 )
+from validator.parse.decorations import FORGE_PRINTING, peel
 
 # The common cases, `1 Sol Ring`, `4x Forest`, `1 x Forest`, Arena's `1 Sol Ring (C21) 263` and
 # Forge's `1 Sol Ring|C21|1`: the name holds only characters no decoration uses, so
@@ -33,22 +34,12 @@ _QUANTITY = re.compile(r"(?:(-?\d+)(?:[ \t]*[xX])?|[xX](\d+))(?:\s+|$)")
 # A count after the name, `Sol Ring x2` / `x 2`, tried only when no quantity leads (no card
 # name ends in " x" and digits). Searched from the end: one short attempt per blank.
 _TRAILING_QUANTITY = re.compile(r"[ \t][xX][ \t]?(\d+)$")
-# Arena/Moxfield printing, tried only from the last "(" so Un-names with parentheses
-# ("Erase (Not the Urza's Legacy One)") are left alone.
-_PRINTING = re.compile(r"\(([A-Za-z0-9]{2,6})\)(?:\s+(\S+))?")
-_SET_NUMBER = re.compile(r"([A-Za-z0-9]{2,8}):(\S+)")  # XMage [C21:263], taw [MOC:1]
-_SET_CODE = re.compile(r"[A-Za-z0-9]{2,8}")
-# Forge `|SET|art`. Possessive blanks: `\s*\d*\s*` before a non-digit tried every split of
-# a run of blanks (1,000 lines `1 A|AB|` + 990 spaces + `Z` took 31 s); blanks, digits,
-# blanks can be read one way only, so nothing is lost by never giving any back.
-_FORGE_PRINTING = re.compile(r"\|\s*+([A-Za-z0-9]{2,8})\s*+(?:\|\s*+\d*+\s*+)?")
 # `1 Sol Ring|C21|1` or `1 Sol Ring (C21) 263` in one match. _PLAIN's name stops at the
 # first "|" or "(", and giving any of it back could never let a printing match, so it is
 # atomic: linear, whatever the line. The name keeps the spaces before the printing.
-_PRINTED = re.compile(rf"(?>{_PLAIN.pattern})\s*(?:{_FORGE_PRINTING.pattern}|{_ARENA_TAIL.pattern})")
+_PRINTED = re.compile(rf"(?>{_PLAIN.pattern})\s*(?:{FORGE_PRINTING.pattern}|{_ARENA_TAIL.pattern})")
 _INLINE = re.compile(r"([A-Za-z][A-Za-z ]{0,20}):\s*+(.+)")  # COMMANDER: 1 Name, SB: 1 Name (lines are stripped)
 _CATEGORY_HEADER = re.compile(r"[^\W\d_][\w &/',+-]{0,40}")  # TappedOut `Creatures (2)`
-_FLAG = re.compile(r"\{(\w+)\}")
 _NOT_A_NAME = re.compile(r"[<>{}\[\]|=*^\x00-\x1f\x7f]")  # markup, never in a card name
 _LETTER = re.compile(r"[^\W\d_]")
 _COMMENT = re.compile(r"\s#(.*)")  # a trailing comment (Archidekt's `^label,#rrggbb^` has no space)
@@ -56,32 +47,29 @@ _FORMAT_LINE = re.compile(r"format\s*:\s*(\S.*)", re.IGNORECASE)  # `Format: Bra
 
 # Bare words that head a group of main-deck cards in type-grouped lists (no card has
 # these names, so reading them as headers loses nothing).
-_TYPE_GROUPS = frozenset({
+TYPE_GROUPS = frozenset({
     "creatures", "lands", "instants", "sorceries", "artifacts", "enchantments",
     "planeswalkers", "battles", "spells", "nonlands",
 })
-# Archidekt's first category names the pile; these piles are not the main deck.
-_CATEGORY_SECTIONS = {
-    "commander": Section.COMMANDER,
-    "oathbreaker": Section.COMMANDER,
-    "signature spell": Section.SIGNATURE,
-    "companion": Section.COMPANION,
-    "sideboard": Section.SIDEBOARD,
-    "maybeboard": Section.MAYBEBOARD,
-    "considering": Section.MAYBEBOARD,
-}  # any other category is the user's own (`[Ramp]`, `[Tokens]`): part of the deck
 _COMMAND_SECTIONS = (Section.COMMANDER, Section.COMPANION)
-# Markers, labels and categories read after one name; real lines carry three at most
-# (`1 Sol Ring [Ramp{top}] ^Have,#37d67a^ *F*`).
-MAX_DECORATIONS = 8
 _XMAGE_METADATA = ("NAME:", "LAYOUT ")  # XMage deck name and UI layout lines
+# XMage's deck editor state, one line per zone however many cards it lays out (one over
+# MAX_LINE_LENGTH is still no card line): accounted for at any length, before any pattern.
+_XMAGE_LAYOUT = ("LAYOUT MAIN:", "LAYOUT SIDEBOARD:")
+# The basic lands (205.4c's basic land types, Wastes, their snow-covered printings): a
+# block of `Island: 9` lines after a list naming each once gives each one's total.
+BASIC_LANDS = frozenset(
+    name.lower() for basic in ("Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes")
+    for name in (basic, f"Snow-Covered {basic}")
+)
+_BASIC_TOTAL = re.compile(r"([A-Za-z][A-Za-z -]{0,30}+):[ \t]*+(\d{1,3})")
 
 
 class _State:
     """Where the reader is: current section, metadata block, and what the text marked."""
 
     __slots__ = ("section", "metadata", "marked", "side", "blocks", "gap", "seen", "section_start",
-                 "side_block", "first_block", "entries")
+                 "side_block", "first_block", "entries", "totals")
 
     def __init__(self, entries: list[ListEntry]) -> None:
         self.entries = entries  # the collector's entries, read-only here
@@ -95,6 +83,7 @@ class _State:
         self.blocks: list[tuple[int, int]] = [(0, 0)]  # (entry, problem) index at each block start
         self.gap = False  # a blank line was seen since the last card line
         self.seen: set[str] = set()  # dialects whose decorations were read (see DIALECTS)
+        self.totals: list[tuple[str, int, int]] = []  # (basic as typed, total, line) of `Island: 9` lines
 
 
 # Most specific first: a Forge list may carry Arena-looking lines, never the reverse.
@@ -102,12 +91,14 @@ DIALECTS = ("xmage", "forge", "archidekt", "moxfield", "arena")
 _ARENA_HEADERS = frozenset({"About", "Deck", "Commander", "Companion", "Sideboard"})
 
 
-def read_text(lines: list[str], collector: Collector, format: str | None = None) -> str:
+def read_text(lines: list[str], collector: Collector, format: str | None = None, numbered=None) -> str:
     """Read every line; returns the dialect (the forced `format`, else the one whose
-    decorations were seen; "text" when none). In XMage, `SB:` lines are the command zone."""
+    decorations were seen; "text" when none). In XMage, `SB:` lines are the command zone.
+    `numbered` ((line number, text) pairs) reads only those lines, as a Markdown
+    document's list part (validator/parse/markdown.py): the others are not there at all."""
     entries = collector.entries
     state = _State(entries)
-    for number, raw in enumerate(lines, 1):
+    for number, raw in numbered if numbered is not None else enumerate(lines, 1):
         line = raw.strip()
         if not line:
             state.gap = True
@@ -131,6 +122,8 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None)
     _settle_side_zone(state, collector, dialect == "xmage")
     _infer_from_last_block(state, collector)
     _propose_blocks(state, collector)
+    if state.totals:
+        _settle_totals(state.totals, collector)
     return dialect
 
 
@@ -161,12 +154,15 @@ def _read_printed(line: str, number: int, state: _State, entries: list) -> bool:
 
 def _read_line(line: str, number: int, state: _State, c: Collector) -> None:
     """Everything but the fast path: long lines, comments, metadata, headers, cards."""
-    if len(line) > MAX_LINE_LENGTH:
+    if line.startswith(_XMAGE_LAYOUT):
+        state.seen.add("xmage")
+        c.account(number)
+    elif len(line) > MAX_LINE_LENGTH:
         c.unparsed(number, line, f"is longer than {MAX_LINE_LENGTH} characters")
     elif line.startswith(("//", "#")):
         # `//Sideboard`, `# Commander` (deckstats and others): a header written as a comment
         comment = line.lstrip("/#").strip()
-        if not _name_format(comment, number, c):
+        if not _name_format(comment, number, c) and not _name_commanders(comment, number, c):
             _enter_section_comment(comment, state)
         c.account(number)
     elif _name_format(line, number, c):
@@ -190,6 +186,14 @@ def _name_format(line: str, number: int, c: Collector) -> bool:
     if named:
         c.name_format(named[1].strip(), number)
     return named is not None
+
+
+def _name_commanders(comment: str, number: int, c: Collector) -> bool:
+    """A comment before the first card naming the commander(s), `# Commander: NAME` or
+    `// Commanders: A + B` (validator.decklist.NamedCommanders): they designate."""
+    if c.entries or c.named_commanders is not None or not (label := COMMANDER_LABEL.match(comment)):
+        return False
+    return c.name_commanders(comment[label.end():], number)
 
 
 def _is_metadata(line: str, state: _State) -> bool:
@@ -219,7 +223,7 @@ def _enter_header(line: str, state: _State) -> bool:
         if section is not None:
             _switch(state, section)
         return True
-    if (counted and _CATEGORY_HEADER.fullmatch(word)) or word in _TYPE_GROUPS:
+    if (counted and _CATEGORY_HEADER.fullmatch(word)) or word in TYPE_GROUPS:
         state.section, state.metadata, state.marked = Section.MAIN, None, True
         return True
     return False
@@ -240,7 +244,11 @@ def _switch(state: _State, section: Section) -> None:
 
 
 def _read_inline_or_card(line: str, number: int, state: _State, c: Collector) -> None:
-    """`COMMANDER: 1 Name` / `SB: 1 Name` put one card in a section; anything else is a card."""
+    """`COMMANDER: 1 Name` / `SB: 1 Name` put one card in a section, `Island: 9` gives a basic
+    land's total; anything else is a card."""
+    if line[-1:].isdigit() and (total := _BASIC_TOTAL.fullmatch(line)) and total[1].lower() in BASIC_LANDS:
+        state.totals.append((total[1], int(total[2]), number))  # `Island: 9`, `Snow-Covered Island: 2`
+        return
     inline = _INLINE.fullmatch(line)
     if inline:
         word = inline[1].strip().lower()
@@ -273,11 +281,10 @@ def _read_card(line: str, number: int, section: Section, state: _State, c: Colle
         rest = rest[: comment.start()]
     hints: dict = {}
     seen = state.seen
-    rest = _leading_printing(rest.strip(), hints, seen)
-    rest, marked_section = _strip_decorations(rest, hints, seen)
+    rest = rest.strip()
+    name, marked_section = peel(rest, hints, seen)
     if marked_section is not None:
         section, state.marked = marked_section, True
-    name = _strip_printing(rest, hints, seen)
     if quantity is None and name[-1:].isdigit() and (trailing := _TRAILING_QUANTITY.search(name)):
         quantity, name = trailing[1], name[: trailing.start()].rstrip()
     if not _is_name(name):
@@ -285,101 +292,6 @@ def _read_card(line: str, number: int, section: Section, state: _State, c: Colle
         c.unparsed(number, line, why)
         return
     c.add(name, quantity if quantity is not None else 1, number, section, **hints)
-
-
-def _leading_printing(rest: str, hints: dict, seen: set[str]) -> str:
-    """XMage puts the printing before the name: `[C21:263] Sol Ring`."""
-    if rest.startswith("["):
-        close = rest.find("]")
-        printing = _SET_NUMBER.fullmatch(rest, 1, close) if close > 0 else None
-        if printing:
-            seen.add("xmage")
-            _set_printing(hints, printing[1], printing[2])
-            return rest[close + 1 :].strip()
-        if close > 0 and _SET_CODE.fullmatch(rest, 1, close):  # deckstats / MWS `[KLD] Name`
-            _set_printing(hints, rest[1:close], None)
-            return rest[close + 1 :].strip()
-    return rest
-
-
-def _strip_decorations(rest: str, hints: dict, seen: set[str]) -> tuple[str, Section | None]:
-    """Peel trailing `^label^`, `[...]` groups and `*X*` markers off, right to left, at
-    most MAX_DECORATIONS of them (what is left then still ends in one, and is no name).
-
-    String searches, not regexes: each step looks at the end of the line only, so a
-    hostile line costs linear time; the bound keeps it a few steps (330 `[a]` on each of
-    1,000 lines cost 0.8 s).
-    """
-    section: Section | None = None
-    for _ in range(MAX_DECORATIONS):
-        if rest.endswith("^") and (start := rest.rfind("^", 0, len(rest) - 1)) >= 0:
-            rest = rest[:start].rstrip()  # Archidekt color label `^Test,#2ccce4^`
-            seen.add("archidekt")
-        elif rest.endswith("]") and (start := rest.rfind("[")) >= 0:
-            section = _bracket(rest[start + 1 : -1], hints, seen) or section
-            rest = rest[:start].rstrip()
-        elif rest.endswith("*") and (start := rest.rfind("*", 0, len(rest) - 1)) >= 0 \
-                and rest[start + 1 : -1].isalpha() and len(rest) - start <= 8:
-            section = _marker(rest[start + 1 : -1].upper(), hints) or section
-            seen.add("moxfield")
-            rest = rest[:start].rstrip()
-        else:
-            break
-    return rest, section
-
-
-def _bracket(tag: str, hints: dict, seen: set[str]) -> Section | None:
-    """A trailing `[...]`: taw `[foil]`/`[etched]`/`[SET:num]`, else Archidekt categories."""
-    lowered = tag.strip().lower()
-    if lowered in ("foil", "etched"):
-        hints[lowered] = True
-        return None
-    printing = _SET_NUMBER.fullmatch(tag.strip())
-    if printing:
-        _set_printing(hints, printing[1], printing[2])
-        return None
-    seen.add("archidekt")
-    first = tag.split(",", 1)[0]  # Archidekt: the first category is the pile
-    flags = {flag.lower() for flag in _FLAG.findall(first)}
-    category = first.split("{", 1)[0].strip().lower()
-    if "nodeck" in flags:  # {noDeck}: listed, but not in the deck
-        return Section.MAYBEBOARD if category in ("maybeboard", "considering") else Section.SIDEBOARD
-    return _CATEGORY_SECTIONS.get(category)
-
-
-def _marker(marker: str, hints: dict) -> Section | None:
-    """Moxfield markers: *CMDR* commander, *F* foil, *E* etched (others are cosmetic)."""
-    if marker == "CMDR":
-        return Section.COMMANDER
-    if marker in ("F", "E"):
-        hints["foil" if marker == "F" else "etched"] = True
-    return None
-
-
-def _strip_printing(rest: str, hints: dict, seen: set[str]) -> str:
-    """Remove Arena's `(SET) number` and Forge's `|SET|art`; what is left is the name."""
-    opening = rest.rfind("(")
-    if opening > 0:
-        printing = _PRINTING.fullmatch(rest, opening)
-        if printing:
-            _set_printing(hints, printing[1], printing[2])
-            seen.add("arena")
-            rest = rest[:opening].rstrip()
-    if "|" in rest:
-        bar = rest.find("|")
-        forge = _FORGE_PRINTING.fullmatch(rest, bar)
-        if forge:  # anything else after a bar is left in, and the name is rejected
-            _set_printing(hints, forge[1], None)
-            seen.add("forge")
-            rest = rest[:bar].rstrip()
-    return rest
-
-
-def _set_printing(hints: dict, set_code: str, number: str | None) -> None:
-    """Keep the first printing hint seen; `*` (taw: any basic) is no collector number."""
-    hints.setdefault("set_code", set_code)
-    if number and number != "*":
-        hints.setdefault("collector_number", number)
 
 
 def _is_name(name: str) -> bool:
@@ -427,12 +339,32 @@ def _propose_blocks(state: _State, c: Collector) -> None:
         end, marked, problems = state.first_block
         if not marked and not problems and end <= 2 and len(entries) > end \
                 and all(entries[i].section is Section.MAIN for i in range(end)):
-            c.propose(range(end), "the first block, before a blank line (a commander-first list)")
+            c.propose(range(end), "the first block, before a blank line (a commander-first list)", layout=True)
     first_entry, first_problem = state.blocks[-1]
     last = range(first_entry, len(entries))
     if state.side_block is not None and state.side_block < len(state.blocks) and 1 <= len(last) <= 2 \
             and len(c.problems) == first_problem and all(entries[i].section is Section.SIDEBOARD for i in last):
-        c.propose(last, "the final block after the sideboard (the layout of Moxfield's MTGO download)")
+        c.propose(last, "the final block after the sideboard (the layout of Moxfield's MTGO download)", layout=True)
     if state.side_block is not None and state.side_block == len(state.blocks) and 1 <= len(last) <= 2 \
             and len(c.problems) == first_problem and all(entries[i].section is Section.SIDEBOARD for i in last):
         c.propose(last, "a sideboard holding only them, at the end of the list")
+
+
+def _settle_totals(totals: list[tuple[str, int, int]], c: Collector) -> None:
+    """`Island: 9` after a list that names Island gives the total, not 9 more: the line adds
+    what the list above lacks of it (nothing when it already has them; an unparsed_line
+    when it has more). A basic the list does not name is that many copies."""
+    listed: dict[str, int] = {}
+    for entry in c.entries:
+        if entry.section is Section.MAIN and (key := entry.name.lower()) in BASIC_LANDS:
+            listed[key] = listed.get(key, 0) + entry.quantity
+    for name, total, line in totals:
+        have = listed.get(name.lower(), 0)
+        if total < have:
+            c.unparsed(line, f"{name}: {total}", f"gives {total} {name} in all, but the list above has {have}")
+        elif total == have:
+            c.account(line)
+        else:
+            c.add(name, total - have, line)
+        listed[name.lower()] = max(have, total)
+

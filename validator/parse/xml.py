@@ -19,7 +19,7 @@ import defusedxml.sax
 
 from validator.decklist import Section
 from validator.parse.common import (
-    MAX_ENTRIES, MAX_LINE_LENGTH, MAX_NAME_LENGTH, Collector, DecklistError, check_entries, deck_cards,
+    MAX_ENTRIES, MAX_LINE_LENGTH, MAX_NAME_LENGTH, MAX_NAMED, Collector, DecklistError, check_entries, deck_cards,
     side_zone_section, snippet,
 )
 
@@ -41,8 +41,6 @@ _COMMENT_COMMANDER = re.compile(r"[\s/#*-]*+(?:cdr|cmdr|commanders?)\s*+[:=]", r
 # Between two names: `+`, `;`, `|` (spaces around optional), or ` & `, ` / `. A match starts
 # at a run of blanks' first character, never inside it.
 _NAME_LIST = re.compile(r"(?<!\s)(?:\s*+[+;|]\s*+|\s++[&/]\s++)")
-# A comment or banner naming one or two commanders: longer text names none.
-MAX_NAMED = 2 * MAX_NAME_LENGTH + 10
 # Tags ("<") a document may hold: four for each of MAX_ENTRIES cards. Each element costs
 # a few Python calls in the SAX driver, so 1 MiB of `<a/>` (262,000 elements) would cost
 # as much as checking a deck of them; counting "<" costs one pass in C.
@@ -169,10 +167,13 @@ _ZONES = {"main": Section.MAIN, "tokens": Section.IGNORED}
 
 def _cockatrice(elements: list[list], c: Collector) -> None:
     """Cockatrice `.cod`: `<zone name>` holds `<card number name/>`; `side` is the command
-    zone (Cockatrice has no commander zone), `tokens` is not part of the deck."""
+    zone (Cockatrice has no commander zone), `tokens` is not part of the deck. The cards
+    the deck comment names (all its `CDR:` lines together), and those the banner card
+    names, are proposed as the commanders."""
     zone = "main"
     cards_by_zone: dict[str, list[tuple]] = {}
-    named: list[tuple[str, str]] = []  # (names, where) of the comment and banner card
+    comments: list[tuple[str, str]] = []  # (names, the comment line(s) saying them)
+    banners: list[str] = []
     for tag, attrs, line, content in elements:
         if tag == "zone":
             zone = attrs.get("name", "").strip().lower()
@@ -180,9 +181,9 @@ def _cockatrice(elements: list[list], c: Collector) -> None:
             name = attrs.get("name") or "".join(content)
             cards_by_zone.setdefault(zone, []).append((name, attrs, line))
         elif tag == "comments":
-            named.extend(_comment_commanders("".join(content)))
+            comments.extend(_comment_commanders("".join(content)))
         elif tag == "bannerCard":
-            named.append((attrs.get("name") or "".join(content), "the deck's banner card"))
+            banners.append(attrs.get("name") or "".join(content))
     main: list[int] = []
     deck = _DeckCount(c)
     for zone, cards in cards_by_zone.items():
@@ -195,18 +196,25 @@ def _cockatrice(elements: list[list], c: Collector) -> None:
             _add(c, name, attrs.get("number"), line, section, attrs)
             if section is Section.MAIN:
                 main.extend(range(before, len(c.entries)))
-    if named:
+    if comments or banners:
         by_name: dict[str, list[int]] = {}  # folded name -> the main-zone entries of that name
         for i in main:
             by_name.setdefault(_fold(c.entries[i].name), []).append(i)
-        for names, where in named:
-            _propose_named(c, by_name, names, where)
+        # the comment is one marker however many lines it takes (`CDR: A` and `CDR: B`): its
+        # cards are proposed together, so a banner naming one of them is inside it, not beside it
+        found = sorted({i for names, _ in comments for i in _named_entries(by_name, names)})
+        if 1 <= len(found) <= 2:
+            c.propose(found, f"the deck comment ({'; '.join(shown for _, shown in comments)[:60]})")
+        for names in banners:
+            found = _named_entries(by_name, names)
+            if 1 <= len(found) <= 2:
+                c.propose(found, "the deck's banner card")
 
 
 def _comment_commanders(comment: str) -> list[tuple[str, str]]:
-    """(names, where) for each comment line that names the commander(s): `CDR: Krenko`, or
-    `Commander:` with the names on the next non-blank line. Lines longer than any such line
-    (MAX_LINE_LENGTH) are not looked at."""
+    """(names, the line(s) saying them) for each comment line that names the commander(s):
+    `CDR: Krenko`, or `Commander:` with the names on the next non-blank line. Lines longer
+    than any such line (MAX_LINE_LENGTH) are not looked at."""
     lines = comment.split("\n")
     found = []
     for number, line in enumerate(lines):
@@ -217,22 +225,20 @@ def _comment_commanders(comment: str) -> list[tuple[str, str]]:
             last += 1
             names = lines[last].strip()
         if names:
-            shown = "\n".join(lines[number:last + 1]).strip()[:60]
-            found.append((names, f"the deck comment ({shown})"))
+            found.append((names, "\n".join(lines[number:last + 1]).strip()[:60]))
     return found
 
 
-def _propose_named(c: Collector, main: dict[str, list[int]], names: str, where: str) -> None:
-    """Offer the main-zone cards a comment or the banner names (the whole text, or its
+def _named_entries(main: dict[str, list[int]], names: str) -> list[int]:
+    """The main-zone entries a comment line or the banner names (the whole text, or its
     parts split at `+`, `;`, ` & `...); text longer than two names names none."""
     if len(names) > MAX_NAMED:
-        return
+        return []
     found = main.get(_fold(names), [])
     if not found:
         parts = {_fold(part) for part in _NAME_LIST.split(names)}
         found = sorted(i for part in parts for i in main.get(part, ()))
-    if 1 <= len(found) <= 2:
-        c.propose(found, where)
+    return found
 
 
 def _fold(name: str) -> str:

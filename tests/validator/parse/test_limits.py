@@ -22,8 +22,8 @@ from validator.assemble import assemble
 from validator.decklist import Section
 from validator.parse import MAX_LINE_LENGTH, MAX_NAME_LENGTH, DecklistError, parse
 from validator.parse.common import MAX_ENTRIES
-from validator.parse.json import _tappedout_board
-from validator.parse.text import MAX_DECORATIONS
+from validator.parse.tappedout_board import board_cards
+from validator.parse.decorations import MAX_DECORATIONS
 from validator.parse.xml import MAX_XML_TAGS
 from validator.violations import Code
 
@@ -311,7 +311,7 @@ def test_the_cost_grows_linearly(case):
 ]), max_size=30))
 def test_the_board_scanner_reads_well_formed_boards_as_htmlparser_did(pieces):
     board = "".join(pieces)
-    assert _cards(_tappedout_board(board)) == _cards(_board_as_htmlparser_read_it(board))
+    assert board_cards(board) == _cards(_board_as_htmlparser_read_it(board))
 
 
 def _cards(cards) -> list[tuple]:

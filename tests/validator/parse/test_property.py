@@ -20,6 +20,10 @@ FRAGMENTS = [
     '<Cards Quantity="1" Sideboard="true" Name="A" />', "<cockatrice_deck>", '<zone name="side">',
     '<card number="1" name="B"/>', "{", "}", "[", "]", '"name"', ",", "section,count,name", "&lol;",
     "\ufeff", "\x00", "\u2028", "\x85", "9" * 40,
+    # issue 22: Markdown, CSV headers, comments naming commanders, totals, exact versions
+    "```", "~~~", "---", "## Decklist", "# ", "- ", "- [Commander] ", "commander: ", "Qty;Card Name;Board",
+    "Name\tCommander", "NULL", "# Commander: ", " and ", " + ", "Island: 9", " <extended>", " [C21]", " (F)",
+    "LAYOUT MAIN:", "\r\r\n",
 ]
 NEWLINES = st.sampled_from(["\n", "\r\n", "\r"])
 LINE = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=12)), max_size=6).map("".join)
@@ -49,7 +53,7 @@ def test_every_non_blank_line_is_accounted_for_and_nothing_but_decklisterror_esc
 
 @settings(max_examples=200, deadline=None)
 @given(DECKLIKE, st.sampled_from(["text", "arena", "moxfield", "archidekt", "mtgo_dek",
-                                   "cockatrice", "forge", "xmage", "json", "csv"]))
+                                   "cockatrice", "forge", "xmage", "json", "csv", "markdown"]))
 def test_any_format_hint_on_any_text_never_raises_and_reports_every_line(text, format):
     assert unaccounted(text, format) == []
 
