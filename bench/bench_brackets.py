@@ -9,7 +9,7 @@
    (1,700 combos, 117 mass land denial names) and a declared bracket, next to check() with
    no data (bench_engine's figure): the brackets' cost on a whole validation.
 3. The service's whole validation of one 100-card deck (service.validate_text, then
-   schemas.dump_report: parse, resolve from the SQLite store, check, the JSON body) over
+   responses.dump_report: parse, resolve from the SQLite store, check, the JSON body) over
    the fixture store, with both lists loaded and a declared bracket, next to the same
    store without lists and no bracket.
 
@@ -34,13 +34,13 @@ VARIANTS = int(os.environ.get("BENCH_SPELLBOOK_VARIANTS", "100000"))
 TWO_CARD_SHARE = 5  # one variant in five uses two cards
 
 # Runs in a child process so its peak RSS is the refresh's alone: VmHWM, read by the child
-# (tests/measured.py says why os.wait4's ru_maxrss would report the parent's size instead).
+# (tests/support/measured.py says why os.wait4's ru_maxrss would report the parent's size instead).
 REFRESH_CHILD = """
 import json, sys, time
-from card_data import brackets
-from tests.measured import peak_rss_kb
+from card_data import BracketSources, bracket_lists, bracket_tables
+from tests.support.measured import peak_rss_kb
 start = time.perf_counter()
-result = brackets.refresh(sys.argv[1], brackets.BracketSources(spellbook_url=sys.argv[2],
+result = bracket_lists.refresh(sys.argv[1], BracketSources(spellbook_url=sys.argv[2],
                           mass_land_denial_file=sys.argv[3]))
 status = result["two_card_combos"]
 assert status.status == "updated", status.error
@@ -124,11 +124,11 @@ def _service_rows(tmp: Path) -> list[Row]:
     """validate_text + dump_report on the fixture store: no lists, then both lists and bracket 4."""
     import time
 
-    from card_data import brackets, open_repository
+    from card_data import BracketSources, StoreSettings, bracket_lists, bracket_tables, open_repository
     from card_data.sync import import_file
-    from edh_service import schemas, service
-    from tests.factories import deck_text
-    from tests.scryfall_server import FIXTURES
+    from edh_service import pipeline as service, responses, schemas
+    from tests.support.factories import deck_text
+    from tests.support.scryfall_server import FIXTURES
 
     text = deck_text()  # the API tests' legal 100-card Atraxa list
     rows = []
@@ -136,16 +136,16 @@ def _service_rows(tmp: Path) -> list[Row]:
         db = tmp / f"service-{lists}.sqlite3"
         import_file(db, FIXTURES / "cards.jsonl", updated_at="2026-11-01T00:00:00+00:00")
         if lists:
-            brackets.refresh(db, brackets.BracketSources(
+            bracket_lists.refresh(db, BracketSources(
                 mass_land_denial_file=str(FIXTURES / "brackets" / "mass-land-denial.txt"),
                 combos_file=str(FIXTURES / "brackets" / "combos.txt")), network=False)
         old = time.time() - 60  # a store at rest, as in service (a fresh write is re-checked)
         os.utime(db, (old, old))
-        repository = open_repository(db, offline=True)
+        repository = open_repository(StoreSettings(db, offline=True))
 
         def whole() -> dict:
             report, meta = service.validate_text(text, repository, bracket=declared)
-            return schemas.dump_report(report, meta)
+            return responses.dump_report(report, meta)
 
         rows.append(Row(NAME, f"validate_text + dump_report, 100 cards, {label} (median)",
                         micros(median_seconds(whole, repeat=2000, warmup=200))))
@@ -156,7 +156,7 @@ def run() -> list[Row]:
     """Export streaming time and peak RSS, then the engine's and the service's cost."""
     sys.path.insert(0, str(ROOT))
     from card_data.sync import import_file
-    from tests.scryfall_server import FIXTURES, ScryfallServer
+    from tests.support.scryfall_server import FIXTURES, ScryfallServer
 
     with tempfile.TemporaryDirectory() as tmp:
         export = Path(tmp) / "variants.json.gz"

@@ -16,14 +16,15 @@ ROOT = Path(__file__).resolve().parent.parent
 NAME = "card_data"
 
 # Runs in a child process so its peak RSS is the sync's alone: VmHWM, read by the child
-# (tests/measured.py says why os.wait4's ru_maxrss would report the parent's size instead).
+# (tests/support/measured.py says why os.wait4's ru_maxrss would report the parent's size instead).
 SYNC_CHILD = """
 import json, sys, time
 from card_data.client import ScryfallClient
+from card_data.settings import StoreSettings
 from card_data.sync import sync
-from tests.measured import peak_rss_kb
+from tests.support.measured import peak_rss_kb
 start = time.perf_counter()
-result = sync(sys.argv[1], client=ScryfallClient(sys.argv[2]), force=True)
+result = sync(StoreSettings(sys.argv[1]), client=ScryfallClient(sys.argv[2]), force=True)
 print(json.dumps({"seconds": time.perf_counter() - start, "cards": result.metadata.cards, "vm_hwm_kb": peak_rss_kb()}))
 """
 
@@ -59,16 +60,16 @@ def run() -> list[Row]:
         return [Row(NAME, "skipped", "../shared/carddata is absent")]
     sys.path.insert(0, str(ROOT))
     from card_data import open_repository
-    from tests.scryfall_server import ScryfallServer
+    from tests.support.scryfall_server import ScryfallServer
 
     with tempfile.TemporaryDirectory() as tmp, ScryfallServer(bulk_file=bulk_file, content_encoding=True) as server:
         db = Path(tmp) / "cards.sqlite3"
         report, usage = _sync_in_child(db, server.base_url)
         names = _deck_names(db)
-        warm = open_repository(db, offline=True)
+        warm = open_repository(StoreSettings(db, offline=True))
         warm_seconds = median_seconds(lambda: warm.resolve(names), repeat=200, warmup=5)
         cold_seconds = median_seconds(
-            lambda: open_repository(db, offline=True).resolve(names), repeat=30, warmup=2)
+            lambda: open_repository(StoreSettings(db, offline=True)).resolve(names), repeat=30, warmup=2)
         suggest_seconds = median_seconds(lambda: warm.resolve(["Lightnig Bolt"]), repeat=30, warmup=2)
     return [
         Row(NAME, f"full sync, {report['cards']} cards (wall)", f"{report['seconds']:.2f} s", "<= 20 s"),

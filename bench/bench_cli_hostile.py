@@ -1,6 +1,6 @@
 """edh-validate on a hostile checkout (issue 19): what the walk and the caps cost.
 
-- walk: `cli.expand_paths` over 100,000 entries (100 decklists among other files in 1,000
+- walk: `paths.expand_paths` over 100,000 entries (100 decklists among other files in 1,000
   folders, and two self-referencing folder links, which made glob's walk explode);
 - MAX_ENTRIES: the command (a subprocess) over 250,000 entries, until it refuses;
 - MAX_FILES: the command over 10,000 decklist files in one run;
@@ -61,7 +61,7 @@ def tree(root: Path, entries: int, decks: int, folders: int = 1000) -> Path:
 def walk_seconds(root: Path) -> float:
     """Median wall time of expand_paths over the tree, 3 runs, in its folder."""
     sys.path.insert(0, str(ROOT))
-    import cli
+    from edh_service.cli import paths, reading
 
     here = os.getcwd()
     os.chdir(root.parent)
@@ -69,7 +69,7 @@ def walk_seconds(root: Path) -> float:
         samples = []
         for _ in range(3):
             start = time.perf_counter()
-            found = cli.expand_paths([root.name])
+            found = paths.expand_paths([root.name])
             samples.append(time.perf_counter() - start)
     finally:
         os.chdir(here)
@@ -80,10 +80,10 @@ def walk_seconds(root: Path) -> float:
 def dck_seconds() -> float:
     """dck_dialect on 1 MiB of newlines."""
     sys.path.insert(0, str(ROOT))
-    import cli
+    from edh_service.cli import paths, reading
 
     start = time.perf_counter()
-    cli.dck_dialect("\n" * (1024 * 1024))
+    reading.dck_dialect("\n" * (1024 * 1024))
     return time.perf_counter() - start
 
 

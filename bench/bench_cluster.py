@@ -2,7 +2,7 @@
 
 The same 100-card deck and wrk script as bench_http.py, 8 connections: one gunicorn
 instance straight, one instance behind HAProxy (the load balancer's own cost), and three
-instances behind HAProxy (tests/cluster.py starts them: real gunicorn processes, HAProxy
+instances behind HAProxy (tests/support/cluster.py starts them: real gunicorn processes, HAProxy
 from a generated config with health checks), and, when Debian's redis-server is there,
 three instances sharing a per-client budget in Redis (REDIS_URL, a limit too high to be
 reached: the cost of one Redis round trip per request). All three set-ups run at once and the wrk
@@ -34,9 +34,9 @@ QUIET = {"CARD_DATA_OFFLINE": "1", "ACCESS_LOG": "", "LOG_LEVEL": "warning",
 
 def run() -> list[Row]:
     """Median decks/s and p99 over ROUNDS alternating runs of each set-up."""
-    from tests.cluster import Cluster, available
-    from tests.redis_server import RedisServer
-    from tests.redis_server import available as redis_available
+    from tests.support.cluster import Cluster, available
+    from tests.support.redis_server import RedisServer
+    from tests.support.redis_server import available as redis_available
 
     if not available():
         return [Row("cluster", "skipped", "Debian's haproxy is not installed")]

@@ -22,7 +22,7 @@ import requests
 
 from bench.common import Row
 from card_data.sync import import_file
-from tests.live_server import GUNICORN_CONFIG, ROOT, WSGI_APP, free_port, stop, wait_ready
+from tests.support.live_server import GUNICORN_CONFIG, ROOT, WSGI_APP, free_port, stop, wait_ready
 
 DRIPPERS = 4
 DRIP_EVERY = 1.0

@@ -13,7 +13,8 @@ import time
 from bench.common import Row, median_seconds, micros
 from validator import card_facts, companions
 from validator.assemble import assemble
-from validator.deck import Card, Deck
+from validator.deck import Card
+from validator.deck_facts import Deck
 from validator.decklist import Decklist, ListEntry, Section
 from validator.engine import check, validate
 

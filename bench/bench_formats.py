@@ -47,10 +47,11 @@ def _service_rows() -> list[Row]:
     if not (REAL_CARDS.is_file() and REAL_DECK.is_file()):
         return [Row(NAME, "service rows skipped", "../shared is absent")]
     from card_data import open_repository
-    from edh_service import service
+    from card_data.settings import StoreSettings
+    from edh_service import pipeline as service
 
     db, deck, data = store_and_deck()
-    repository = open_repository(db, offline=True)
+    repository = open_repository(StoreSettings(db, offline=True))
     report = service.validate_text(deck, repository, with_formats=True).report
     assert report.valid and report.formats["commander"].valid, report  # a failing deck would mislead
     assert tuple(report.formats) == KEYS

@@ -23,7 +23,8 @@ from typing import Callable
 from bench.bench_http import REAL_CARDS, store_and_deck
 from bench.common import Row, median_seconds, micros, millis
 from card_data import open_repository
-from edh_service import service
+from card_data.settings import StoreSettings
+from edh_service import pipeline as service
 from validator.parse import parse
 
 NAME = "hostile"
@@ -260,7 +261,7 @@ def timed(repository, make: Make, repeat: int = REPEAT, **options) -> tuple[floa
 def run() -> list[Row]:
     """The slowest body per reader, and the reproductions."""
     db, deck, data = store_and_deck()
-    repository = open_repository(db, offline=True)
+    repository = open_repository(StoreSettings(db, offline=True))
     service.validate_text(deck + "\n1 Warm The Fuzzy Index Up", repository)  # build the suggestion index
     normal = median_seconds(lambda: service.validate_text(deck, repository), repeat=300, warmup=30)
     rows = [Row(NAME, "normal 100-card list (validate_text, warm store), median", micros(normal))]

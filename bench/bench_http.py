@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from tests import live_server
+from tests.support import live_server
 from bench.common import SHARED, Row
 
 ROOT = Path(__file__).resolve().parent.parent

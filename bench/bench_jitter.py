@@ -36,6 +36,7 @@ CLIENT = """
 import json, sys, threading, time
 from card_data.client import ScryfallClient
 from card_data.coordination import coordination_for
+from card_data.settings import StoreSettings
 
 api, db, redis_url, count = sys.argv[1], sys.argv[2], sys.argv[3] or None, int(sys.argv[4])
 stop = False
@@ -45,7 +46,7 @@ def hog():  # a worker busy validating: pure Python holding the GIL
         sum(i * i for i in range(20000))
 
 threading.Thread(target=hog, daemon=True).start()
-limits = coordination_for(db, redis_url).limits
+limits = coordination_for(StoreSettings(db, redis_url=redis_url)).limits
 claims = []
 acquire = limits.acquire_slot
 
@@ -83,8 +84,8 @@ def sleep_overshoot(samples: int = 200) -> list[float]:
 def claims_and_arrivals(scratch: Path) -> tuple[list[float], list[float], str]:
     """Run the clients; (claim times, arrival times, backend)."""
     sys.path.insert(0, str(ROOT))
-    from tests.redis_server import RedisServer, available
-    from tests.scryfall_server import fixture_server
+    from tests.support.redis_server import RedisServer, available
+    from tests.support.scryfall_server import fixture_server
 
     redis = RedisServer(scratch / "redis").start() if available() else None
     try:

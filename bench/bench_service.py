@@ -10,7 +10,8 @@ import tracemalloc
 from bench.common import Row, median_seconds, micros
 from bench.bench_http import REAL_CARDS, REAL_DECK, store_and_deck
 from card_data import open_repository, store
-from edh_service import service
+from card_data.settings import StoreSettings
+from edh_service import pipeline as service
 
 NAME = "service"
 
@@ -41,7 +42,7 @@ def run() -> list[Row]:
     if not (REAL_CARDS.is_file() and REAL_DECK.is_file()):
         return [Row(NAME, "skipped", "../shared is absent")]
     db, deck, data = store_and_deck()
-    repository = open_repository(db, offline=True)
+    repository = open_repository(StoreSettings(db, offline=True))
     report = service.validate_text(deck, repository).report
     assert report.card_count == 100 and report.valid, report  # a failing deck would mislead
     seconds = median_seconds(lambda: service.validate_text(deck, repository), repeat=1000, warmup=50)

@@ -1,6 +1,6 @@
-"""Hostile sync inputs (issue 19): each bulk file and Spellbook export of tests/hostile_files.py,
+"""Hostile sync inputs (issue 19): each bulk file and Spellbook export of tests/support/hostile_files.py,
 served by the local Scryfall-shaped server and read by the real sync or refresh in a child
-process (tests/measured.py: its own peak RSS, VmHWM, and CPU time), next to a normal sync of
+process (tests/support/measured.py: its own peak RSS, VmHWM, and CPU time), next to a normal sync of
 ../shared/carddata in the same run. Also the worst a file can cost under the caps: gzip
 bombs just over MAX_BULK_BYTES (1 GiB) and MAX_EXPORT_BYTES (2 GiB), read to the cap.
 
@@ -39,9 +39,9 @@ def run() -> list[Row]:
     """One row per hostile input: how it ended, wall, CPU and peak RSS."""
     sys.path.insert(0, str(ROOT))
     from card_data.sync import import_file
-    from tests.hostile_files import HOSTILE_BULK, HOSTILE_EXPORTS, MB, gzip_of
-    from tests.measured import measure
-    from tests.scryfall_server import FIXTURES, ScryfallServer
+    from tests.support.hostile_files import HOSTILE_BULK, HOSTILE_EXPORTS, MB, gzip_of
+    from tests.support.measured import measure
+    from tests.support.scryfall_server import FIXTURES, ScryfallServer
 
     rows: list[Row] = []
     bulk = dict(HOSTILE_BULK)

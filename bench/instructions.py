@@ -37,9 +37,10 @@ deck = assemble(decklist, cards)
 if which.startswith("validate_text"):
     from bench.bench_http import store_and_deck
     from card_data import open_repository
-    from edh_service import service
+    from card_data.settings import StoreSettings
+    from edh_service import pipeline as service
     db, text, _ = store_and_deck()
-    repository = open_repository(db, offline=True)
+    repository = open_repository(StoreSettings(db, offline=True))
     extra = {"with_formats": True} if which == "validate_text_formats" else {}
     call = lambda: service.validate_text(text, repository, **extra)
 else:

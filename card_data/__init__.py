@@ -7,9 +7,10 @@ from card_data.errors import CardDataError, CardDataUnavailable
 from card_data.repository import (
     CardRepository, Resolution, describe_card, open_repository,
 )
+from card_data.settings import BracketSources, StoreSettings
 from card_data.store import CardStore, StoreMetadata
 
 __all__ = [
-    "CardDataError", "CardDataUnavailable", "CardRepository", "CardStore",
-    "Resolution", "StoreMetadata", "describe_card", "open_repository",
+    "BracketSources", "CardDataError", "CardDataUnavailable", "CardRepository", "CardStore",
+    "Resolution", "StoreMetadata", "StoreSettings", "describe_card", "open_repository",
 ]

@@ -1,45 +1,32 @@
-"""What the instances of the service share: Scryfall's request budget and 429 lockout,
-the one-sync-at-a-time lock, and which bulk file the last sync published.
+"""What the instances of the service share, behind one small interface: Scryfall's
+request budget and 429 lockout (`Limits`), the one-sync-at-a-time lock (`SyncLock`), and
+which bulk file the last sync published. DESIGN.md "Several instances",
+docs/several-instances.md.
 
-Two backends behind one small interface (DESIGN.md "Several instances",
-docs/several-instances.md):
+Two backends:
 
-- `FileCoordination` (no REDIS_URL, the default): today's behaviour on one host. The
-  budget and lockout live in a flock-guarded file next to the store
-  (`client.RateLimits`), the sync lock is an flock on `<store>.sync-lock`.
-- `RedisCoordination` (REDIS_URL set): the same, shared by every host through Redis.
-  Every Redis operation is one atomic command or Lua script. Redis is a dependency, not
-  a single point of failure: when it cannot be reached, each call falls back to the file
-  backend on this host (fail open: requests go on at the local budget), the outage is
-  logged once and counted (`status()`), and the next call after `RETRY_INTERVAL`
-  tries Redis again, so the instance reconnects on its own.
+- `file_coordination.FileCoordination` (no REDIS_URL, the default): one host. The budget
+  and lockout live in a flock-guarded file next to the store (`RateLimits`), the sync
+  lock is an flock on `<store>.sync-lock`.
+- `redis_coordination.RedisCoordination` (REDIS_URL set): the same, shared by every host
+  through Redis, falling back to the file backend while Redis is down.
 
-The service builds one per process with `coordination_for(db_path, redis_url=...)` and
-hands it to `open_repository(..., coordination=...)` and `sync.sync(..., coordination=...)`;
-`sync_lock()` elects the syncing process; `status()` feeds /readyz and /metrics.
+`coordination_for(settings)` returns this process's one object per store and Redis: the
+repository's Scryfall client, the sync and its lock (edh_service's background sync) and
+/readyz and /metrics (`status()`) all use it.
 """
 
 from __future__ import annotations
 
-import fcntl
-import logging
 import os
 import threading
-import time
-import uuid
-from pathlib import Path
-from typing import Any, Callable, Protocol, TypeVar
+from typing import Protocol
 
-from card_data.client import RATE_LIMITED_INTERVAL, RateLimits
+from card_data.file_coordination import FileCoordination
+from card_data.redis_coordination import RedisCoordination
+from card_data.settings import StoreSettings
 
-log = logging.getLogger(__name__)
-
-NAMESPACE = "edh-deck-validator"
-RETRY_INTERVAL = 1.0  # seconds between attempts to reach Redis while it is down
-SOCKET_TIMEOUT = 0.5  # a Redis call slower than this counts as "Redis is down"
-LOCK_TTL = 30.0  # a dead syncer's Redis lock expires after this long
-
-T = TypeVar("T")
+Coordination = FileCoordination | RedisCoordination
 
 
 class Limits(Protocol):
@@ -68,337 +55,21 @@ class SyncLock(Protocol):
         """Give the lock up (also on shutdown)."""
 
 
-# -- one host: files ------------------------------------------------------------------------
-
-
-class FileSyncLock:
-    """An flock on `<store>.sync-lock`, held until release() or the process ends."""
-
-    def __init__(self, path: str | os.PathLike) -> None:
-        self.path = Path(path)
-        self._handle = None
-
-    def acquire(self) -> bool:
-        """Take the flock without blocking."""
-        if self._handle is not None:
-            return True
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(self.path, "a+b")  # noqa: SIM115 - held until release()
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            return False
-        self._handle = handle
-        return True
-
-    def held(self) -> bool:
-        """An flock cannot be taken away while the descriptor is open."""
-        return self._handle is not None
-
-    def release(self) -> None:
-        """Closing the descriptor releases the flock."""
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
-
-
-class FileCoordination:
-    """The default: everything shared through files next to the store (one host)."""
-
-    backend = "file"
-
-    def __init__(self, db_path: str | os.PathLike) -> None:
-        self.db_path = Path(db_path)
-        self.limits: Limits = RateLimits.for_store(self.db_path)
-        self.shared_dir: Path | None = None  # one host shares the store file itself
-
-    def sync_lock(self) -> SyncLock:
-        """The flock that elects one syncing process per store file."""
-        return FileSyncLock(self.db_path.with_name(self.db_path.name + ".sync-lock"))
-
-    def published_bulk(self) -> dict[str, str] | None:
-        """Nothing to publish on one host: every process reads the same store file."""
-        return None
-
-    def publish_bulk(self, updated_at: str, file_name: str) -> None:
-        """Nothing to publish on one host."""
-
-    def status(self) -> dict[str, Any]:
-        """What /readyz and /metrics show."""
-        return {"backend": self.backend}
-
-    def close(self) -> None:
-        """Nothing to close."""
-
-
-# -- several hosts: Redis -------------------------------------------------------------------
-
-# Claim the budget at the moment of sending, on Redis's clock (hosts' clocks differ):
-# 0 = claimed, else milliseconds to wait. KEYS[1] = next allowed send (ms), ARGV[1] = interval (ms).
-_ACQUIRE_SLOT = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local next_at = tonumber(redis.call('GET', KEYS[1]) or '0')
-if now >= next_at then
-  redis.call('SET', KEYS[1], now + tonumber(ARGV[1]), 'PX', 2 * tonumber(ARGV[1]) + 1000)
-  return 0
-end
-return next_at - now
-"""
-
-# Keep a held lock: extend it when it is ours, re-take it when it vanished (Redis restarted
-# empty), report 0 when another process has it. KEYS[1] = lock, ARGV = token, ttl (ms).
-_RENEW_LOCK = """
-local holder = redis.call('GET', KEYS[1])
-if holder == ARGV[1] or not holder then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
-end
-return 0
-"""
-
-_RELEASE_LOCK = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0
-"""
-
-
-class RedisCoordination:
-    """Budget, lockout, sync lock and the published bulk file, shared through Redis.
-
-    `shared_dir` (optional) is a folder every instance mounts (a shared volume): the
-    syncing instance leaves the downloaded bulk file there and publishes its name and
-    updated_at in Redis; the others build their store from it instead of downloading.
-    """
-
-    backend = "redis"
-
-    def __init__(self, redis_url: str, db_path: str | os.PathLike, *, shared_dir: str | os.PathLike | None = None,
-                 namespace: str = NAMESPACE, lock_ttl: float = LOCK_TTL) -> None:
-        import redis  # only instances that set REDIS_URL need the package
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
-
-        self._errors = (redis.RedisError, OSError)
-        # One retry: the first command on a pooled connection that died with the server
-        # fails; the retry reconnects. No backoff: a failing call must fail fast.
-        self.redis = redis.Redis.from_url(
-            redis_url, socket_timeout=SOCKET_TIMEOUT, socket_connect_timeout=SOCKET_TIMEOUT,
-            retry=Retry(NoBackoff(), 1), decode_responses=True,
-        )
-        self.db_path = Path(db_path)
-        self.shared_dir = Path(shared_dir) if shared_dir else None
-        self.namespace = namespace
-        self.lock_ttl = lock_ttl
-        self.fallback = FileCoordination(db_path)
-        self._acquire_slot = self.redis.register_script(_ACQUIRE_SLOT)
-        self._renew_lock = self.redis.register_script(_RENEW_LOCK)
-        self._release_lock = self.redis.register_script(_RELEASE_LOCK)
-        self._state_lock = threading.Lock()
-        self._down_since: float | None = None
-        self._next_try = 0.0
-        self.outages = 0  # times Redis went away (each logged once)
-        self.fallbacks = 0  # calls answered by the local fallback instead of Redis
-        self.limits: Limits = RedisLimits(self)
-
-    def key(self, name: str) -> str:
-        """A key in this service's namespace."""
-        return f"{self.namespace}:{name}"
-
-    def call(self, operation: Callable[[], T], fallback: Callable[[], T]) -> T:
-        """operation() against Redis; fallback() when Redis is down (fail open)."""
-        with self._state_lock:
-            skip = self._down_since is not None and time.monotonic() < self._next_try
-        if not skip:
-            try:
-                result = operation()
-            except self._errors as error:
-                self._went_down(error)
-            else:
-                self._came_back()
-                return result
-        with self._state_lock:
-            self.fallbacks += 1
-        return fallback()
-
-    def _went_down(self, error: Exception) -> None:
-        """Remember the outage; log it once, not once a call."""
-        with self._state_lock:
-            self._next_try = time.monotonic() + RETRY_INTERVAL
-            if self._down_since is not None:
-                return
-            self._down_since = time.monotonic()
-            self.outages += 1
-        log.warning("Redis unreachable (%s): limits and the sync lock fall back to this host until it returns",
-                    error)
-
-    def _came_back(self) -> None:
-        """Log the end of an outage."""
-        with self._state_lock:
-            if self._down_since is None:
-                return
-            lasted = time.monotonic() - self._down_since
-            self._down_since = None
-        log.warning("Redis is back after %.1f s: limits and the sync lock are shared again", lasted)
-
-    @property
-    def up(self) -> bool:
-        """False while an outage lasts (as of the last call)."""
-        return self._down_since is None
-
-    def sync_lock(self, name: str = "sync-lock") -> "RedisSyncLock":
-        """The cluster-wide one-sync-at-a-time lock."""
-        return RedisSyncLock(self, self.key(name), self.fallback.sync_lock(), ttl=self.lock_ttl)
-
-    def published_bulk(self) -> dict[str, str] | None:
-        """{"updated_at", "file"} of the bulk file the last sync left in shared_dir, or None."""
-        published = self.call(lambda: self.redis.hgetall(self.key("bulk")), dict)
-        return published if published and {"updated_at", "file"} <= set(published) else None
-
-    def publish_bulk(self, updated_at: str, file_name: str) -> None:
-        """Tell the other instances which file in shared_dir holds the newest bulk data."""
-        self.call(lambda: self.redis.hset(self.key("bulk"), mapping={"updated_at": updated_at, "file": file_name}),
-                  lambda: None)
-
-    def status(self) -> dict[str, Any]:
-        """What /readyz and /metrics show: whether Redis answers, outages and fallbacks so far."""
-        with self._state_lock:
-            return {"backend": self.backend, "redis_up": self._down_since is None,
-                    "redis_outages": self.outages, "redis_fallbacks": self.fallbacks}
-
-    def close(self) -> None:
-        """Close the connection pool."""
-        self.redis.close()
-
-
-class RedisLimits:
-    """Scryfall's budget and lockout in Redis; this host's file budget while Redis is down."""
-
-    def __init__(self, coordination: RedisCoordination) -> None:
-        self.coordination = coordination
-        self.local = coordination.fallback.limits
-        self._next = coordination.key("scryfall:next-request")
-        self._lockout = coordination.key("scryfall:lockout")
-
-    def acquire_slot(self) -> float:
-        """Claim the cluster's budget for a request sent now (see client.RateLimits)."""
-        interval = round(RATE_LIMITED_INTERVAL * 1000)
-        wait = self.coordination.call(  # Redis down: this host's budget
-            lambda: int(self.coordination._acquire_slot([self._next], [interval])) / 1000, self.local.acquire_slot)
-        if wait == 0 and self.coordination.up:
-            self.local.mark_sent()  # should Redis go away now, the local budget knows
-        return wait
-
-    def lockout_remaining(self) -> float:
-        """The lockout key's time to live (-2: no key, -1 cannot happen: it is set with PX)."""
-        return self.coordination.call(
-            lambda: max(0.0, int(self.coordination.redis.pttl(self._lockout)) / 1000), self.local.lockout_remaining)
-
-    def lock_out(self, seconds: float) -> None:
-        """Stop every instance for `seconds` (GT: never shorten a running lockout)."""
-        self.local.lock_out(seconds)  # this host stays locked out even if Redis goes away now
-        milliseconds = max(1, round(seconds * 1000))
-        self.coordination.call(lambda: self._set_lockout(milliseconds), lambda: None)
-
-    def _set_lockout(self, milliseconds: int) -> None:
-        """SET the lockout unless a longer one runs (two commands, each atomic; the race
-        between them can only lengthen or shorten a lockout by the gap between two 429s)."""
-        redis = self.coordination.redis
-        if redis.pttl(self._lockout) < milliseconds:
-            redis.set(self._lockout, "1", px=milliseconds)
-
-
-class RedisSyncLock:
-    """SET NX PX with a random token, renewed by a daemon thread every ttl/3.
-
-    The holder also keeps its host's flock, and while Redis is down the lock falls back to
-    that flock: at most one syncer per host until Redis returns; then the first renewal re-takes the Redis lock if it is free
-    and gives both up if another process took it meanwhile (held() turns False).
-    """
-
-    def __init__(self, coordination: RedisCoordination, key: str, fallback: SyncLock, *, ttl: float) -> None:
-        self.coordination, self.key, self.fallback, self.ttl = coordination, key, fallback, ttl
-        self.token = uuid.uuid4().hex
-        self._held = False
-        self._stop = threading.Event()
-        self._renewer: threading.Thread | None = None
-
-    def acquire(self) -> bool:
-        """Take the Redis lock (or, Redis down, this host's flock) without blocking."""
-        if self._held:
-            return True
-        taken = self.coordination.call(self._acquire_in_redis, self.fallback.acquire)
-        if taken:
-            self._held = True
-            self._stop.clear()
-            self._renewer = threading.Thread(target=self._renew_loop, name="sync-lock-renewal", daemon=True)
-            self._renewer.start()
-        return taken
-
-    def _acquire_in_redis(self) -> bool:
-        """SET NX; the winner also takes its host's flock (best effort), so that should
-        Redis go away, no other process on this host starts syncing beside it."""
-        taken = bool(self.coordination.redis.set(self.key, self.token, nx=True, px=self._ttl_ms()))
-        if taken:
-            self.fallback.acquire()
-        return taken
-
-    def held(self) -> bool:
-        """Whether this process still holds the lock."""
-        return self._held
-
-    def release(self) -> None:
-        """Stop renewing and delete the lock if it is still ours."""
-        self._stop.set()
-        if self._renewer is not None and self._renewer is not threading.current_thread():
-            self._renewer.join(timeout=2 * SOCKET_TIMEOUT + 1)
-        if self._held:
-            self.coordination.call(lambda: self.coordination._release_lock([self.key], [self.token]), lambda: None)
-        self.fallback.release()
-        self._held = False
-
-    def renew(self) -> bool:
-        """Extend the lock (re-take it if Redis lost it); False once another process has it."""
-        if not self._held:
-            return False
-        kept = self.coordination.call(
-            lambda: bool(self.coordination._renew_lock([self.key], [self.token, self._ttl_ms()])),
-            lambda: True,  # Redis down: keep syncing on the host's flock meanwhile
-        )
-        if not kept:
-            log.warning("the sync lock %s was taken by another instance; this one stops syncing", self.key)
-            self._stop.set()
-            self.fallback.release()
-            self._held = False
-        return kept
-
-    def _renew_loop(self) -> None:
-        """Renew every ttl/3 until released or lost."""
-        while not self._stop.wait(self.ttl / 3):
-            if not self.renew():
-                return
-
-    def _ttl_ms(self) -> int:
-        return max(1, round(self.ttl * 1000))
-
-
 # -- one per process -------------------------------------------------------------------------
 
-_instances: dict[tuple, FileCoordination | RedisCoordination] = {}
+_instances: dict[tuple, Coordination] = {}
 _instances_lock = threading.Lock()
 
 
-def coordination_for(db_path: str | os.PathLike, redis_url: str | None = None, *,
-                     shared_dir: str | os.PathLike | None = None) -> FileCoordination | RedisCoordination:
-    """The coordination for a store: Redis when redis_url is set, else files (the default).
+def coordination_for(settings: StoreSettings) -> Coordination:
+    """The coordination for a store: Redis when settings.redis_url is set, else files (the
+    default).
 
     One object per (store, URL, folder) and process, so the repository, the sync and
     /metrics see the same connection pool and the same outage counts.
     """
-    key = (os.fspath(db_path), redis_url or None, os.fspath(shared_dir) if shared_dir else None)
+    db_path, redis_url, shared_dir = settings.db_path, settings.redis_url, settings.shared_dir
+    key = (os.fspath(db_path), redis_url, os.fspath(shared_dir) if shared_dir else None)
     with _instances_lock:
         if key not in _instances:
             _instances[key] = (RedisCoordination(redis_url, db_path, shared_dir=shared_dir) if redis_url

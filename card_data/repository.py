@@ -15,11 +15,12 @@ from typing import Any, Iterable, Mapping
 
 from rapidfuzz import fuzz, process
 
-from card_data import brackets
-from card_data.client import DEFAULT_API_URL, ScryfallClient
+from card_data import bracket_tables
+from card_data.client import ScryfallClient
 from card_data.coordination import coordination_for
 from card_data.convert import clean_name, faces, normalize_name, to_card
 from card_data.errors import CardDataError, CardDataUnavailable
+from card_data.settings import StoreSettings
 from card_data.store import CardStore, Snapshot, StoreMetadata, file_stamp, settled
 from validator.brackets import BracketData
 from validator.deck import Card, wubrg
@@ -111,14 +112,14 @@ class CardRepository:
         if cached is not None and stamp is not None and cached[0] == stamp:
             return cached[2]
         snapshot = self.store.snapshot()
-        key = (snapshot.generation.build_id, brackets.versions(snapshot.conn))
-        data = cached[2] if cached is not None and cached[1] == key else brackets.read(snapshot.conn)
+        key = (snapshot.generation.build_id, bracket_tables.versions(snapshot.conn))
+        data = cached[2] if cached is not None and cached[1] == key else bracket_tables.read(snapshot.conn)
         self._brackets = (stamp if stamp is not None and settled(stamp) else None, key, data)
         return data
 
-    def bracket_status(self) -> dict[str, brackets.ListStatus] | None:
+    def bracket_status(self) -> dict[str, bracket_tables.ListStatus] | None:
         """Source, updated_at, size and last failure of each bracket list (None: no store)."""
-        return brackets.status(self.store.path)
+        return bracket_tables.status(self.store.path)
 
     def describe(self, name: str) -> dict[str, Any] | None:
         """What /api/v1/cards/<name> shows of the stored card, or None when the name is unknown."""
@@ -258,21 +259,15 @@ def describe_card(card: Card, record: Mapping[str, Any]) -> dict[str, Any]:
     return summary
 
 
-def open_repository(
-    db_path: str | os.PathLike,
-    *,
-    api_url: str = DEFAULT_API_URL,
-    offline: bool = False,
-    user_agent: str | None = None,
-    redis_url: str | None = None,
-    shared_dir: str | os.PathLike | None = None,
-) -> CardRepository:
-    """A repository over the store at db_path; online lookups go to api_url unless offline.
+def open_repository(settings: StoreSettings) -> CardRepository:
+    """A repository over the store at settings.db_path; online look-ups go to
+    settings.api_url unless settings.offline.
 
     Scryfall's budget and lockout are shared by every process using the store (a file
-    next to it) or, with redis_url, by every instance using that Redis
+    next to it) or, with settings.redis_url, by every instance using that Redis
     (card_data.coordination; the same object this process's sync and sync lock use).
     """
-    limits = coordination_for(db_path, redis_url, shared_dir=shared_dir).limits
-    client = None if offline else ScryfallClient(api_url, user_agent=user_agent, limits=limits)
-    return CardRepository(CardStore(db_path), client, offline=offline)
+    limits = coordination_for(settings).limits
+    client = None if settings.offline else ScryfallClient(settings.api_url, user_agent=settings.user_agent,
+                                                           limits=limits)
+    return CardRepository(CardStore(settings.db_path), client, offline=settings.offline)

@@ -32,19 +32,18 @@ from typing import Any, Iterable, Iterator
 import ijson
 import requests
 
-from card_data.client import DEFAULT_TIMEOUT, Download, default_user_agent, make_session
 from card_data.convert import MAX_NAME_LENGTH
-from card_data.errors import CardDataError, CardDataNotFound, CardDataUnavailable
+from card_data.errors import CardDataError, CardDataNotFound
+from card_data.http import DEFAULT_TIMEOUT, UNAVAILABLE_RETRY_AFTER, Download, make_session, send, status_error
+from card_data.settings import DEFAULT_SPELLBOOK_URL, default_user_agent
 from card_data.streams import JsonGuard, cut, decompressed
 
-DEFAULT_SPELLBOOK_URL = "https://json.commanderspellbook.com"
 # The backend writes both; the gzipped one is about 25 MB instead of over 500 MB, so it is
 # asked for first, and the plain file only if there is no .gz beside it (a 404).
 EXPORT_FILES = ("variants.json.gz", "variants.json")
 # Variants in these states are published (the export holds only these, as of 2026-11).
 PUBLIC_STATUSES = frozenset({"OK", "E"})
 FAST_BRACKET_TAG = "R"
-UNAVAILABLE_RETRY_AFTER = 60
 READ_SIZE = 256 * 1024
 HEAD_BYTES = 4096  # the timestamp is the export's first key
 EXPORT_NAME = "the Commander Spellbook export"
@@ -185,23 +184,12 @@ class SpellbookClient:
     def _download(self, url: str) -> Download:
         """Start streaming one URL; every transport error and 4xx/5xx becomes a CardDataError."""
         self.url = url
-        try:
-            response = self.session.get(url, timeout=self.timeout, stream=True)
-        except requests.exceptions.RetryError as error:
-            raise CardDataUnavailable(f"Commander Spellbook kept failing ({self.url}): {error}",
-                                      UNAVAILABLE_RETRY_AFTER) from error
-        except (requests.exceptions.Timeout, requests.exceptions.ConnectionError) as error:
-            raise CardDataUnavailable(f"Commander Spellbook unreachable ({self.url}): {error}",
-                                      UNAVAILABLE_RETRY_AFTER) from error
-        except requests.exceptions.RequestException as error:
-            raise CardDataError(f"request to Commander Spellbook failed ({self.url}): {error}") from error
+        response = send(self.session, "GET", url, upstream="Commander Spellbook", timeout=self.timeout, stream=True)
         if response.status_code >= 400:
             response.close()
-            message = f"Commander Spellbook answered {response.status_code} for {url}"
-            if response.status_code == 429 or response.status_code >= 500:
-                retry_after = response.headers.get("Retry-After", "")
-                raise CardDataUnavailable(message, int(retry_after) if retry_after.isdigit() else UNAVAILABLE_RETRY_AFTER)
-            raise (CardDataNotFound if response.status_code == 404 else CardDataError)(message)
+            retry_after = response.headers.get("Retry-After", "")
+            raise status_error(response.status_code, f"Commander Spellbook answered {response.status_code} for {url}",
+                               int(retry_after) if retry_after.isdigit() else UNAVAILABLE_RETRY_AFTER)
         return Download(response, url)
 
 

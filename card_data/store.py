@@ -83,6 +83,18 @@ def _key_rows(payload: Mapping[str, Any], card_id: int, extra_keys: Iterable[str
     return [(key, priority + penalty, card_id) for key, priority in keys.items()]
 
 
+def canonical_names(conn: sqlite3.Connection, names: Iterable[str]) -> dict[str, str]:
+    """name as given -> canonical card name, through the name index of the store `conn`
+    reads; names it does not know are left out (bracket_tables resolves its lists so)."""
+    keys = {name: convert.normalize_name(name) for name in names}
+    found: dict[str, str] = {}
+    for chunk in _chunks(list(dict.fromkeys(keys.values()))):
+        found.update(conn.execute(
+            "SELECT n.key, c.name FROM names n JOIN cards c ON c.id = n.card_id"
+            f" WHERE n.key IN ({','.join('?' * len(chunk))})", chunk))
+    return {name: found[key] for name, key in keys.items() if key in found}
+
+
 class StoreBuilder:
     """Writes a brand-new store file; the caller swaps it in (sync) or deletes it (abort)."""
 

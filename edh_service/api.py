@@ -1,7 +1,7 @@
 """The JSON API (/api/v1) and the health endpoints.
 
 No rule logic lives here: a view reads the request through a schema, hands the text to
-`service.validate_text` and dumps the Report. Errors become the one JSON envelope in
+`pipeline.validate_text` and dumps the Report. Errors become the one JSON envelope in
 errors.py.
 """
 
@@ -18,12 +18,13 @@ from werkzeug.exceptions import BadRequest, NotFound, UnsupportedMediaType
 
 from card_data import CardDataUnavailable
 from card_data.repository import MAX_SUGGESTED_NAMES
-from edh_service import cards, observability, schemas, service
-from edh_service.cards import get_repository
+from edh_service import card_extension, observability, pipeline, responses, schemas
+from edh_service.card_extension import get_repository
 from edh_service.errors import unprocessable
 from validator.brackets import BracketData, card_flags
 from validator.decklist import Decklist, Designation
 from validator.parse import DecklistError, parse, split_lines
+from validator.parse.common import line_count as count_lines
 from validator.phrasing import and_list
 from validator.card_facts import commander_eligibility, pairing_abilities
 
@@ -101,10 +102,9 @@ def check_batch_lines(decks: list[Mapping[str, Any]], limit: int) -> None:
 
 
 def line_count(text: str) -> int:
-    """Lines as the list's author counts them: a final line break ends a line, it does not
-    start another (CR, LF and CRLF each break a line, as the parser numbers them)."""
-    lines = split_lines(text)
-    return len(lines) - 1 if len(lines) > 1 and lines[-1] == "" else len(lines)
+    """Lines as the list's author counts them (CR, LF and CRLF each break a line, as the
+    parser numbers them; a final line break ends a line, it does not start another)."""
+    return count_lines(split_lines(text))
 
 
 @bp.get("/cards/<path:name>")
@@ -126,7 +126,7 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, dec
     """Run one loaded request through the engine and dump the Report (`decklist`: its
     decklist already parsed, as a batch does)."""
     repo = get_repository()
-    report, source = service.validate_text(
+    report, source = pipeline.validate_text(
         data["decklist"],
         repo,
         Designation.of(data.get("commanders"), data.get("companion"), data.get("color_choices")),
@@ -138,7 +138,7 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, dec
     )
     observability.record_verdict(report.valid)
     # The metadata of the store the cards came from, not of whatever file is current now.
-    return schemas.dump_report(report, source or repo.metadata(), data["format"], data.get("include"))
+    return responses.dump_report(report, source or repo.metadata(), data["format"], data.get("include"))
 
 
 def card_body(card, described: Mapping[str, Any], bracket_data: BracketData) -> dict:
@@ -146,7 +146,7 @@ def card_body(card, described: Mapping[str, Any], bracket_data: BracketData) -> 
     (commander eligibility, pairing, and the Commander Brackets flags)."""
     reason = commander_eligibility(card)
     return schemas.card_schema.dump({
-        "scryfall_uri": schemas.scryfall_search_url(card.name),  # a stored scryfall_uri wins
+        "scryfall_uri": responses.scryfall_search_url(card.name),  # a stored scryfall_uri wins
         **described,
         **card_flags(card, bracket_data),
         "legality": card.legality,
@@ -254,11 +254,11 @@ def readyz():
     """Readiness: 200 once card data is loaded, 503 with Retry-After before."""
     meta = get_repository().metadata()
     if meta is None or not meta.cards:
-        raise CardDataUnavailable("card data is not loaded yet", cards.wait_seconds())
-    updated = schemas.dump_card_data(meta)["updated_at"]
+        raise CardDataUnavailable("card data is not loaded yet", card_extension.wait_seconds())
+    updated = responses.dump_card_data(meta)["updated_at"]
     body = {"status": "ready", "card_data": {"updated_at": updated, "cards": meta.cards},
             "bracket_lists": bracket_lists()}
-    syncer = cards.get_syncer()
+    syncer = card_extension.get_syncer()
     if syncer is not None and syncer.last_error:
         # Still serving from the last good store, but it is not being refreshed: say so.
         body.update(degraded=True, last_sync_error=SYNC_FAILED)

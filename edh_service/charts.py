@@ -17,14 +17,14 @@ import math
 from dataclasses import dataclass
 from typing import Mapping
 
-from validator.overview import CURVE_BUCKETS, Overview
+from validator.overview import COLOR_NAMES, CURVE_BUCKETS, Overview
+from validator.phrasing import plural
 
 # Preview images come from Scryfall's image CDN only; the page's CSP allows this host.
 IMAGE_HOST = "https://cards.scryfall.io"
 PREVIEW_WIDTH, PREVIEW_HEIGHT = 244, 340  # half of the "normal" image (488x680): sharp on 2x screens
 
 WIDTH = 320  # every chart's viewBox width
-COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "C": "Colorless"}
 
 # Mana curve: a column per bucket.
 CURVE_COLUMN, CURVE_BAR, CURVE_BASE, CURVE_TALL = 40, 26, 140, 110
@@ -116,7 +116,7 @@ def color_chart(overview: Overview) -> Chart:
         labels.append(Label(0, top + 21, COLOR_NAMES[color], "name"))
         labels.append(Label(COLOR_LEFT + cost_width + 5, top + 13, f"{cost} ({percent}%)", "value"))
         labels.append(Label(COLOR_LEFT + land_width + 5, top + 28, f"{lands} of {overview.lands}", "value"))
-        said.append(f"{COLOR_NAMES[color]}: {cost} symbol{'' if cost == 1 else 's'} ({percent}%), "
+        said.append(f"{COLOR_NAMES[color]}: {plural(cost, 'symbol')} ({percent}%), "
                     f"{lands} of {overview.lands} lands")
         rows.append((COLOR_NAMES[color], f"{cost} ({percent}%)", f"{lands} of {overview.lands}"))
     description = ("Colored mana symbols in costs against lands producing each color: "

@@ -8,6 +8,10 @@ table is generated from here (`python -m edh_service.config`) and a test keeps t
 equal. Adding a setting is one `Setting(...)` line below; `create_app` puts every
 service setting in `app.config` under the same name.
 
+`store_settings(values)` and `bracket_sources(values)` turn the table's values (app.config,
+or what a command read with `setting`) into the two values card_data is given: card_data
+knows no setting names.
+
 This module imports neither flask nor the rest of the package: the CLI and gunicorn's
 config read it before (or without) an app.
 """
@@ -17,14 +21,15 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from card_data.settings import DEFAULT_API_URL, DEFAULT_SPELLBOOK_URL, BracketSources, StoreSettings
 from validator.parse import MAX_LINES
 
 # One default for the card store everywhere (service, `edh-validate`, `cards`, gunicorn):
 # relative to the working directory the command starts in.
 DEFAULT_CARD_DB = "instance/cards.sqlite3"
-DEFAULT_SCRYFALL_API_URL = "https://api.scryfall.com"
 DEFAULT_BATCH_LIMIT = 50
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -180,9 +185,9 @@ SETTINGS: tuple[Setting, ...] = (
     # card data
     Setting("CARD_DB", text, DEFAULT_CARD_DB,
             "the SQLite card store; a relative path is relative to the working directory"),
-    Setting("SCRYFALL_API_URL", text, DEFAULT_SCRYFALL_API_URL,
+    Setting("SCRYFALL_API_URL", text, DEFAULT_API_URL,
             "Scryfall API base (tests point it at a local server)"),
-    Setting("SPELLBOOK_URL", text, "https://json.commanderspellbook.com",
+    Setting("SPELLBOOK_URL", text, DEFAULT_SPELLBOOK_URL,
             "Commander Spellbook's bulk export base (or a full `.json`/`.json.gz` URL) for the "
             "two-card combo list"),
     Setting("MASS_LAND_DENIAL_FILE", text, None,
@@ -297,6 +302,33 @@ def setting(name: str, environ: Mapping[str, str] | None = None) -> Any:
     """One setting from the environment (os.environ by default), else its default."""
     environ = os.environ if environ is None else environ
     return from_environment(environ, [name]).get(name, BY_NAME[name].default)
+
+
+def store_settings(values: Mapping[str, Any]) -> StoreSettings:
+    """The card store's settings from the table's values (app.config, or the names a command
+    read); a name missing from `values` is unset (card_data's default)."""
+    return StoreSettings(
+        Path(values.get("CARD_DB") or DEFAULT_CARD_DB),
+        api_url=values.get("SCRYFALL_API_URL") or DEFAULT_API_URL,
+        offline=bool(values.get("CARD_DATA_OFFLINE")),
+        user_agent=values.get("USER_AGENT") or None,
+        redis_url=values.get("REDIS_URL") or None,
+        shared_dir=values.get("CARD_DATA_SHARED_DIR") or None,
+    )
+
+
+def bracket_sources(values: Mapping[str, Any], **overrides: Any) -> BracketSources:
+    """The bracket lists' sources from the table's values (SCRYFALL_API_URL, SPELLBOOK_URL,
+    MASS_LAND_DENIAL_FILE, COMBOS_FILE, USER_AGENT); keyword overrides that are not None win."""
+    chosen = {
+        "api_url": values.get("SCRYFALL_API_URL") or DEFAULT_API_URL,
+        "spellbook_url": values.get("SPELLBOOK_URL") or DEFAULT_SPELLBOOK_URL,
+        "mass_land_denial_file": values.get("MASS_LAND_DENIAL_FILE") or None,
+        "combos_file": values.get("COMBOS_FILE") or None,
+        "user_agent": values.get("USER_AGENT") or None,
+    }
+    chosen.update({key: value for key, value in overrides.items() if value is not None})
+    return BracketSources(**chosen)
 
 
 def markdown_table() -> str:

@@ -19,7 +19,7 @@ from werkzeug.exceptions import (
 )
 
 from card_data import CardDataError, CardDataUnavailable
-from edh_service import cards, connections
+from edh_service import card_extension, connections
 from validator.parse import DecklistError
 
 log = logging.getLogger(__name__)
@@ -91,7 +91,7 @@ def handle_decklist_error(error: DecklistError):
 
 def handle_unavailable(error: CardDataUnavailable):
     """No card data yet (or Scryfall is down for a miss): 503 and when to come back."""
-    seconds = cards.retry_after(error)
+    seconds = card_extension.retry_after(error)
     message = f"Card data is not available yet; retry in {seconds} s."
     return handle_http_exception(ServiceUnavailable(message, retry_after=seconds))
 
@@ -99,7 +99,7 @@ def handle_unavailable(error: CardDataUnavailable):
 def handle_card_data_error(error: CardDataError):
     """The store is broken in some other way: log it, 503, and try again later."""
     log.exception("card data error")
-    return handle_unavailable(CardDataUnavailable(str(error), cards.wait_seconds()))
+    return handle_unavailable(CardDataUnavailable(str(error), card_extension.wait_seconds()))
 
 
 def handle_unexpected(error: Exception):

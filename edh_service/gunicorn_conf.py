@@ -150,7 +150,7 @@ def on_starting(server):
         server.log.info("card data: %s", db)
     elif SETTINGS["CARD_DATA_OFFLINE"]:
         server.log.warning("card data: no store at %s and CARD_DATA_OFFLINE is set: answering 503 "
-                           "until one is imported (python -m card_data import PATH)", db)
+                           "until one is imported (cards import PATH)", db)
     else:
         server.log.warning("card data: no store at %s yet: answering 503 with Retry-After while a "
                            "background sync fetches it from Scryfall", db)

@@ -1,15 +1,12 @@
-"""Operations around the API: request ids, structured JSON logs, Prometheus metrics at
-/metrics, and per-client rate limiting. `create_app` calls `init_app(app)` once; nothing
-here knows about decks beyond reading the verdict out of a validate response.
+"""Operations around the API: request ids, structured JSON logs and Prometheus metrics at
+/metrics (the per-client rate limit is ratelimit.py's; its fallbacks are counted here).
+`create_app` calls `init_app(app)` once; nothing here knows about decks beyond the verdict
+a validate view records.
 
-Its settings (RATELIMIT, RATELIMIT_ENABLED, RATELIMIT_STORAGE_URI, PROXY_FIX_X_FOR,
-METRICS_ENABLED, REQUEST_LOG) are in config.SETTINGS like every other. With REDIS_URL
-(several instances) the per-client budget is counted in Redis, unless
-RATELIMIT_STORAGE_URI names a storage itself; when that storage cannot be reached, each
-process counts in memory until it answers again (fail open), which ratelimit.py logs and
-/metrics counts.
-Under gunicorn with PROMETHEUS_MULTIPROC_DIR set (gunicorn_conf.py sets it), /metrics
-sums every worker's counters; otherwise each worker reports its own.
+Its settings (PROXY_FIX_X_FOR, METRICS_ENABLED, REQUEST_LOG) are in config.SETTINGS like
+every other. With REDIS_URL, `redis_status` says whether Redis answers, for /readyz and
+the edh_redis_* gauges. Under gunicorn with PROMETHEUS_MULTIPROC_DIR set (gunicorn_conf.py
+sets it), /metrics sums every worker's counters; otherwise each worker reports its own.
 """
 
 from __future__ import annotations
@@ -28,14 +25,12 @@ from typing import Any, Iterator, TextIO
 from flask import Flask, Response, current_app, g, has_request_context, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
-from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from edh_service import cards
-from edh_service.ratelimit import ClientBudget
+from edh_service import card_extension
+from edh_service.ratelimit import LIMITER_KEY, limit_storage_dead
 
 METRICS_KEY = "metrics"
-LIMITER_KEY = "limiter"
 REQUEST_ID_HEADER = "X-Request-ID"
 # A client's id is echoed into logs and headers: accept only a short, plain token.
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}\Z")
@@ -51,17 +46,21 @@ request_log = logging.getLogger("edh.request")
 
 
 def init_app(app: Flask) -> None:
-    """Install request ids, request logs, metrics and the rate limiter on the app."""
+    """Install request ids, request logs and metrics on the app."""
     if app.config["PROXY_FIX_X_FOR"]:
         # Behind a reverse proxy every client has the proxy's address: trust its header.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=int(app.config["PROXY_FIX_X_FOR"]))
-    # Registered before the limiter's hook, so a 429 carries a request id too.
+    # Registered before the limiter's hook (ratelimit.init_app), so a 429 carries a request id too.
     app.before_request(start_request)
     app.after_request(finish_request)
     app.extensions[METRICS_KEY] = Metrics.create(app)
     if app.config["METRICS_ENABLED"]:
         app.add_url_rule("/metrics", "metrics", metrics_view)
-    app.extensions[LIMITER_KEY] = build_limiter(app)
+
+
+def metrics_of(app: Flask) -> "Metrics":
+    """The app's metrics (after init_app)."""
+    return app.extensions[METRICS_KEY]
 
 
 # --- request ids and request logs --------------------------------------------------------
@@ -209,7 +208,7 @@ class CardDataCollector:
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         """Age and size of the store, and whether the last background sync failed."""
-        repository = cards.repository_of(self.app)
+        repository = card_extension.repository_of(self.app)
         meta = repository.metadata() if repository is not None else None
         loaded = GaugeMetricFamily("edh_card_data_loaded", "1 when a card store is loaded.")
         loaded.add_metric([], 1.0 if meta else 0.0)
@@ -218,7 +217,7 @@ class CardDataCollector:
             yield gauge("edh_card_data_age_seconds", "Seconds since the bulk file's updated_at.",
                         card_data_age(meta.updated_at))
             yield gauge("edh_card_data_cards", "Cards in the store.", meta.cards)
-        syncer = cards.syncer_of(self.app)
+        syncer = card_extension.syncer_of(self.app)
         if syncer is not None:
             yield gauge("edh_card_data_sync_failing", "1 when this process's last sync failed.",
                         1.0 if syncer.last_error else 0.0)
@@ -238,10 +237,10 @@ def gauge(name: str, documentation: str, value: float) -> GaugeMetricFamily:
 
 def redis_status(app: Flask) -> dict[str, Any] | None:
     """With REDIS_URL: whether Redis answers now (asked, not remembered) and the shared
-    limits' fallbacks so far, from card_data.coordination and ratelimit.py; else None."""
+    limits' fallbacks so far, from card_data's coordination and ratelimit.py; else None."""
     if not app.config["REDIS_URL"]:
         return None
-    status = cards.probe_redis(app)
+    status = card_extension.probe_redis(app)
     limiter = app.extensions.get(LIMITER_KEY)
     status["rate_limit_storage"] = "memory (fallback)" if limit_storage_dead(limiter) else "shared"
     return status
@@ -280,53 +279,3 @@ def metrics_view() -> Response:
         multiprocess.MultiProcessCollector(registry)
         registry.register(CardDataCollector(current_app._get_current_object()))
     return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)
-
-
-# --- rate limiting ---------------------------------------------------------------------
-
-
-def is_limited() -> bool:
-    """The API and the page's form post validate decks: those are what a client may overuse."""
-    # A CORS preflight (OPTIONS) validates nothing; limiting it would halve a browser
-    # client's budget and turn a 429 into an opaque CORS failure in the page that sent it.
-    if request.method == "OPTIONS":
-        return False
-    return request.path.startswith("/api/") or (request.method == "POST" and request.path == "/")
-
-
-def build_limiter(app: Flask) -> ClientBudget | None:
-    """One per-client budget (by address) shared by every limited request; 429 with
-    Retry-After beyond it (ratelimit.py). None when RATELIMIT_ENABLED is off."""
-    if not app.config["RATELIMIT_ENABLED"]:
-        return None
-    metrics: Metrics = app.extensions[METRICS_KEY]
-    budget = ClientBudget(app.config["RATELIMIT"], limit_storage_uri(app.config),
-                          on_fallback=metrics.limit_fallbacks.inc)
-    app.before_request(lambda: check_rate_limit(budget))
-    return budget
-
-
-def check_rate_limit(budget: ClientBudget) -> None:
-    """Count this request against its client's budget; 429 with Retry-After when over it."""
-    if not is_limited():
-        return
-    seconds = budget.hit(request.remote_addr or "unknown")
-    if seconds is not None:
-        message = f"Too many requests: at most {budget.spec} per client."
-        raise TooManyRequests(message, retry_after=seconds)
-
-
-def limit_storage_uri(config: Any) -> str:
-    """RATELIMIT_STORAGE_URI when set; else REDIS_URL (several instances share one budget
-    per client; `limits` spells redis-py's unix:// as redis+unix://); else memory:// (one
-    budget per process)."""
-    redis = config["REDIS_URL"]
-    if redis and redis.startswith("unix://"):
-        redis = "redis+" + redis
-    return config["RATELIMIT_STORAGE_URI"] or redis or "memory://"
-
-
-def limit_storage_dead(budget: ClientBudget | None) -> bool:
-    """Whether the budget is being counted in memory because its shared storage is down."""
-    return budget is not None and budget.storage_dead
-

@@ -1,11 +1,12 @@
-"""The per-client request budget (RATELIMIT), counted with the `limits` library.
+"""The per-client request budget (RATELIMIT), counted with the `limits` library, and its
+wiring into the app (`init_app`: which requests count, the 429).
 
 `limits` is the counting engine flask-limiter wraps; used directly, a limited request costs
 about 6 µs instead of flask-limiter's ~60 µs (its per-request limit resolution, exemption
 scopes and request context), a tenth of a whole validation.
 
-One budget per client address, shared by every limited request (observability.is_limited
-says which). Over it: 429 with Retry-After, the seconds until the client's window resets.
+One budget per client address, shared by every limited request (`is_limited` says
+which). Over it: 429 with Retry-After, the seconds until the client's window resets.
 The counts live in RATELIMIT_STORAGE_URI, else REDIS_URL (several instances share one
 budget), else this process's memory. When a shared storage cannot be reached the budget is
 counted in this process's memory meanwhile (fail open: the same limit, per process); the
@@ -18,14 +19,17 @@ import logging
 import math
 import threading
 import time
-from typing import Callable
+from typing import Any, Callable
 
+from flask import Flask, request
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
+from werkzeug.exceptions import TooManyRequests
 
 log = logging.getLogger(__name__)
 
+LIMITER_KEY = "limiter"  # app.extensions key of the ClientBudget (None: no limit)
 NAMESPACE = "edh-deck-validator"  # prefix of the counters' keys, beside other apps' in one Redis
 REDIS_TIMEOUTS = {"socket_timeout": 0.5, "socket_connect_timeout": 0.5}  # a hung Redis must not hang requests
 MAX_RECHECK_SECONDS = 32
@@ -102,3 +106,54 @@ class ClientBudget:
                 log.warning("rate limit storage unreachable: counting in this process's memory meanwhile")
                 self.storage_dead, self._failures = True, 0
                 self._recheck_at = time.monotonic() + 1
+
+
+def is_limited() -> bool:
+    """The API and the page's form post validate decks: those are what a client may overuse."""
+    # A CORS preflight (OPTIONS) validates nothing; limiting it would halve a browser
+    # client's budget and turn a 429 into an opaque CORS failure in the page that sent it.
+    if request.method == "OPTIONS":
+        return False
+    return request.path.startswith("/api/") or (request.method == "POST" and request.path == "/")
+
+
+def init_app(app: Flask, *, on_fallback: Callable[[], None] = lambda: None) -> None:
+    """Install the per-client budget (app.extensions[LIMITER_KEY]; None when
+    RATELIMIT_ENABLED is off). `on_fallback` counts each request counted in memory because
+    the shared storage is down (observability's edh_rate_limit_fallbacks_total)."""
+    app.extensions[LIMITER_KEY] = build_limiter(app, on_fallback)
+
+
+def build_limiter(app: Flask, on_fallback: Callable[[], None] = lambda: None) -> ClientBudget | None:
+    """One per-client budget (by address) shared by every limited request; 429 with
+    Retry-After beyond it. None when RATELIMIT_ENABLED is off."""
+    if not app.config["RATELIMIT_ENABLED"]:
+        return None
+    budget = ClientBudget(app.config["RATELIMIT"], limit_storage_uri(app.config), on_fallback=on_fallback)
+    app.before_request(lambda: check_rate_limit(budget))
+    return budget
+
+
+def check_rate_limit(budget: ClientBudget) -> None:
+    """Count this request against its client's budget; 429 with Retry-After when over it."""
+    if not is_limited():
+        return
+    seconds = budget.hit(request.remote_addr or "unknown")
+    if seconds is not None:
+        message = f"Too many requests: at most {budget.spec} per client."
+        raise TooManyRequests(message, retry_after=seconds)
+
+
+def limit_storage_uri(config: Any) -> str:
+    """RATELIMIT_STORAGE_URI when set; else REDIS_URL (several instances share one budget
+    per client; `limits` spells redis-py's unix:// as redis+unix://); else memory:// (one
+    budget per process)."""
+    redis = config["REDIS_URL"]
+    if redis and redis.startswith("unix://"):
+        redis = "redis+" + redis
+    return config["RATELIMIT_STORAGE_URI"] or redis or "memory://"
+
+
+def limit_storage_dead(budget: ClientBudget | None) -> bool:
+    """Whether the budget is being counted in memory because its shared storage is down."""
+    return budget is not None and budget.storage_dead

@@ -1,6 +1,6 @@
 """The paste-and-validate page at `/`: a plain HTML form that works without JavaScript.
 
-The view reads the pasted text (or an uploaded file), calls `service.validate_text` and
+The view reads the pasted text (or an uploaded file), calls `pipeline.validate_text` and
 renders the Report server-side. `static/app.js` enhances the same page: it posts to
 `/api/v1/validate` and renders the JSON without a reload. No rule logic lives here.
 """
@@ -16,12 +16,12 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from card_data import CardDataError, CardDataUnavailable
-from edh_service import cards, charts, schemas, service
+from edh_service import card_extension, charts, decoding, pipeline, responses, schemas
 from edh_service.errors import close_stopped_body
 from validator.brackets import BRACKET_NAMES
 from validator.decklist import Designation
-from validator.parse import FORMATS, DecklistError
-from validator.parse import split_lines
+from validator.overview import COLOR_NAMES
+from validator.parse import FORMATS, DecklistError, split_lines
 from validator.phrasing import plural
 from validator.violations import Severity
 
@@ -53,7 +53,6 @@ SECURITY_HEADERS = {
 }
 
 VALIDATE_SCHEMA = schemas.ValidateRequestSchema()  # stateless, safe to share between requests
-COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "C": "Colorless"}
 MAX_COMMANDER_FIELDS = 2  # the form offers a commander and a partner
 # Bidirectional controls: embeddings and overrides (U+202A-202E, closed by U+202C) and
 # isolates (U+2066-2068, closed by U+2069), plus the marks. A typed name holding an override
@@ -193,10 +192,10 @@ def describe_errors(messages: dict) -> str:
 
 
 def decode_upload(data: bytes) -> str:
-    """The file as the CLI reads it (service.decode_file: UTF-16/32 by BOM, UTF-8, else
+    """The file as the CLI reads it (decoding.decode_file: UTF-16/32 by BOM, UTF-8, else
     Windows-1252); a stray byte must not refuse the whole list."""
     try:
-        return service.decode_file(data)
+        return decoding.decode_file(data)
     except UnicodeDecodeError:
         return data.decode("cp1252", errors="replace")
 
@@ -204,9 +203,9 @@ def decode_upload(data: bytes) -> str:
 def validate_and_render(form: dict, data: dict):
     """Run the one engine on the loaded request and render the Report, or say why not."""
     try:
-        report = service.validate_text(
+        report = pipeline.validate_text(
             data["decklist"],
-            cards.get_repository(),
+            card_extension.get_repository(),
             Designation.of(data.get("commanders"), data.get("companion")),
             format=data.get("decklist_format"),
             bracket=data.get("bracket"),
@@ -216,7 +215,7 @@ def validate_and_render(form: dict, data: dict):
         return render_page(form=form, error=str(error)), 422
     except CardDataUnavailable as error:
         # The same figure the API and /readyz send.
-        seconds = cards.retry_after(error)
+        seconds = card_extension.retry_after(error)
         message = f"Card data is not loaded yet. Try again in {plural(seconds, 'second')}."
         response = current_app.make_response((render_page(form=form, error=message), 503))
         response.headers["Retry-After"] = str(seconds)
@@ -239,7 +238,7 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         lines=listing(form["text"], report.violations) if report else (),
         counts=severity_counts(report.violations) if report else {},
         color_names=COLOR_NAMES,
-        scryfall_url=schemas.scryfall_search_url,
+        scryfall_url=responses.scryfall_search_url,
         card_data=card_data_metadata(),
         max_name=schemas.MAX_NAME_LENGTH,
         bracket_names=BRACKET_NAMES,
@@ -250,7 +249,7 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
 def card_data_metadata():
     """Where the card data came from and how fresh it is, for the footer; None when unknown."""
     try:
-        return cards.get_repository().metadata()
+        return card_extension.get_repository().metadata()
     except CardDataError:  # the footer must never take the page down with it
         return None
 

@@ -6,7 +6,7 @@ SHA-256, printed on stdout.
 A bulk file that is a link out of the current directory (the workspace), a broken link,
 or not a regular file (a FIFO, /dev/zero) is refused before a byte is read: an error
 annotation (a workflow command) on stderr, exit code 2. The file is hashed in chunks: a 100 MB file costs no 100 MB of
-memory. The Action runs it after installing the validator, whose `cli` it imports.
+memory. The Action runs it after installing the validator, whose edh_service.cli it imports.
 """
 
 from __future__ import annotations
@@ -16,16 +16,19 @@ import os
 import stat
 import sys
 
-import cli
+from edh_service.cli.paths import bulk_file_refusal
+from edh_service.cli.reading import OPEN_FLAGS
+from edh_service.cli.render import workflow_command
+from edh_service.cli.results import EXIT_USAGE, PROG
 
 CHUNK = 1024 * 1024
 
 
 def digest(path: str) -> str:
     """The file's digest for the cache key; ValueError (why) when it may not be read."""
-    if refused := cli.bulk_file_refusal(path):
+    if refused := bulk_file_refusal(path):
         raise ValueError(refused)
-    descriptor = os.open(path, cli.OPEN_FLAGS)
+    descriptor = os.open(path, OPEN_FLAGS)
     try:
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):
             raise ValueError("cannot read: not a regular file")
@@ -44,8 +47,8 @@ def main(argv: list[str]) -> int:
         print(digest(path))
     except (OSError, ValueError) as error:
         # stderr: the step reads stdout into the key; the runner reads commands on both.
-        print(cli.workflow_command("error", f"bulk file {path}: {error}", title=cli.PROG), file=sys.stderr)
-        return cli.EXIT_USAGE
+        print(workflow_command("error", f"bulk file {path}: {error}", title=PROG), file=sys.stderr)
+        return EXIT_USAGE
     return 0
 
 

@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
 from edh_service.factory import create_app  # noqa: E402
-from tests.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.factories import ILLEGAL_DECK  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.factories import ILLEGAL_DECK  # noqa: E402
 
 CDN = "https://cards.scryfall.io"
 # Cards given a (placeholder) image in the built store: name -> frame color.

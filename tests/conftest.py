@@ -84,11 +84,24 @@ def fixture_db(_fixture_db_template, tmp_path) -> Path:
 
 @pytest.fixture
 def scryfall_server():
-    """A started local Scryfall-shaped server over the fixture cards (see tests/scryfall_server.py)."""
-    from tests.scryfall_server import fixture_server
+    """A started local Scryfall-shaped server over the fixture cards (see tests/support/scryfall_server.py)."""
+    from tests.support.scryfall_server import fixture_server
 
     with fixture_server() as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def live_server(_fixture_db_template, tmp_path_factory):
+    """One real gunicorn (2 workers, offline) over a copy of the fixture store for a whole
+    module: its base URL (tests/support/live_http.py talks to it)."""
+    from tests.support.live_http import gunicorn
+
+    scratch = tmp_path_factory.mktemp("live")
+    db = scratch / "cards.sqlite3"
+    shutil.copyfile(_fixture_db_template, db)
+    with gunicorn(scratch / "gunicorn.log", CARD_DB=str(db)) as (base, _):
+        yield base
 
 
 @pytest.fixture
@@ -100,8 +113,8 @@ def app_config() -> dict:
 @pytest.fixture
 def app(fixture_db, app_config):
     """The service over a fresh copy of the fixture store: offline, no background sync,
-    rate limit off (tests/apps.py offline_app), plus the module's `app_config`."""
-    from tests.apps import offline_app
+    rate limit off (tests/support/apps.py offline_app), plus the module's `app_config`."""
+    from tests.support.apps import offline_app
 
     return offline_app(fixture_db, **app_config)
 
@@ -114,9 +127,9 @@ def client(app):
 
 @pytest.fixture
 def redis_server(tmp_path):
-    """Debian's redis-server on a free loopback port (see tests/redis_server.py); skips
+    """Debian's redis-server on a free loopback port (see tests/support/redis_server.py); skips
     the test when redis-server is not installed (.ci/run installs it)."""
-    from tests.redis_server import RedisServer, available
+    from tests.support.redis_server import RedisServer, available
 
     if not available():
         pytest.skip("Debian's redis-server is not installed (.ci/run installs it)")

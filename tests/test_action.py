@@ -1,7 +1,7 @@
 """The GitHub Action (action.yml): its metadata, and its steps run in a temporary repository.
 
 The metadata is validated against the GitHub Actions metadata schema that check-jsonschema
-ships (no network). The steps run through tests/action_runner.py as the runner would run
+ships (no network). The steps run through tests/support/action_runner.py as the runner would run
 them: a real `pip install` of the action's checkout (offline, no index), the card store
 built from a bulk file in the repository (cards import), real edh-validate, real git.
 """
@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from scripts.count_invalid import count_invalid
-from tests.action_runner import ACTION, ROOT, checkout, git, load_action, offline_pip, run_action
+from tests.support.action_runner import ACTION, ROOT, checkout, git, load_action, offline_pip, run_action
 
 FIXTURE_CARDS = ROOT / "tests" / "fixtures" / "cards.jsonl"
 SAMPLES = ROOT / "tests" / "fixtures" / "decklists_cli"
@@ -138,6 +138,9 @@ def test_failing_deck_is_annotated_and_the_store_is_saved_anyway(runner):
     # The check ran the edh-validate that the install step built from the action's checkout.
     assert (run.site / "bin" / "edh-validate").is_file()
     assert (run.site / "cli.py").is_file()
+    # Both programs and their parts are installed from edh_service/cli (issue 20's moves).
+    assert (run.site / "bin" / "cards").is_file()
+    assert {p.name for p in (run.site / "edh_service" / "cli").glob("*.py")} >= {"validate.py", "cards.py", "paths.py"}
 
 
 def test_a_cached_store_is_restored_not_rebuilt(runner):

@@ -1,6 +1,6 @@
 """The GitHub Action (action.yml) on a hostile pull request (issue 19): committed links
 out of the workspace, link loops, file names git would quote (a newline, a non-ASCII
-letter), and a bulk file that is a link. The steps run through tests/action_runner.py,
+letter), and a bulk file that is a link. The steps run through tests/support/action_runner.py,
 as in tests/test_action.py: real pip install of the action's checkout, real git, real
 edh-validate; the secret outside the workspace must never reach a log.
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.action_runner import ROOT, checkout, git, run_offline
-from tests.cli_runs import LINK_HIDDEN as HIDDEN, LINK_OUT as OUT, annotations, deck_checkout
+from tests.support.action_runner import ROOT, checkout, git, run_offline
+from tests.support.cli_runs import LINK_HIDDEN as HIDDEN, LINK_OUT as OUT, annotations, deck_checkout
 
 SECRET = "SECRET-TOKEN-1234"
 

@@ -1,4 +1,4 @@
-"""Three real gunicorn instances behind a real HAProxy (tests/cluster.py): a crashed
+"""Three real gunicorn instances behind a real HAProxy (tests/support/cluster.py): a crashed
 instance and a rolling restart under a short, bounded load over loopback."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from dataclasses import dataclass
 import pytest
 import requests
 
-from tests import cluster as cluster_module
-from tests.cluster import Cluster
-from tests.waiting import wait_for
+from tests.support import cluster as cluster_module
+from tests.support.cluster import Cluster
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.skipif(not cluster_module.available(),
                                 reason="Debian's haproxy is not installed (.ci/run installs it)")

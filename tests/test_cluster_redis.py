@@ -12,9 +12,9 @@ import time
 import pytest
 import requests
 
-from tests import cluster as cluster_module
-from tests.cluster import Cluster
-from tests.spacing import RedisClaims, assert_spaced
+from tests.support import cluster as cluster_module
+from tests.support.cluster import Cluster
+from tests.support.spacing import RedisClaims, assert_spaced
 
 pytestmark = pytest.mark.skipif(not cluster_module.available(),
                                 reason="Debian's haproxy is not installed (.ci/run installs it)")

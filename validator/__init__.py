@@ -1,6 +1,7 @@
 """The pure Commander rules engine: decklist text in, structured violations out. No I/O."""
 
-from validator.deck import Card, Deck, Entry, UnknownName
+from validator.deck import Card, Entry, UnknownName
+from validator.deck_facts import Deck
 from validator.decklist import NOBODY, Decklist, Designation, ListEntry, Section
 from validator.violations import Code, Severity, Violation
 from validator.assemble import assemble

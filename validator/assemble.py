@@ -13,7 +13,8 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
-from validator.deck import Card, Deck, Entry, UnknownName
+from validator.deck import Card, Entry, UnknownName
+from validator.deck_facts import Deck
 from validator.decklist import NOBODY, Candidate, Decklist, Designation, ListEntry, Section
 from validator.card_facts import can_pair, has_companion, is_instant_or_sorcery
 from validator.formats import COMMANDER, NO_FORMAT_DATA, Format, FormatData

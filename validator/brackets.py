@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, NamedTuple
 
-from validator.deck import Card, Deck
+from validator.deck import Card
+from validator.deck_facts import Deck
 from validator.phrasing import and_list, or_list, plural
 from validator.violations import Code, Violation
 

@@ -11,7 +11,6 @@ validator/rules.py; the card facts the conditions read are in validator/card_fac
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
@@ -23,16 +22,12 @@ from validator.card_facts import (
     has_activated_ability,
     is_creature_card,
 )
-from validator.deck import Card, Entry
+from validator.deck import MANA_SYMBOL, Card, Entry
 
 if TYPE_CHECKING:  # validator/formats.py imports this module
     from validator.formats import Format
 
-# Lutri's companion-only ban: 2026-02-09 Commander B&R (RULES.md 5.2). Scryfall's
-# legalities cannot express a role ban, so this one name is hard-coded here.
-BANNED_AS_COMPANION = frozenset({"Lutri, the Spellchaser"})
 
-_SYMBOL = re.compile(r"\{([^}]+)\}")  # one mana symbol of a cost: {U}, {R/G}, {X}
 
 # What a condition returns: None when met, else (the offending entries, why) for the message.
 Failure = tuple[list[Entry], str] | None
@@ -72,7 +67,7 @@ def jegantha(entries: list[Entry], fmt: Format | None = None) -> Failure:
 @lru_cache(maxsize=16384)
 def _repeats_symbol(cost: str) -> bool:
     """The cost holds some mana symbol twice ("{U}{U}", "{R/G}{R/G}", "{X}{X}")."""
-    symbols = _SYMBOL.findall(cost)
+    symbols = MANA_SYMBOL.findall(cost)
     return len(symbols) != len(set(symbols))
 
 

@@ -1,15 +1,15 @@
-"""The resolved deck the rules look at: Card, Entry and Deck (frozen, pure data)."""
+"""The pieces of a resolved deck: Card, Entry and UnknownName (frozen, pure data); the
+Deck they make up, judged in a format, is deck_facts.Deck."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Mapping, NamedTuple
-
-if TYPE_CHECKING:  # validator/formats.py reads Card and Deck: no import at run time
-    from validator.formats import Format, FormatData
+from typing import Mapping, NamedTuple
 
 WUBRG = "WUBRG"
+MANA_SYMBOL = re.compile(r"\{([^}]+)\}")  # one mana symbol of a cost: {U}, {R/G}, {X}
 # Front-face types that make a card no plain deck card: the non-deck types
 # (card_facts.NON_DECK_TYPES) and Conspiracy (banned in Commander).
 SUSPECT_TYPES = frozenset({"Plane", "Phenomenon", "Scheme", "Vanguard", "Dungeon", "Emblem", "Token", "Conspiracy"})
@@ -113,28 +113,3 @@ class UnknownName:
     # "schemes", or "sideboard", "maybeboard", "ignored" outside the game): only
     # commander and main names count toward the 100
     section: str = "main"
-
-
-@dataclass(frozen=True, slots=True)
-class Deck:
-    """A resolved Commander deck: command zone, the main deck and the sections beside it."""
-
-    commanders: tuple[Entry, ...] = ()
-    main: tuple[Entry, ...] = ()
-    companion: Entry | None = None
-    sideboard: tuple[Entry, ...] = ()  # sideboard and maybeboard: never part of the game
-    planar: tuple[Entry, ...] = ()  # planar deck (rule 901)
-    schemes: tuple[Entry, ...] = ()  # scheme deck (rule 904)
-    unknown: tuple[UnknownName, ...] = ()  # unresolved names, by section (see UnknownName.section)
-    outside: tuple[Entry, ...] = ()  # listed in no game pile: display commanders, tokens... (never played)
-    extra_companions: tuple[Entry, ...] = ()  # companions declared beyond the first (only one is allowed)
-    # canonical commander name -> chosen color letter (903.4b)
-    color_choices: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
-    # Oathbreaker's signature spells: the very Entry objects of `main` that are one (they
-    # count as deck cards everywhere; the signature_spell rule reads which they are). Empty
-    # in a format without signature spells.
-    signature_spells: tuple[Entry, ...] = ()
-    # the game format it is judged in (validator/formats.py; None: Commander) and the data
-    # that format's rules are given (the Pauper Commander commander list; None: none)
-    format: Format | None = None
-    format_data: FormatData | None = None

@@ -1,6 +1,7 @@
-"""What a deck adds up to, as the rules and the report read it: how many cards it has,
-how many commanders are designated, and the commanders' color identity with the colors
-chosen (903.4b) or, when a choice is missing, assumed.
+"""The resolved `Deck` and what it adds up to, as the rules and the report read it: the
+format it is judged in, how many cards it has, how many commanders are designated, and
+the commanders' color identity with the colors chosen (903.4b) or, when a choice is
+missing, assumed.
 
 Nothing here builds a violation: the rules (validator/rules.py) and the report
 (validator/engine.py) read these answers.
@@ -9,12 +10,51 @@ Nothing here builds a violation: the rules (validator/rules.py) and the report
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
 
 from validator.card_facts import chooses_color
-from validator.deck import WUBRG, Card, Deck, Entry
+from validator.deck import WUBRG, Card, Entry, UnknownName
+from validator.formats import COMMANDER, NO_FORMAT_DATA, Format, FormatData
 
 COLOR_LETTERS = frozenset(WUBRG)
 COUNTED_SECTIONS = ("main", "commander", "signature")  # UnknownName.section values that count
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """A resolved Commander deck: command zone, the main deck and the sections beside it."""
+
+    commanders: tuple[Entry, ...] = ()
+    main: tuple[Entry, ...] = ()
+    companion: Entry | None = None
+    sideboard: tuple[Entry, ...] = ()  # sideboard and maybeboard: never part of the game
+    planar: tuple[Entry, ...] = ()  # planar deck (rule 901)
+    schemes: tuple[Entry, ...] = ()  # scheme deck (rule 904)
+    unknown: tuple[UnknownName, ...] = ()  # unresolved names, by section (see UnknownName.section)
+    outside: tuple[Entry, ...] = ()  # listed in no game pile: display commanders, tokens... (never played)
+    extra_companions: tuple[Entry, ...] = ()  # companions declared beyond the first (only one is allowed)
+    # canonical commander name -> chosen color letter (903.4b)
+    color_choices: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # Oathbreaker's signature spells: the very Entry objects of `main` that are one (they
+    # count as deck cards everywhere; the signature_spell rule reads which they are). Empty
+    # in a format without signature spells.
+    signature_spells: tuple[Entry, ...] = ()
+    # the game format it is judged in (validator/formats.py; None: Commander) and the data
+    # that format's rules are given (the Pauper Commander commander list; None: none)
+    format: Format | None = None
+    format_data: FormatData | None = None
+
+
+def deck_format(deck: Deck) -> Format:
+    """The format a deck is judged in (Commander when it names none)."""
+    return deck.format or COMMANDER
+
+
+def deck_format_data(deck: Deck) -> FormatData:
+    """The data the deck's format rules are given (none loaded when it carries none)."""
+    return deck.format_data or NO_FORMAT_DATA
 
 
 def card_count(deck: Deck) -> int:

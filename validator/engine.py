@@ -8,10 +8,10 @@ from typing import Iterable, Mapping, NamedTuple, Sequence
 from validator import brackets
 from validator.assemble import assemble, infer_commanders, named_designation
 from validator.brackets import Bracket, BracketData
-from validator.deck import Card, Deck, Entry, wubrg
+from validator.deck import Card, Entry, wubrg
 from validator.card_facts import is_instant_or_sorcery
 from validator.decklist import NOBODY, Decklist, Designation, Section
-from validator.deck_facts import card_count, commander_identity
+from validator.deck_facts import Deck, card_count, commander_identity
 from validator.formats import (
     COMMANDER, FORMATS, FieldNotInFormat, Format, FormatData, format_named, named_in_file,
 )
@@ -119,12 +119,8 @@ def check(
 
 
 def judge_formats(
-    decklist: Decklist,
-    cards: Mapping[str, Card],
-    suggestions: Mapping[str, Sequence[str]] | None = None,
-    designation: Designation = NOBODY,
-    *,
-    format_data: FormatData | None = None,
+    decklist: Decklist, cards: Mapping[str, Card],
+    designation: Designation = NOBODY, format_data: FormatData | None = None,
 ) -> dict[str, FormatVerdict]:
     """Every format's verdict for one parsed and resolved list, by key in FORMATS order
     (DESIGN's include=formats block): valid, and the distinct error codes.
@@ -134,10 +130,11 @@ def judge_formats(
     with the designation's signature spells only where the format has them. The work
     that does not depend on the format is done once: inference once per kind of
     commander and deck size, assembly once per distinct result, and the rules that read
-    the deck alone (rules.DECK_RULES) once per assembled deck.
+    the deck alone (rules.DECK_RULES) once per assembled deck. (Suggestions change only
+    messages, never a verdict, so none are asked for.)
     """
     designation = named_designation(decklist, cards, designation)
-    return _Judging(decklist, cards, suggestions, designation, format_data).verdicts()
+    return _Judging(decklist, cards, None, designation, format_data).verdicts()
 
 
 class _Judging:

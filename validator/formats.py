@@ -15,16 +15,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from validator.card_facts import (
     DOUBLE_FACED_LAYOUTS, commander_eligibility, describe_type, is_background, is_creature_card, non_deck_kind,
 )
-from validator.companions import BANNED_AS_COMPANION
 from validator.deck import Card
-
-if TYPE_CHECKING:
-    from validator.deck import Deck
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +35,10 @@ class FormatData:
 
 
 NO_FORMAT_DATA = FormatData()
+
+# Lutri's companion-only ban: 2026-02-09 Commander B&R (RULES.md 5.2). Scryfall's
+# legalities cannot express a role ban, so this one name is hard-coded here.
+BANNED_AS_COMPANION = frozenset({"Lutri, the Spellchaser"})
 
 
 # --- who can command: one small strategy per kind (mage's CommanderValidator) -------------
@@ -295,13 +294,3 @@ def format_table() -> list[dict]:
          "legality_key": f.legality_key, "brackets": f.brackets, "aliases": list(f.aliases)}
         for f in FORMATS
     ]
-
-
-def deck_format(deck: Deck) -> Format:
-    """The format a deck is judged in (Commander when it names none)."""
-    return deck.format or COMMANDER
-
-
-def deck_format_data(deck: Deck) -> FormatData:
-    """The data the deck's format rules are given (none loaded when it carries none)."""
-    return deck.format_data or NO_FORMAT_DATA

@@ -24,14 +24,15 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from validator.deck import WUBRG, Card, Deck, Entry
+from validator.deck import MANA_SYMBOL, WUBRG, Card, Entry
+from validator.deck_facts import Deck
 
 CURVE_BUCKETS = ("0", "1", "2", "3", "4", "5", "6", "7+")
 COLORS = WUBRG + "C"
+COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "C": "Colorless"}
 # Card types in the order an overview lists them; others (Kindred, Dungeon...) follow.
 TYPE_ORDER = ("Creature", "Planeswalker", "Battle", "Instant", "Sorcery", "Artifact", "Enchantment", "Land")
 BASIC_LAND_COLORS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
-SYMBOL = re.compile(r"\{([^}]+)\}")
 # "Add {G}", "Add {R} or {G}", "Add {C}{C}": the symbols of a mana ability's "Add" clause.
 ADD_CLAUSE = re.compile(r"\bAdd ((?:\{[^}]+\}|,| or |\s)+)")
 ANY_COLOR = re.compile(r"\bAdd [^.]*\bmana of any (?:one )?(?:color|type)\b", re.I)
@@ -107,7 +108,7 @@ def cost_colors(mana_cost: str) -> dict[str, int]:
     generic, {X} and {S} count for none.
     """
     counts: dict[str, int] = {}
-    for symbol in SYMBOL.findall(mana_cost):
+    for symbol in MANA_SYMBOL.findall(mana_cost):
         for color in {part for part in symbol.upper().split("/") if part in COLORS}:
             counts[color] = counts.get(color, 0) + 1
     return counts
@@ -122,7 +123,7 @@ def land_colors(card: Card) -> frozenset[str]:
         if ANY_COLOR.search(text):
             colors.update(WUBRG)
         for clause in ADD_CLAUSE.findall(text):
-            colors.update(c for symbol in SYMBOL.findall(clause) for c in symbol.split("/") if c in COLORS)
+            colors.update(c for symbol in MANA_SYMBOL.findall(clause) for c in symbol.split("/") if c in COLORS)
     return frozenset(colors)
 
 

@@ -4,11 +4,12 @@ Pure string building: no rule is decided here."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from validator.card_facts import is_background, is_doctor, pairing_abilities
-from validator.deck import Card, Deck, Entry, wubrg
-from validator.formats import deck_format
+from validator.deck import Card, Entry, wubrg
+from validator.deck_facts import Deck, deck_format
+from validator.violations import Violation
 
 
 def color_text(colors: Iterable[str]) -> str:
@@ -79,3 +80,8 @@ def included_role(name: str, deck: Deck) -> str:
 def a_or_an(word: str) -> str:
     """"a Commander", "an Oathbreaker": the word with its indefinite article."""
     return f"{'an' if word[:1].upper() in 'AEIOU' else 'a'} {word}"
+
+
+def about(entries: Sequence[Entry], code: str, message: str, rule: str | None) -> Violation:
+    """An error naming the entries' cards and lines, sorted."""
+    return Violation(code, message, cards=card_names(entries), lines=line_numbers(entries), rule=rule)

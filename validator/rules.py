@@ -4,42 +4,35 @@ Each rule takes a resolved `Deck`, yields zero or more `Violation`s and never ra
 What a card is (eligibility, pairing abilities, copy limits...) comes from
 validator/card_facts.py, what the deck adds up to (count, identity) from
 validator/deck_facts.py, the companion conditions from validator/companions.py and the
-messages' English from validator/phrasing.py: this module decides and reports.
+messages' English from validator/phrasing.py: this module decides and reports. Two
+families live beside it: the legality screen (legality.py) and the side decks
+(side_decks.py: planar, scheme, sideboard, piles outside the game).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator
 
 from validator.card_facts import (
     basic_land_types, can_pair, chooses_color, copy_limit,
-    has_companion, is_background, is_instant_or_sorcery, is_non_deck, non_deck_kind,
+    has_companion, is_background, is_instant_or_sorcery, is_non_deck,
 )
 from validator.companions import COMPANION_CONDITIONS
-from validator.deck import Card, Deck, Entry
+from validator.deck import Entry
 from validator.deck_facts import (
-    COLOR_LETTERS, assumed_colors, card_count, commander_identity, designated_commanders, identity_entries,
-    unchosen_commanders,
+    COLOR_LETTERS, Deck, assumed_colors, card_count, commander_identity, deck_format, deck_format_data,
+    designated_commanders, identity_entries, unchosen_commanders,
 )
-from validator.formats import Format, deck_format, deck_format_data
+from validator.legality import legality, legality_codes
 from validator.phrasing import (
-    a_or_an, and_list, card_names, color_text, commander_word, included_role, is_are, line_numbers, or_list,
+    a_or_an, about, and_list, card_names, color_text, commander_word, included_role, is_are, line_numbers, or_list,
     pairing_summary, plural,
 )
+from validator.side_decks import GAME_SECTIONS, not_in_deck, planar_deck, scheme_deck, sideboard
 from validator.violations import Code, Severity, Violation
 
 Rule = Callable[[Deck], Iterable[Violation]]
-
-# UnknownName.section values of the game; names listed elsewhere are only named as not played
-GAME_SECTIONS = frozenset({"commander", "companion", "main", "signature", "planar", "schemes"})
-SIDE_SECTIONS = frozenset({"sideboard", "maybeboard"})
-
-
-def _about(entries: Sequence[Entry], code: str, message: str, rule: str | None) -> Violation:
-    """An error naming the entries' cards and lines, sorted."""
-    return Violation(code, message, cards=card_names(entries), lines=line_numbers(entries), rule=rule)
-
 
 # --- the rules ---------------------------------------------------------------------
 
@@ -95,7 +88,7 @@ def too_many_commanders(deck: Deck) -> Iterator[Violation]:
     if count > 2:
         names = and_list(card_names(deck.commanders) or ("unknown",))
         message = f"The deck has {count} commanders ({names}); at most two are allowed."
-        yield _about(deck.commanders, Code.TOO_MANY_COMMANDERS, message, "702.124g")
+        yield about(deck.commanders, Code.TOO_MANY_COMMANDERS, message, "702.124g")
 
 
 def commander_ineligible(deck: Deck) -> Iterator[Violation]:
@@ -300,110 +293,6 @@ def color_choice(deck: Deck) -> Iterator[Violation]:
         )
 
 
-def legality(deck: Deck) -> Iterator[Violation]:
-    """One legality code per card, first match: non_deck_card, banned, banned_as_commander,
-    not_legal, read from the format's own legality key; and one legality_unknown warning
-    naming every card whose data has no value for that key (never taken as legal)."""
-    fmt = deck_format(deck)
-    unknown: list[Entry] = []
-    for entry, code in _legality_codes(deck, fmt):
-        if code == Code.LEGALITY_UNKNOWN:
-            unknown.append(entry)
-        else:
-            yield _legality_violation(entry, code, fmt)
-    # commanders judged by the format's list, when it is not loaded
-    data = deck_format_data(deck)
-    unverified = [e for e in deck.commanders if fmt.commanders.unverified(e.card, data) and not is_non_deck(e.card)]
-    if unknown or unverified:
-        yield _legality_unknown(unknown, unverified, fmt)
-
-
-def legality_codes(deck: Deck) -> set[str]:
-    """The error codes `legality` reports for the deck, without building its violations (the
-    all-formats block needs only the codes, for seven formats)."""
-    return {code for _, code in _legality_codes(deck, deck_format(deck), unknown=False)}
-
-
-def _legality_codes(deck: Deck, fmt: Format, unknown: bool = True) -> Iterator[tuple[Entry, str]]:
-    """(entry, its one legality code) for every card with one, legality_unknown included
-    unless `unknown` is False, in deck order."""
-    key = fmt.legality_key
-    zone = [*deck.commanders, *deck.main, deck.companion] if deck.companion else [*deck.commanders, *deck.main]
-    # a cheap screen first: almost every card is a legal, plain, traditional card
-    if key == "commander":  # Card.legality is that key's value: an attribute read, the fastest
-        suspects = [e for e in zone if (card := e.card).legality != "legal" or not card.plain]
-    else:
-        suspects = [e for e in zone if (card := e.card).legalities.get(key) != "legal" or not card.plain]
-    if not suspects:
-        return
-    commanders = {id(e) for e in deck.commanders}
-    by_key = fmt.commanders.by_key
-    for entry in suspects:
-        card = entry.card
-        if card.plain and key not in card.legalities and (by_key or id(entry) not in commanders):
-            if unknown:  # the common unknown: a plain card with no value (_legality_code's answer, sooner)
-                yield entry, Code.LEGALITY_UNKNOWN
-            continue
-        code = _legality_code(card, fmt, id(entry) in commanders)
-        if code is not None and (unknown or code != Code.LEGALITY_UNKNOWN):
-            yield entry, code
-
-
-def _legality_code(card: Card, fmt: Format, commander: bool) -> str | None:
-    """The one legality code of a card (a commander, when `commander`) in the format:
-    non_deck_card, banned, banned_as_commander, legality_unknown (no value for the key),
-    not_legal, or None."""
-    if not card.plain and non_deck_kind(card):
-        return Code.NON_DECK_CARD
-    if commander and not fmt.commanders.by_key:
-        return None  # judged by the format's commander list alone (commander_ineligible)
-    value = card.legalities.get(fmt.legality_key)
-    if value == "banned" or "Conspiracy" in card.types:
-        return Code.BANNED
-    if commander and value is not None and value == fmt.commander_ban:
-        return Code.BANNED_AS_COMMANDER
-    if value is None:
-        return Code.LEGALITY_UNKNOWN
-    if value not in fmt.deck_values:
-        return Code.NOT_LEGAL
-    return None
-
-
-def _legality_violation(entry: Entry, code: str, fmt: Format) -> Violation:
-    """The violation of one entry's legality code (not legality_unknown: one warning names them all)."""
-    name = entry.card.name
-    if code == Code.NON_DECK_CARD:
-        message = f"{name} is {non_deck_kind(entry.card)}, not a card for the deck."
-    elif code == Code.BANNED:
-        message = f"{name} is banned in {fmt.name}."
-    elif code == Code.BANNED_AS_COMMANDER:
-        message = f"{name} is banned as a {fmt.role} in {fmt.name} (it is legal in the deck)."
-    else:
-        message = f"{name} is not legal in {fmt.name}."
-    return Violation(code, message, cards=(name,), lines=entry.lines)
-
-
-def _legality_unknown(entries: list[Entry], unverified: list[Entry], fmt: Format) -> Violation:
-    """The warning naming every card whose legality in the format is unknown: no value for
-    its key, or (`unverified`) a commander whose format list is not loaded."""
-    said = []
-    names = card_names(entries)
-    if entries:
-        listed = and_list(names) if len(names) <= 10 else f"{len(names)} cards"
-        said.append(f"The card data has no {fmt.name} legality ({fmt.legality_key}) for {listed}, so "
-                    f"{'it was' if len(names) == 1 else 'they were'} not taken as legal.")
-    if unverified:
-        said.append(f"The {fmt.name} commander list is not loaded, so whether {and_list(card_names(unverified))} "
-                    f"can be your {fmt.role} was not checked.")
-    return Violation(
-        Code.LEGALITY_UNKNOWN,
-        " ".join(said) + " The verdict rests on the other checks.",
-        Severity.WARNING,
-        cards=tuple(sorted({*names, *card_names(unverified)})) if unverified else names,
-        lines=line_numbers([*entries, *unverified]),
-    )
-
-
 def companion_ineligible(deck: Deck) -> Iterator[Violation]:
     """702.139: the companion has Companion and is not banned as a companion (Lutri); and
     only one card is the companion (702.139a: you reveal one)."""
@@ -412,7 +301,7 @@ def companion_ineligible(deck: Deck) -> Iterator[Violation]:
         extra = card_names(deck.extra_companions)
         message = (f"{and_list(extra)} {is_are(deck.extra_companions)} also declared as companion, but only one "
                    f"card can be your companion; {first} was taken.")
-        yield _about(deck.extra_companions, Code.COMPANION_INELIGIBLE, message, "702.139a")
+        yield about(deck.extra_companions, Code.COMPANION_INELIGIBLE, message, "702.139a")
     if deck.companion is None or is_non_deck(deck.companion.card):
         return  # a non-deck companion is non_deck_card alone (DESIGN.md)
     card = deck.companion.card
@@ -456,7 +345,7 @@ def companion_condition(deck: Deck) -> Iterator[Violation]:
     listed = f": {and_list(card_names(offenders))}" if offenders and len(offenders) <= 10 else ""
     count = f" ({len(card_names(offenders))} cards)" if len(offenders) > 10 else ""
     message = f"The deck does not meet {card.name}'s companion condition, {why}{count}{listed}."
-    yield _about(offenders, Code.COMPANION_CONDITION, message, "702.139a")
+    yield about(offenders, Code.COMPANION_CONDITION, message, "702.139a")
 
 
 def signature_spell(deck: Deck) -> Iterator[Violation]:
@@ -474,17 +363,17 @@ def signature_spell(deck: Deck) -> Iterator[Violation]:
     if count < oathbreakers:
         named = and_list(card_names(deck.commanders)) if deck.commanders else "the oathbreaker"
         need = "each needs" if oathbreakers == 2 else "it needs"
-        yield _about(deck.commanders, Code.SIGNATURE_SPELL,
+        yield about(deck.commanders, Code.SIGNATURE_SPELL,
                      f"{named} {'has' if oathbreakers == 1 else 'have'} {plural(count, 'signature spell')}; "
                      f"{need} one (an instant or sorcery in a Signature Spell section, or named in "
                      "signature_spells).", None)
     elif count > oathbreakers:
-        yield _about(spells, Code.SIGNATURE_SPELL,
+        yield about(spells, Code.SIGNATURE_SPELL,
                      f"The deck has {plural(count, 'signature spell')} for {plural(oathbreakers, 'oathbreaker')}; "
                      "each oathbreaker has exactly one.", None)
     wrong = [e for e in spells if not is_instant_or_sorcery(e.card) and not is_non_deck(e.card)]
     for entry in wrong:
-        yield _about((entry,), Code.SIGNATURE_SPELL,
+        yield about((entry,), Code.SIGNATURE_SPELL,
                      f"{entry.card.name} is a {entry.card.type_line or 'card'}; a signature spell is an instant or "
                      "sorcery card.", None)
     if len(deck.commanders) == 2 and len(spells) == 2 and not wrong and not unknown:
@@ -499,100 +388,9 @@ def _assigned_spells(deck: Deck) -> Iterator[Violation]:
         return  # a spell outside both identities is color_identity alone
     if (a <= first and b <= second) or (a <= second and b <= first):
         return
-    yield _about(deck.signature_spells, Code.SIGNATURE_SPELL,
+    yield about(deck.signature_spells, Code.SIGNATURE_SPELL,
                  f"{and_list(card_names(deck.signature_spells))} can't be given one to each of "
                  f"{and_list(card_names(deck.commanders))} inside that oathbreaker's own color identity.", None)
-
-
-def planar_deck(deck: Deck) -> Iterator[Violation]:
-    """901: a planar deck has at least 10 cards, only planes and phenomena, no duplicate names, at most two phenomena."""
-    # unknown names listed there still count, so one typo is unknown_card alone (as for the 100)
-    unknown = sum(u.quantity for u in deck.unknown if u.section == "planar")
-    if not deck.planar and not unknown:
-        return
-    problems = []
-    total = sum(e.quantity for e in deck.planar) + unknown
-    if total < 10:
-        problems.append(([], f"it has {total} cards; a planar deck needs at least 10"))
-    others = [e for e in deck.planar if not e.card.types & {"Plane", "Phenomenon"}]
-    if others:
-        problems.append((others, f"{and_list(card_names(others))} {is_are(others)} not a plane or phenomenon"))
-    duplicates = [e for e in deck.planar if e.quantity > 1]
-    if duplicates:
-        problems.append((duplicates, f"{and_list(card_names(duplicates))} appear{'s' * (len(duplicates) == 1)} more than once"))
-    phenomena = [e for e in deck.planar if "Phenomenon" in e.card.types]
-    if sum(e.quantity for e in phenomena) > 2:
-        problems.append((phenomena, "it has more than two phenomena"))
-    for entries, why in problems:
-        yield _about(entries, Code.PLANAR_DECK, f"The planar deck breaks Planechase rules: {why}.", "901")
-
-
-SCHEME_DECK_MINIMUM = 20  # 904.3
-
-
-def scheme_deck(deck: Deck) -> Iterator[Violation]:
-    """904.3: a scheme deck holds at least twenty schemes, at most two copies of each."""
-    size = sum(e.quantity for e in deck.schemes)
-    if 0 < size < SCHEME_DECK_MINIMUM:
-        yield Violation(
-            Code.SCHEME_DECK,
-            f"The scheme deck has {plural(size, 'card')}; Archenemy needs at least {SCHEME_DECK_MINIMUM}.",
-            lines=line_numbers(deck.schemes),
-            rule="904.3",
-        )
-    others = [e for e in deck.schemes if "Scheme" not in e.card.types]
-    if others:
-        message = f"The scheme deck holds {and_list(card_names(others))}, which {is_are(others)} not a scheme."
-        yield _about(others, Code.SCHEME_DECK, message, "904")
-    for entry in deck.schemes:
-        if entry.quantity > 2 and "Scheme" in entry.card.types:
-            yield Violation(
-                Code.SCHEME_DECK,
-                f"The scheme deck has {entry.quantity} copies of {entry.card.name}; at most two are allowed.",
-                cards=(entry.card.name,),
-                lines=entry.lines,
-                rule="904",
-            )
-
-
-def sideboard(deck: Deck) -> Iterator[Violation]:
-    """903.5e: Commander has no sideboard; sideboard and maybeboard cards, unknown names
-    included, are named and ignored."""
-    unknown = [u for u in deck.unknown if u.section in SIDE_SECTIONS] if deck.unknown else None
-    if deck.sideboard or unknown:
-        count = sum(e.quantity for e in deck.sideboard)
-        cards, lines = card_names(deck.sideboard), line_numbers(deck.sideboard)
-        if unknown:
-            count += sum(u.quantity for u in unknown)
-            cards += tuple(sorted({u.name for u in unknown}))
-            lines = line_numbers([*deck.sideboard, *unknown])
-        yield Violation(
-            Code.SIDEBOARD,
-            f"The list has {plural(count, 'sideboard or maybeboard card')}; Commander has "
-            "no sideboard, so they were ignored.",
-            Severity.WARNING,
-            cards=cards,
-            lines=lines,
-            rule="903.5e",
-        )
-
-
-def not_in_deck(deck: Deck) -> Iterator[Violation]:
-    """Cards listed in a pile that is no part of the game (display commanders, tokens,
-    Forge's avatar or dungeon piles...): named, so nothing is dropped silently."""
-    unknown = [u for u in deck.unknown if u.section not in GAME_SECTIONS and u.section not in SIDE_SECTIONS]
-    if deck.outside or unknown:
-        names = card_names(deck.outside) + tuple(sorted({u.name for u in unknown}))
-        count = sum(e.quantity for e in deck.outside) + sum(u.quantity for u in unknown)
-        listed = f": {and_list(names)}" if len(names) <= 10 else ""
-        yield Violation(
-            Code.NOT_IN_DECK,
-            f"The list has {plural(count, 'card')} in piles that are not part of the deck (a "
-            f"display commander, tokens...), so {'it was' if count == 1 else 'they were'} ignored{listed}.",
-            Severity.WARNING,
-            cards=names,
-            lines=line_numbers([*deck.outside, *unknown]),
-        )
 
 
 RULES: tuple[Rule, ...] = (

@@ -11,21 +11,19 @@ import threading
 
 import pytest
 
-from card_data import brackets, cli
-from card_data.brackets import MASS_LAND_DENIAL, TWO_CARD_COMBOS, BracketSources
+from card_data import BracketSources, bracket_lists, bracket_tables
+
+from card_data.settings import StoreSettings
+from card_data.bracket_tables import MASS_LAND_DENIAL, TWO_CARD_COMBOS
 from card_data.client import ScryfallClient
 from card_data.errors import CardDataError
 from card_data.repository import open_repository
 from card_data.spellbook import SpellbookClient, export_urls, read_export
 from card_data.sync import import_file, sync
-from tests.scryfall_server import FIXTURES
-from tests.spacing import RecordedLimits, assert_spaced
+from tests.support.scryfall_server import BRACKET_EXPORT, BRACKETS, FIXTURES, with_bracket_lists
+from tests.support.spacing import RecordedLimits, assert_spaced
 from validator.brackets import BracketData, Combo
 
-BRACKETS = FIXTURES / "brackets"
-EXPORT = (BRACKETS / "variants.json").read_bytes()
-SEARCH = json.loads((BRACKETS / "mass-land-denial-search.json").read_text())
-QUERY = "otag:mass-land-denial"
 EXPECTED_COMBOS = {
     ("Birds of Paradise", "Llanowar Elves"): False,
     ("Counterspell", "Fire // Ice"): False,
@@ -37,10 +35,8 @@ EXPECTED_DENIAL = frozenset({"Armageddon", "Boom // Bust", "Ravages of War", "Ru
 
 @pytest.fixture
 def server(scryfall_server):
-    """The local server with a tag search (one page) and a Spellbook export."""
-    scryfall_server.search_results = {QUERY: SEARCH}
-    scryfall_server.spellbook_export = EXPORT
-    return scryfall_server
+    """The local server with the fixture tag search and Spellbook export (with_bracket_lists)."""
+    return with_bracket_lists(scryfall_server)
 
 
 def sources(server, **overrides) -> BracketSources:
@@ -50,34 +46,34 @@ def sources(server, **overrides) -> BracketSources:
 
 def refresh(db, server, claims: list[float] | None = None, **overrides):
     """Refresh both lists from the local server; the client has no retry back-off (fast tests)
-    and notes when its rate-limit claims began in `claims` (tests/spacing.py)."""
+    and notes when its rate-limit claims began in `claims` (tests/support/spacing.py)."""
     client = ScryfallClient(server.base_url, backoff=0, limits=RecordedLimits(starts=claims))
     spellbook = SpellbookClient(f"{server.base_url}/spellbook")
-    return brackets.refresh(db, sources(server, **overrides), client=client, spellbook=spellbook)
+    return bracket_lists.refresh(db, sources(server, **overrides), client=client, spellbook=spellbook)
 
 
 def data(db) -> BracketData:
     """What a fresh repository hands the engine."""
-    return open_repository(db, offline=True).bracket_data()
+    return open_repository(StoreSettings(db, offline=True)).bracket_data()
 
 
 # --- the export's shape -------------------------------------------------------------------
 
 def test_two_card_variants_only_fast_kept():
-    export = read_export([EXPORT])
+    export = read_export([BRACKET_EXPORT])
     assert export.pairs == EXPECTED_COMBOS
     assert export.timestamp == "2026-11-30T08:15:00.123456+00:00"
     assert export.variants == 10
 
 
 def test_the_export_streams_in_small_chunks():
-    chunks = [EXPORT[i:i + 7] for i in range(0, len(EXPORT), 7)]
+    chunks = [BRACKET_EXPORT[i:i + 7] for i in range(0, len(BRACKET_EXPORT), 7)]
     assert read_export(chunks).pairs == EXPECTED_COMBOS
 
 
 @pytest.mark.parametrize(("body", "message"), [
-    (EXPORT[: len(EXPORT) // 2], "not valid JSON"),  # truncated
-    (EXPORT.replace(b'"uses"', b'"uses" "', 1), "not valid JSON"),  # malformed
+    (BRACKET_EXPORT[: len(BRACKET_EXPORT) // 2], "not valid JSON"),  # truncated
+    (BRACKET_EXPORT.replace(b'"uses"', b'"uses" "', 1), "not valid JSON"),  # malformed
     (b'{"timestamp": "x", "variants": []}', "no variants"),
     (b'{"timestamp": "x", "combos": [{"uses": []}]}', "no variants"),  # another shape
     (b'[1, 2, 3]', "no variants"),
@@ -143,13 +139,13 @@ def test_without_a_gz_file_the_plain_export_is_read(fixture_db, server, gzipped)
 def test_no_data_loaded_means_null_lists(fixture_db):
     assert data(fixture_db) == BracketData()
     assert data(fixture_db).mass_land_denial is None and data(fixture_db).combos is None
-    assert all(not status.loaded for status in brackets.status(fixture_db).values())
+    assert all(not status.loaded for status in bracket_tables.status(fixture_db).values())
 
 
 @pytest.mark.parametrize(("fault", "failed", "message"), [
     ({"search_results": {}}, MASS_LAND_DENIAL, "matched no cards"),  # a 404: the tag is gone
     ({"truncate": "short"}, TWO_CARD_COMBOS, "broke off|not valid JSON"),
-    ({"spellbook_export": EXPORT[:-40]}, TWO_CARD_COMBOS, "not valid JSON"),
+    ({"spellbook_export": BRACKET_EXPORT[:-40]}, TWO_CARD_COMBOS, "not valid JSON"),
     ({"spellbook_export": None}, TWO_CARD_COMBOS, "answered 404"),
     ({"fail_next": [503, 503, 503, 503]}, MASS_LAND_DENIAL, "kept failing|answered 503"),
 ])
@@ -162,7 +158,7 @@ def test_a_failure_keeps_the_last_good_list(fixture_db, server, fault, failed, m
     assert results[failed].status == "failed"
     assert results[failed].error and re.search(message, results[failed].error)
     assert data(fixture_db) == before  # the last good lists, both
-    status = brackets.status(fixture_db)[failed]
+    status = bracket_tables.status(fixture_db)[failed]
     assert status.loaded and status.error == results[failed].error and status.failed_at
 
 
@@ -178,12 +174,12 @@ def test_a_429_on_the_search_locks_out_and_keeps_the_list(fixture_db, server):
     refresh(fixture_db, server)
     server.fail_next = [429]
     client = ScryfallClient(server.base_url, backoff=0)
-    results = brackets.refresh(fixture_db, sources(server), client=client,
+    results = bracket_lists.refresh(fixture_db, sources(server), client=client,
                                spellbook=SpellbookClient(f"{server.base_url}/spellbook"))
     assert results[MASS_LAND_DENIAL].status == "failed" and "429" in results[MASS_LAND_DENIAL].error
     asked = len(server.requests)
     # the lockout holds: a second refresh sends no search at all
-    again = brackets.refresh(fixture_db, sources(server), client=client,
+    again = bracket_lists.refresh(fixture_db, sources(server), client=client,
                              spellbook=SpellbookClient(f"{server.base_url}/spellbook"))
     assert "retry after" in again[MASS_LAND_DENIAL].error
     assert not any(r.path.startswith("/cards/search") for r in server.requests[asked:])
@@ -193,15 +189,15 @@ def test_a_429_on_the_search_locks_out_and_keeps_the_list(fixture_db, server):
 def test_a_success_clears_the_last_failure(fixture_db, server):
     server.spellbook_export = b"{"
     refresh(fixture_db, server)
-    assert brackets.status(fixture_db)[TWO_CARD_COMBOS].error
-    server.spellbook_export = EXPORT
+    assert bracket_tables.status(fixture_db)[TWO_CARD_COMBOS].error
+    server.spellbook_export = BRACKET_EXPORT
     refresh(fixture_db, server)
-    assert brackets.status(fixture_db)[TWO_CARD_COMBOS].error is None
+    assert bracket_tables.status(fixture_db)[TWO_CARD_COMBOS].error is None
 
 
 def test_readers_see_the_old_list_or_the_new_never_half(fixture_db, server):
     refresh(fixture_db, server)
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     seen, stop = set(), threading.Event()
 
     def read():
@@ -211,7 +207,7 @@ def test_readers_see_the_old_list_or_the_new_never_half(fixture_db, server):
     reader = threading.Thread(target=read)
     reader.start()
     try:
-        for export in (b'{"variants": [' + b",".join([_variant("A", "B")] * 1) + b"]}", EXPORT) * 3:
+        for export in (b'{"variants": [' + b",".join([_variant("A", "B")] * 1) + b"]}", BRACKET_EXPORT) * 3:
             server.spellbook_export = export
             refresh(fixture_db, server)
     finally:
@@ -226,7 +222,7 @@ def _variant(first: str, second: str) -> bytes:
 
 
 def test_the_repository_cache_follows_the_store(fixture_db, server):
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     assert repository.bracket_data().combos is None
     refresh(fixture_db, server)
     first = repository.bracket_data()
@@ -273,40 +269,19 @@ def test_a_missing_file_is_a_failure_not_a_crash(fixture_db, server, tmp_path):
     assert results[MASS_LAND_DENIAL].status == "failed" and "cannot read" in results[MASS_LAND_DENIAL].error
 
 
-def test_settings_name_the_sources():
-    settings = {"SCRYFALL_API_URL": "http://127.0.0.1:1", "SPELLBOOK_URL": "http://127.0.0.1:2",
-                "MASS_LAND_DENIAL_FILE": "/m.txt", "COMBOS_FILE": "/c.txt", "USER_AGENT": None}
-    assert BracketSources.from_settings(settings) == BracketSources("http://127.0.0.1:1", "http://127.0.0.1:2",
-                                                                    "/m.txt", "/c.txt")
-    assert BracketSources.from_settings({}, api_url="http://x").spellbook_url == "https://json.commanderspellbook.com"
-    assert BracketSources.from_settings({"USER_AGENT": "bot/1"}).user_agent == "bot/1"
-
-
-def test_cards_reads_the_sources_from_the_settings_table(monkeypatch):
-    from edh_service.config import setting
-
-    monkeypatch.setenv("SPELLBOOK_URL", "http://127.0.0.1:3/sb")
-    monkeypatch.setenv("COMBOS_FILE", "/c.txt")
-    monkeypatch.delenv("SCRYFALL_API_URL", raising=False)
-    found = cli.bracket_sources(setting)
-    assert found.spellbook_url == "http://127.0.0.1:3/sb" and found.combos_file == "/c.txt"
-    assert found.mass_land_denial_file is None
-    assert found.api_url == "https://api.scryfall.com"  # the table's default
-
-
 # --- sync, import and the store file ------------------------------------------------------------
 
 def test_sync_refreshes_both_and_a_new_store_keeps_them(tmp_path, server):
     db = tmp_path / "cards.sqlite3"
     client = ScryfallClient(server.base_url, backoff=0)
-    first = sync(db, server.base_url, client=client, brackets=sources(server))
+    first = sync(StoreSettings(db, api_url=server.base_url), client=client, brackets=sources(server))
     assert {kind: r.status for kind, r in first.brackets.items()} == {MASS_LAND_DENIAL: "updated",
                                                                        TWO_CARD_COMBOS: "updated"}
     # newer card data: a whole new store file is built; the lists come along even when
     # their sources fail this time
     server.updated_at = "2026-12-01T10:00:00.000+00:00"
     server.search_results, server.spellbook_export = {}, b"{"
-    second = sync(db, server.base_url, client=client, brackets=sources(server))
+    second = sync(StoreSettings(db, api_url=server.base_url), client=client, brackets=sources(server))
     assert second.status == "updated"
     assert {r.status for r in second.brackets.values()} == {"failed"}
     loaded = data(db)
@@ -315,7 +290,7 @@ def test_sync_refreshes_both_and_a_new_store_keeps_them(tmp_path, server):
 
 def test_sync_without_sources_leaves_the_lists_alone(tmp_path, server):
     db = tmp_path / "cards.sqlite3"
-    result = sync(db, server.base_url, client=ScryfallClient(server.base_url))
+    result = sync(StoreSettings(db, api_url=server.base_url), client=ScryfallClient(server.base_url))
     assert result.brackets is None
     assert not any(r.path.startswith(("/cards/search", "/spellbook")) for r in server.requests)
 
@@ -333,49 +308,11 @@ def test_a_store_built_before_bracket_data_still_loads_and_gains_the_tables(fixt
     with sqlite3.connect(fixture_db) as conn:
         tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "bracket_lists" not in tables  # what every store from before this change looks like
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     assert repository.bracket_data() == BracketData()
     assert repository.resolve(["Sol Ring"]).cards["Sol Ring"].name == "Sol Ring"
     refresh(fixture_db, server)  # written in place: no rebuild needed
     assert len(repository.bracket_data().combos) == 4
-
-
-# --- the `cards` command ----------------------------------------------------------------------
-
-def test_cards_sync_and_status(tmp_path, server, capsys, monkeypatch):
-    db = str(tmp_path / "cards.sqlite3")
-    monkeypatch.setenv("SPELLBOOK_URL", f"{server.base_url}/spellbook")
-    assert cli.main(["sync", "--db", db, "--api-url", server.base_url]) == 0
-    out = capsys.readouterr().out
-    assert "mass land denial: 5 entries (5 names unknown to the card data)" in out
-    assert "two-card combos: 4 entries from spellbook:" in out
-    assert cli.main(["status", "--db", db, "--json"]) == 0
-    status = json.loads(capsys.readouterr().out)["brackets"]
-    assert status[TWO_CARD_COMBOS]["entries"] == 4
-    assert status[TWO_CARD_COMBOS]["updated_at"] == "2026-11-30T08:15:00.123456+00:00"
-    assert status[MASS_LAND_DENIAL]["source"] == f"scryfall:{QUERY}"
-
-
-def test_cards_sync_warns_when_a_list_fails(tmp_path, server, capsys, monkeypatch):
-    db = str(tmp_path / "cards.sqlite3")
-    monkeypatch.setenv("SPELLBOOK_URL", f"{server.base_url}/spellbook")
-    server.spellbook_export = b"[]"
-    assert cli.main(["sync", "--db", db, "--api-url", server.base_url]) == 0  # the cards are fine
-    err = capsys.readouterr().err
-    assert "warning: two-card combos not refreshed (no list loaded)" in err
-    assert cli.main(["status", "--db", db]) == 0
-    out = capsys.readouterr().out
-    assert "two-card combos: not loaded" in out and "last refresh failed" in out
-
-
-def test_cards_import_with_files_and_brackets_command(tmp_path, server, capsys, monkeypatch):
-    db = str(tmp_path / "cards.sqlite3")
-    monkeypatch.setenv("MASS_LAND_DENIAL_FILE", str(BRACKETS / "mass-land-denial.txt"))
-    assert cli.main(["import", str(FIXTURES / "cards.jsonl"), "--db", db]) == 0
-    assert "mass land denial: 4 entries" in capsys.readouterr().out
-    monkeypatch.setenv("SPELLBOOK_URL", f"{server.base_url}/spellbook")
-    assert cli.main(["brackets", "--db", db, "--api-url", server.base_url]) == 0
-    assert "two-card combos: 4 entries" in capsys.readouterr().out
 
 
 def test_refresh_without_a_store_is_a_clear_error(tmp_path, server):
@@ -385,7 +322,7 @@ def test_refresh_without_a_store_is_a_clear_error(tmp_path, server):
 
 def test_gzipped_export_file(tmp_path):
     path = tmp_path / "variants.json.gz"
-    path.write_bytes(gzip.compress(EXPORT))
+    path.write_bytes(gzip.compress(BRACKET_EXPORT))
     assert read_export([path.read_bytes()]).pairs == EXPECTED_COMBOS  # read_export gunzips it
 
 
@@ -395,14 +332,14 @@ def test_the_lists_are_asked_again_only_when_the_store_file_may_have_changed(fix
     import os
 
     calls = []
-    versions = brackets.versions
-    monkeypatch.setattr(brackets, "versions", lambda conn: calls.append(1) or versions(conn))
+    versions = bracket_tables.versions
+    monkeypatch.setattr(bracket_tables, "versions", lambda conn: calls.append(1) or versions(conn))
     old = os.stat(fixture_db).st_mtime - 60
     os.utime(fixture_db, (old, old))
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     first = repository.bracket_data()
     assert repository.bracket_data() is first and len(calls) == 1  # quiet file: asked once
-    brackets.refresh(fixture_db, BracketSources(combos_file=str(BRACKETS / "combos.txt")), network=False)
+    bracket_lists.refresh(fixture_db, BracketSources(combos_file=str(BRACKETS / "combos.txt")), network=False)
     assert ("Counterspell", "Fire // Ice") in {combo.cards for combo in repository.bracket_data().combos}
     repository.bracket_data()
     assert len(calls) == 3  # just written: asked every time until the file is quiet
@@ -416,7 +353,7 @@ def test_a_resolutions_stamp_spares_bracket_data_its_own_stat(fixture_db, monkey
 
     old = os.stat(fixture_db).st_mtime - 60
     os.utime(fixture_db, (old, old))
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     first = repository.bracket_data()
     resolution = repository.resolve(["Sol Ring"])
     stats = []

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from card_data.convert import _QUOTES, clean_name, normalize_name
-from tests.growth import assert_linear
+from tests.support.growth import assert_linear
 
 OLD_SLASHES = re.compile(r"\s*/+\s*")
 SPACES = re.compile(r"\s+")

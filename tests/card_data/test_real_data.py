@@ -13,10 +13,10 @@ import shutil
 
 import pytest
 
-from card_data import brackets, open_repository
+from card_data import BracketSources, StoreSettings, bracket_lists, bracket_tables, open_repository
 from card_data.client import ScryfallClient
 from card_data.sync import sync
-from tests.scryfall_server import ScryfallServer
+from tests.support.scryfall_server import ScryfallServer
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,7 @@ def real_store(shared_dir, tmp_path_factory):
     db = tmp_path_factory.mktemp("real") / "cards.sqlite3"
     with ScryfallServer(bulk_file=carddata / "oracle-cards.jsonl.gz", updated_at=bulk["updated_at"],
                         content_encoding=True) as server:
-        result = sync(db, client=ScryfallClient(server.base_url, backoff=0))
+        result = sync(StoreSettings(db), client=ScryfallClient(server.base_url, backoff=0))
     assert result.metadata.updated_at == bulk["updated_at"]
     return db
 
@@ -42,14 +42,14 @@ def deck_files(shared_dir):
 def test_sync_keeps_every_card(shared_dir, real_store):
     with gzip.open(shared_dir / "carddata" / "oracle-cards.jsonl.gz", "rt", encoding="utf-8") as handle:
         lines = sum(1 for line in handle if line.strip())
-    assert open_repository(real_store, offline=True).metadata().cards == lines
+    assert open_repository(StoreSettings(real_store, offline=True)).metadata().cards == lines
 
 
 def test_every_deck_line_resolves(shared_dir, real_store):
     from validator.decklist import Section
     from validator.parse import parse
 
-    repository = open_repository(real_store, offline=True)
+    repository = open_repository(StoreSettings(real_store, offline=True))
     unresolved, planar_gaps, resolved = [], set(), 0
     for path, row in deck_files(shared_dir):
         entries = parse(path.read_text(encoding="utf-8")).entries
@@ -79,7 +79,7 @@ def test_every_deck_line_resolves(shared_dir, real_store):
     ("Ormendahl, Profane Prince", "Westvale Abbey // Ormendahl, Profane Prince", "legal"),
 ])
 def test_real_name_shapes(real_store, name, canonical, legality):
-    card = open_repository(real_store, offline=True).resolve([name]).cards[name]
+    card = open_repository(StoreSettings(real_store, offline=True)).resolve([name]).cards[name]
     assert (card.name, card.legality) == (canonical, legality)
 
 
@@ -91,7 +91,7 @@ def bracket_store(shared_dir, real_store, tmp_path_factory):
     db = tmp_path_factory.mktemp("brackets") / "cards.sqlite3"
     shutil.copyfile(real_store, db)
     lists = shared_dir / "brackets"
-    refreshed = brackets.refresh(db, brackets.BracketSources(
+    refreshed = bracket_lists.refresh(db, BracketSources(
         mass_land_denial_file=str(lists / "mass-land-denial.txt"),
         combos_file=str(lists / "two-card-combos.txt")), network=False)
     assert {r.status for r in refreshed.values()} == {"updated"}
@@ -99,13 +99,13 @@ def bracket_store(shared_dir, real_store, tmp_path_factory):
 
 
 def test_shared_lists_against_real_card_data(bracket_store):
-    status = brackets.status(bracket_store)
-    denial, combos = status[brackets.MASS_LAND_DENIAL], status[brackets.TWO_CARD_COMBOS]
+    status = bracket_tables.status(bracket_store)
+    denial, combos = status[bracket_tables.MASS_LAND_DENIAL], status[bracket_tables.TWO_CARD_COMBOS]
     # ../shared/brackets/README.md: 117 names, 2 unknown to the card data; 1,700 distinct
     # pairs, two of them a card with itself (dropped), 3 names unknown
     assert (denial.entries, denial.unresolved) == (117, 2)
     assert (combos.entries, combos.unresolved) == (1698, 3)
-    data = open_repository(bracket_store, offline=True).bracket_data()
+    data = open_repository(StoreSettings(bracket_store, offline=True)).bracket_data()
     assert {"Boom // Bust", "Armageddon", "Ruination"} <= data.mass_land_denial
     names = {name for combo in data.combos for name in combo.cards}
     assert {"Oath of Lim-Dûl", "Éomer, Marshal of Rohan"} <= names  # accents as the card data writes them
@@ -128,7 +128,7 @@ def test_precon_minimum_brackets(shared_dir, bracket_store):
     from validator.engine import check
     from validator.parse import parse
 
-    repository = open_repository(bracket_store, offline=True)
+    repository = open_repository(StoreSettings(bracket_store, offline=True))
     data = repository.bracket_data()
     minimums, at_four = collections.Counter(), {}
     for path, row in deck_files(shared_dir):

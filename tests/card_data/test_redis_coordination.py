@@ -1,5 +1,5 @@
 """Scryfall's budget and lockout, and the sync lock, shared by instances through a real
-redis-server (card_data/coordination.py); Redis going away fails open and comes back.
+redis-server (card_data/redis_coordination.py); Redis going away fails open and comes back.
 
 Each "instance" has its own store folder, so nothing is shared through the file backend:
 what the instances share, they share through Redis.
@@ -18,9 +18,9 @@ import pytest
 
 from card_data import CardDataUnavailable
 from card_data.client import ScryfallClient
-from card_data.coordination import RETRY_INTERVAL, RedisCoordination
-from tests.spacing import RecordedLimits, assert_spaced
-from tests.waiting import run_in_threads, wait_for
+from card_data.redis_coordination import RETRY_INTERVAL, RedisCoordination
+from tests.support.spacing import RecordedLimits, assert_spaced
+from tests.support.waiting import run_in_threads, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,7 +43,7 @@ def instance(redis_server):
 
 def client_for(server, coordination, starts: list[float] | None = None) -> ScryfallClient:
     """A client on the instance's budget, noting when its claims began in `starts`
-    (tests/spacing.py); generous timeouts: a late answer on a loaded machine is no fault."""
+    (tests/support/spacing.py); generous timeouts: a late answer on a loaded machine is no fault."""
     return ScryfallClient(server.base_url, backoff=0, timeout=(5.0, 10.0),
                           limits=RecordedLimits(coordination.limits, starts))
 
@@ -61,9 +61,10 @@ SCRIPT = """
 import json, sys
 from card_data.client import ScryfallClient
 from card_data.coordination import coordination_for
-from tests.spacing import RecordedLimits
+from card_data.settings import StoreSettings
+from tests.support.spacing import RecordedLimits
 api, redis_url, db, rounds = sys.argv[1:5]
-limits = RecordedLimits(coordination_for(db, redis_url).limits)
+limits = RecordedLimits(coordination_for(StoreSettings(db, redis_url=redis_url)).limits)
 client = ScryfallClient(api, backoff=0, limits=limits)
 try:
     for _ in range(int(rounds)):
@@ -116,7 +117,7 @@ LOCK_TTL = 3.0
 
 LOCK_SCRIPT = """
 import sys, time
-from card_data.coordination import RedisCoordination
+from card_data.redis_coordination import RedisCoordination
 redis_url, db, ttl = sys.argv[1:4]
 lock = RedisCoordination(redis_url, db, lock_ttl=float(ttl)).sync_lock()
 print(f"held {lock.token}" if lock.acquire() else "refused", flush=True)
@@ -175,7 +176,7 @@ def test_redis_down_fails_open_and_comes_back(instance, redis_server, scryfall_s
     client.fetch_collection(["Sol Ring"])
 
     redis_server.stop()
-    with caplog.at_level(logging.WARNING, logger="card_data.coordination"):
+    with caplog.at_level(logging.WARNING, logger="card_data.redis_coordination"):
         for _ in range(3):  # requests go on at this host's budget
             found, _ = client.fetch_collection(["Sol Ring"])
             assert [name for name, _ in found] == ["Sol Ring"]

@@ -8,14 +8,16 @@ import threading
 import pytest
 
 from card_data import CardDataUnavailable, CardStore, open_repository
+
+from card_data.settings import StoreSettings
 from card_data.sync import import_file
-from tests.scryfall_server import FIXTURES
+from tests.support.scryfall_server import FIXTURES
 
 
 @pytest.fixture
 def repository(fixture_db):
     """An offline repository over a copy of the fixture store."""
-    return open_repository(fixture_db, offline=True)
+    return open_repository(StoreSettings(fixture_db, offline=True))
 
 
 @pytest.mark.parametrize(("typed", "canonical"), [
@@ -132,7 +134,7 @@ def test_describe(repository):
 
 
 def test_missing_store_is_unavailable_not_a_crash(tmp_path):
-    repository = open_repository(tmp_path / "absent.sqlite3", offline=True)
+    repository = open_repository(StoreSettings(tmp_path / "absent.sqlite3", offline=True))
     assert repository.metadata() is None
     with pytest.raises(CardDataUnavailable) as raised:
         repository.resolve(["Sol Ring"])
@@ -141,7 +143,7 @@ def test_missing_store_is_unavailable_not_a_crash(tmp_path):
 
 def test_swapped_store_is_noticed_by_a_running_reader(tmp_path, fixture_db):
     """A long-running reader serves the new file after an atomic swap, with fresh caches."""
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     assert repository.resolve(["Sol Ring"]).cards["Sol Ring"].game_changer is False
     replacement = tmp_path / "new.jsonl"
     lines = (FIXTURES / "cards.jsonl").read_text(encoding="utf-8").splitlines()
@@ -156,7 +158,7 @@ def test_swapped_store_is_noticed_by_a_running_reader(tmp_path, fixture_db):
 
 
 def test_readers_in_threads_each_use_their_own_connection(fixture_db):
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     results, errors = [], []
 
     def work():
@@ -175,7 +177,7 @@ def test_readers_in_threads_each_use_their_own_connection(fixture_db):
 
 def test_store_is_opened_read_only(fixture_db):
     before = os.stat(fixture_db).st_mtime_ns
-    open_repository(fixture_db, offline=True).resolve(["Sol Ring", "Unknown Thing"])
+    open_repository(StoreSettings(fixture_db, offline=True)).resolve(["Sol Ring", "Unknown Thing"])
     assert os.stat(fixture_db).st_mtime_ns == before
 
 
@@ -185,7 +187,7 @@ def test_store_is_opened_read_only(fixture_db):
 @pytest.fixture
 def online(fixture_db, scryfall_server):
     """A repository that asks the local server about misses, without waiting on rate limits."""
-    repository = open_repository(fixture_db, api_url=scryfall_server.base_url)
+    repository = open_repository(StoreSettings(fixture_db, api_url=scryfall_server.base_url))
     return repository
 
 
@@ -195,7 +197,7 @@ def test_miss_is_fetched_cached_and_not_asked_again(online, scryfall_server, fix
     assert scryfall_server.paths("POST") == ["/cards/collection"]
     assert scryfall_server.requests[-1].body == {"identifiers": [{"name": "Cyclonic Rift"}]}
     # cached in the store file: a fresh offline repository finds it
-    assert open_repository(fixture_db, offline=True).resolve(["cyclonic rift"]).cards["cyclonic rift"].name == "Cyclonic Rift"
+    assert open_repository(StoreSettings(fixture_db, offline=True)).resolve(["cyclonic rift"]).cards["cyclonic rift"].name == "Cyclonic Rift"
     online.resolve(["Cyclonic Rift"])
     assert scryfall_server.paths("POST") == ["/cards/collection"]
     assert online.metadata().cards == 99
@@ -214,7 +216,7 @@ def test_names_are_sent_cleaned(online, scryfall_server):
 
 
 def test_offline_never_asks(fixture_db, scryfall_server):
-    repository = open_repository(fixture_db, api_url=scryfall_server.base_url, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, api_url=scryfall_server.base_url, offline=True))
     assert "Cyclonic Rift" in repository.resolve(["Cyclonic Rift"]).suggestions
     assert scryfall_server.requests == []
 
@@ -250,7 +252,7 @@ def test_typed_names_are_normalized_once_per_store_file_and_the_memo_is_bounded(
     from card_data import store
 
     monkeypatch.setattr(store, "MAX_MEMO_NAMES", 3)
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     typed = ["sol ring", "Lim-Dul's Vault", "NAZGUL"]
     assert {n: c.name for n, c in repository.resolve(typed).cards.items()} == {
         "sol ring": "Sol Ring", "Lim-Dul's Vault": "Lim-Dûl's Vault", "NAZGUL": "Nazgûl"}
@@ -270,7 +272,7 @@ def test_names_resolved_before_are_answered_from_a_bounded_memo_of_the_store_fil
     from card_data import store
 
     monkeypatch.setattr(store, "MAX_MEMO_NAMES", 3)
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     first = repository.resolve(["sol ring", "Nazgul", "No Such Card At All"])
     memo = repository.store.snapshot().generation.cards_by_name
     assert {n: c.name for n, c in memo.items()} == {"sol ring": "Sol Ring", "Nazgul": "Nazgûl"}
@@ -300,7 +302,7 @@ def test_store_metadata_is_read_again_only_when_the_file_may_have_changed(fixtur
 
     old = os.stat(fixture_db).st_mtime - 60
     os.utime(fixture_db, (old, old))
-    repository = open_repository(fixture_db, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, offline=True))
     assert repository.resolve(["Sol Ring"]).metadata.cards == 98
     reads = []
     read_meta = store._read_meta

@@ -4,14 +4,11 @@ from it without downloading it again."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from card_data import CardDataError
+
+from card_data.settings import StoreSettings
 from card_data.store import read_metadata
 from card_data.sync import adopt, sync
 
@@ -22,28 +19,28 @@ def test_one_download_serves_every_instance(redis_server, scryfall_server, tmp_p
     shared = tmp_path / "shared"
     options = {"redis_url": redis_server.url, "shared_dir": shared}
     first, second, third = (tmp_path / name / "cards.sqlite3" for name in ("a", "b", "c"))
-    assert adopt(second, **options) is None  # nothing published yet
+    assert adopt(StoreSettings(second, **options)) is None  # nothing published yet
 
-    result = sync(first, scryfall_server.base_url, **options)
+    result = sync(StoreSettings(first, api_url=scryfall_server.base_url, **options))
     assert result.status == "updated" and result.metadata.cards == len(scryfall_server.cards)
     assert scryfall_server.paths("GET").count(DOWNLOAD) == 1
     assert [p.name for p in shared.iterdir()] == ["oracle-cards-20261130T100421.000000Z.bulk"]
 
-    adopted = adopt(second, **options)  # an instance without the lock: no request to Scryfall at all
+    adopted = adopt(StoreSettings(second, **options))  # an instance without the lock: no request to Scryfall at all
     assert adopted.status == "updated"
     assert read_metadata(second) == read_metadata(first)
-    assert adopt(second, **options) is None  # already current
+    assert adopt(StoreSettings(second, **options)) is None  # already current
     assert len(scryfall_server.requests) == 2  # the first sync's bulk object and download
 
     # An instance syncing from scratch asks whether there is something newer, then uses the shared file.
-    assert sync(third, scryfall_server.base_url, **options).metadata == read_metadata(first)
+    assert sync(StoreSettings(third, api_url=scryfall_server.base_url, **options)).metadata == read_metadata(first)
     assert scryfall_server.paths("GET").count(DOWNLOAD) == 1
 
     # A newer file on Scryfall is downloaded once more, published, and adopted.
     scryfall_server.updated_at = "2026-12-01T10:00:00.000+00:00"
-    assert sync(first, scryfall_server.base_url, **options).metadata.updated_at == scryfall_server.updated_at
+    assert sync(StoreSettings(first, api_url=scryfall_server.base_url, **options)).metadata.updated_at == scryfall_server.updated_at
     assert scryfall_server.paths("GET").count(DOWNLOAD) == 2
-    assert adopt(second, **options).metadata.updated_at == scryfall_server.updated_at
+    assert adopt(StoreSettings(second, **options)).metadata.updated_at == scryfall_server.updated_at
 
 
 def test_a_broken_download_publishes_nothing(redis_server, scryfall_server, tmp_path):
@@ -51,28 +48,14 @@ def test_a_broken_download_publishes_nothing(redis_server, scryfall_server, tmp_
     options = {"redis_url": redis_server.url, "shared_dir": shared}
     scryfall_server.truncate = "gzip"
     with pytest.raises(CardDataError):
-        sync(tmp_path / "a" / "cards.sqlite3", scryfall_server.base_url, **options)
+        sync(StoreSettings(tmp_path / "a" / "cards.sqlite3", api_url=scryfall_server.base_url, **options))
     assert list(shared.iterdir()) == []  # the partial copy is gone
-    assert adopt(tmp_path / "b" / "cards.sqlite3", **options) is None
+    assert adopt(StoreSettings(tmp_path / "b" / "cards.sqlite3", **options)) is None
     assert read_metadata(tmp_path / "b" / "cards.sqlite3") is None
 
 
 def test_without_redis_nothing_is_shared(scryfall_server, tmp_path):
-    result = sync(tmp_path / "a" / "cards.sqlite3", scryfall_server.base_url, shared_dir=tmp_path / "shared")
+    result = sync(StoreSettings(tmp_path / "a" / "cards.sqlite3", api_url=scryfall_server.base_url, shared_dir=tmp_path / "shared"))
     assert result.status == "updated"
     assert not (tmp_path / "shared").exists()  # one host: the store file itself is shared
-    assert adopt(tmp_path / "b" / "cards.sqlite3", shared_dir=tmp_path / "shared") is None
-
-
-def test_cards_sync_publishes_for_the_other_instances(redis_server, scryfall_server, tmp_path):
-    shared = tmp_path / "shared"
-    env = {**os.environ, "REDIS_URL": redis_server.url, "CARD_DATA_SHARED_DIR": str(shared),
-           "SCRYFALL_API_URL": scryfall_server.base_url}
-    store = tmp_path / "a" / "cards.sqlite3"
-    result = subprocess.run([sys.executable, "-m", "card_data", "sync", "--db", str(store)], env=env,
-                            cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert "updated" in result.stdout
-    adopted = adopt(tmp_path / "b" / "cards.sqlite3", redis_url=redis_server.url, shared_dir=shared)
-    assert adopted.metadata == read_metadata(store)
-    assert scryfall_server.paths("GET").count(DOWNLOAD) == 1
+    assert adopt(StoreSettings(tmp_path / "b" / "cards.sqlite3", shared_dir=tmp_path / "shared")) is None

@@ -9,16 +9,17 @@ import sys
 import pytest
 
 from card_data import CardDataUnavailable
-from card_data.client import RateLimits, ScryfallClient
-from tests.spacing import RecordedLimits, assert_spaced
-from tests.waiting import run_in_threads
+from card_data.client import ScryfallClient
+from card_data.file_coordination import RateLimits
+from tests.support.spacing import RecordedLimits, assert_spaced
+from tests.support.waiting import run_in_threads
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 
 
 def client_for(server, limits_path, starts: list[float] | None = None) -> ScryfallClient:
     """A client whose budget lives in the file at limits_path, as open_repository sets it up;
-    its claims are noted in `starts` (tests/spacing.py). The read timeout is generous: the
+    its claims are noted in `starts` (tests/support/spacing.py). The read timeout is generous: the
     local server answering late on a loaded machine is no failure of the budget."""
     return ScryfallClient(server.base_url, backoff=0, timeout=(5.0, 10.0), limits=RecordedLimits(RateLimits(limits_path), starts))
 
@@ -48,7 +49,7 @@ def test_a_429_seen_by_one_client_locks_out_the_other(scryfall_server, tmp_path)
 def test_separate_processes_share_the_budget(scryfall_server, tmp_path):
     path = tmp_path / "limits"
     script = (  # each process prints when its claims began (time.monotonic is one clock machine-wide)
-        "import json, sys; from card_data.client import RateLimits, ScryfallClient; from tests.spacing import RecordedLimits;"
+        "import json, sys; from card_data.client import ScryfallClient; from card_data.file_coordination import RateLimits; from tests.support.spacing import RecordedLimits;"
         "limits = RecordedLimits(RateLimits(sys.argv[2])); c = ScryfallClient(sys.argv[1], backoff=0, limits=limits);"
         "c.fetch_collection(['Sol Ring']); c.fetch_collection(['Counterspell']); print(json.dumps(limits.starts))"
     )

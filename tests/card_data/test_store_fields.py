@@ -7,9 +7,11 @@ import sqlite3
 from contextlib import closing
 
 from card_data import open_repository
+
+from card_data.settings import StoreSettings
 from card_data.store import CardStore
 from card_data.sync import import_file
-from tests.factories import deck
+from tests.support.factories import deck
 from validator.overview import overview
 
 NOWHERE = "http://127.0.0.1:9"
@@ -42,7 +44,7 @@ def test_a_store_built_before_loads_and_its_lands_still_count(fixture_db):
     with closing(sqlite3.connect(fixture_db)) as conn, conn:
         conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
         assert "produced_mana" not in conn.execute("SELECT data FROM cards WHERE name = 'Forest'").fetchone()[0]
-    repository = open_repository(fixture_db, api_url=NOWHERE, offline=True)
+    repository = open_repository(StoreSettings(fixture_db, api_url=NOWHERE, offline=True))
     cards = repository.resolve(["Forest", "Command Tower", "Atraxa, Praetors' Voice"]).cards
     assert cards["Forest"].produced_mana == frozenset()
     numbers = overview(deck(cards["Atraxa, Praetors' Voice"], main={cards["Forest"]: 30, cards["Command Tower"]: 1}))

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from card_data import spellbook, sync
+from card_data import records, spellbook
 from card_data.errors import CardDataError
 from card_data.streams import INFLATE_PIECE, JsonGuard, capped, cut, decompressed, size_text
-from tests.scryfall_server import FIXTURES
+from tests.support.scryfall_server import FIXTURES
 
 GENEROUS = dict(max_depth=10_000, max_string=1 << 30, max_token=1 << 16, item_depth=0, max_item=1 << 30)
 
@@ -167,31 +167,31 @@ def test_sizes_and_cuts_in_words():
 def test_records_are_capped_in_bytes_and_count(monkeypatch):
     lines = b'{"name": "A"}\n' * 20
     with pytest.raises(CardDataError, match="over 100 bytes"):
-        list(sync.records([gzip.compress(lines)], limit=100))
-    monkeypatch.setattr(sync, "MAX_RECORDS", 19)
+        list(records.records([gzip.compress(lines)], limit=100))
+    monkeypatch.setattr(records, "MAX_RECORDS", 19)
     with pytest.raises(CardDataError, match="over 19 objects"):
-        list(sync.records([lines]))
-    monkeypatch.setattr(sync, "MAX_RECORDS", 20)
-    assert len(list(sync.records([lines]))) == 20
+        list(records.records([lines]))
+    monkeypatch.setattr(records, "MAX_RECORDS", 20)
+    assert len(list(records.records([lines]))) == 20
 
 
 def test_records_keep_their_line_numbers_across_blank_runs():
     data = b"\n \n\t\n" + b'{"name": "A"}\n\n\n{"name": "B"}\n   \n' + b"{broken\n"
     for size in (1, 3, len(data)):
         with pytest.raises(CardDataError, match="malformed card data on line 9"):
-            list(sync.records(split_at(data, list(range(size, len(data), size)))))
+            list(records.records(split_at(data, list(range(size, len(data), size)))))
 
 
 def test_a_line_at_the_card_bound_is_read_and_one_over_it_is_not(monkeypatch):
-    monkeypatch.setattr(sync, "MAX_CARD_CHARS", 100)
+    monkeypatch.setattr(records, "MAX_CARD_CHARS", 100)
     line = b'{"name": "' + b"a" * 88 + b'"}'
-    assert len(line) == 100 and len(list(sync.records([line + b"\n", line]))) == 2
+    assert len(line) == 100 and len(list(records.records([line + b"\n", line]))) == 2
     with pytest.raises(CardDataError, match="line 2 is over 100 characters"):
-        list(sync.records([line + b"\n", line + b" "]))
+        list(records.records([line + b"\n", line + b" "]))
     array = b"[" + line + b"," + line + b"]"
-    assert len(list(sync.records(split_at(array, list(range(7, len(array), 7)))))) == 2
+    assert len(list(records.records(split_at(array, list(range(7, len(array), 7)))))) == 2
     with pytest.raises(CardDataError, match="not complete within 100 characters"):
-        list(sync.records([b"[" + line[:-1] + b' "b": "' + b"c" * 200]))
+        list(records.records([b"[" + line[:-1] + b' "b": "' + b"c" * 200]))
 
 
 def test_export_variants_and_pairs_are_capped(monkeypatch):

@@ -9,23 +9,26 @@ import os
 import pytest
 
 from card_data import CardDataError, CardDataUnavailable, open_repository
+
+from card_data.settings import StoreSettings
 from card_data.client import ScryfallClient
 from card_data.store import read_metadata
-from card_data.sync import import_file, records, sync
-from tests.scryfall_server import FIXTURES
+from card_data.records import records
+from card_data.sync import import_file, sync
+from tests.support.scryfall_server import FIXTURES
 
 FIXTURE_CARDS = 98
 
 
 @pytest.fixture
-def client(scryfall_server):
+def scryfall_client(scryfall_server):
     """A client without retry backoff."""
     return ScryfallClient(scryfall_server.base_url, backoff=0, timeout=(1.0, 2.0))
 
 
 def resolved_name(db, name):
     """The canonical name a fresh offline repository resolves name to."""
-    return open_repository(db, offline=True).resolve([name]).cards[name].name
+    return open_repository(StoreSettings(db, offline=True)).resolve([name]).cards[name].name
 
 
 @pytest.mark.parametrize(("offer", "content_encoding", "download"), [
@@ -34,44 +37,44 @@ def resolved_name(db, name):
     ("both", False, "/files/oracle-cards.jsonl.gz"),  # JSON Lines preferred when both are offered
     ("json", False, "/files/oracle-cards.json"),  # the old JSON array, only when it is all there is
 ])
-def test_sync_builds_the_store(tmp_path, client, scryfall_server, offer, content_encoding, download):
+def test_sync_builds_the_store(tmp_path, scryfall_client, scryfall_server, offer, content_encoding, download):
     scryfall_server.offer, scryfall_server.content_encoding = offer, content_encoding
     db = tmp_path / "instance" / "cards.sqlite3"
-    result = sync(db, client=client)
+    result = sync(StoreSettings(db), client=scryfall_client)
     assert (result.status, result.metadata.cards, result.metadata.source) == ("updated", FIXTURE_CARDS, "scryfall")
     assert read_metadata(db).updated_at == scryfall_server.updated_at
     assert scryfall_server.paths() == ["/bulk-data/oracle-cards", download]
-    assert {r.headers["User-Agent"] for r in scryfall_server.requests} == {client.session.headers["User-Agent"]}
+    assert {r.headers["User-Agent"] for r in scryfall_server.requests} == {scryfall_client.session.headers["User-Agent"]}
     assert resolved_name(db, "Nazgul") == "Nazgûl"
     assert [p.name for p in db.parent.iterdir()] == ["cards.sqlite3"]  # no temporary file left
 
 
-def test_unchanged_updated_at_skips_the_download(tmp_path, client, scryfall_server):
+def test_unchanged_updated_at_skips_the_download(tmp_path, scryfall_client, scryfall_server):
     db = tmp_path / "cards.sqlite3"
-    sync(db, client=client)
+    sync(StoreSettings(db), client=scryfall_client)
     inode = os.stat(db).st_ino
-    result = sync(db, client=client)
+    result = sync(StoreSettings(db), client=scryfall_client)
     assert result.status == "unchanged"
     assert scryfall_server.paths().count("/files/oracle-cards.jsonl.gz") == 1
     assert os.stat(db).st_ino == inode
 
 
-def test_older_updated_at_skips_and_force_downloads(tmp_path, client, scryfall_server):
+def test_older_updated_at_skips_and_force_downloads(tmp_path, scryfall_client, scryfall_server):
     db = tmp_path / "cards.sqlite3"
-    sync(db, client=client)
+    sync(StoreSettings(db), client=scryfall_client)
     scryfall_server.updated_at = "2026-01-01T00:00:00.000+00:00"
-    assert sync(db, client=client).status == "unchanged"
-    assert sync(db, client=client, force=True).status == "updated"
+    assert sync(StoreSettings(db), client=scryfall_client).status == "unchanged"
+    assert sync(StoreSettings(db), client=scryfall_client, force=True).status == "updated"
 
 
-def test_newer_updated_at_swaps_the_store(tmp_path, client, scryfall_server):
+def test_newer_updated_at_swaps_the_store(tmp_path, scryfall_client, scryfall_server):
     db = tmp_path / "cards.sqlite3"
-    sync(db, client=client)
-    reader = open_repository(db, offline=True)
+    sync(StoreSettings(db), client=scryfall_client)
+    reader = open_repository(StoreSettings(db, offline=True))
     assert "Cyclonic Rift" in reader.resolve(["Cyclonic Rift"]).suggestions
     scryfall_server.cards.append(scryfall_server.extra_cards[0])
     scryfall_server.updated_at = "2026-12-01T10:00:00.000+00:00"
-    assert sync(db, client=client).metadata.cards == FIXTURE_CARDS + 1
+    assert sync(StoreSettings(db), client=scryfall_client).metadata.cards == FIXTURE_CARDS + 1
     assert reader.resolve(["Cyclonic Rift"]).cards["Cyclonic Rift"].name == "Cyclonic Rift"
 
 
@@ -80,33 +83,33 @@ def test_newer_updated_at_swaps_the_store(tmp_path, client, scryfall_server):
     ("truncate", "short", "broke off"),  # the connection drops before Content-Length is reached
     ("malformed_line", True, "malformed card data on line"),
 ])
-def test_broken_download_leaves_the_old_store_untouched(tmp_path, client, scryfall_server, fault, setting, message):
+def test_broken_download_leaves_the_old_store_untouched(tmp_path, scryfall_client, scryfall_server, fault, setting, message):
     db = tmp_path / "cards.sqlite3"
     import_file(db, FIXTURES / "cards.jsonl", updated_at="2026-01-01T00:00:00+00:00")
     before = (os.stat(db).st_ino, read_metadata(db))
     setattr(scryfall_server, fault, setting)
     with pytest.raises(CardDataError, match=message):
-        sync(db, client=client)
+        sync(StoreSettings(db), client=scryfall_client)
     assert (os.stat(db).st_ino, read_metadata(db)) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cards.sqlite3"]
 
 
-def test_rate_limited_bulk_request_is_unavailable(tmp_path, client, scryfall_server):
+def test_rate_limited_bulk_request_is_unavailable(tmp_path, scryfall_client, scryfall_server):
     scryfall_server.fail_next = [429]
     with pytest.raises(CardDataUnavailable):
-        sync(tmp_path / "cards.sqlite3", client=client)
+        sync(StoreSettings(tmp_path / "cards.sqlite3"), client=scryfall_client)
     assert not (tmp_path / "cards.sqlite3").exists()
 
 
-def test_server_errors_are_retried_during_sync(tmp_path, client, scryfall_server):
+def test_server_errors_are_retried_during_sync(tmp_path, scryfall_client, scryfall_server):
     scryfall_server.fail_next = [502, 500]
-    assert sync(tmp_path / "cards.sqlite3", client=client).status == "updated"
+    assert sync(StoreSettings(tmp_path / "cards.sqlite3"), client=scryfall_client).status == "updated"
 
 
-def test_bulk_object_without_download_uri_is_an_error(tmp_path, client, scryfall_server):
+def test_bulk_object_without_download_uri_is_an_error(tmp_path, scryfall_client, scryfall_server):
     scryfall_server.offer = "none"
     with pytest.raises(CardDataError, match="no download URI"):
-        sync(tmp_path / "cards.sqlite3", client=client)
+        sync(StoreSettings(tmp_path / "cards.sqlite3"), client=scryfall_client)
 
 
 # -- import_file ----------------------------------------------------------------------------

@@ -9,9 +9,9 @@ from typing import Iterator
 
 import pytest
 
-from card_data import brackets
-from tests.apps import offline_app
-from tests.browser import CHROMIUM, CHROMIUM_ARGS
+from card_data import BracketSources, bracket_lists, bracket_tables
+from tests.support.apps import offline_app
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
 
 
 FIXTURE_CARDS = Path(__file__).parents[1] / "fixtures" / "cards.jsonl"
@@ -40,7 +40,7 @@ def live_url(tmp_path_factory):
     db = tmp_path_factory.mktemp("browser-store") / "cards.sqlite3"
     import_file(db, FIXTURE_CARDS, updated_at="2026-11-01T00:00:00+00:00")
     # the combo list only: the page shows combos and says mass land denial was not checked
-    brackets.refresh(db, brackets.BracketSources(
+    bracket_lists.refresh(db, BracketSources(
         combos_file=str(Path(__file__).parents[1] / "fixtures" / "brackets" / "combos.txt")), network=False)
     with serving(db) as url:
         yield url

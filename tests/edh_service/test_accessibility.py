@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import (AXE, TEXT_COLORS_JS, axe_findings, contrast, low_contrast, requires_chromium, severe,
+from tests.support.browser import (AXE, TEXT_COLORS_JS, axe_findings, contrast, low_contrast, requires_chromium, severe,
                            submit)
-from tests.factories import ILLEGAL_DECK
+from tests.support.factories import ILLEGAL_DECK
 
 VIEWPORT = {"width": 1100, "height": 900}
 

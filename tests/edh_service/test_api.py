@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.factories import BASICS, COMMANDER, SPELLS, deck_text
+from tests.support.factories import BASICS, COMMANDER, SPELLS, deck_text
 from validator.parse import MAX_LINES
 
 VALIDATE = "/api/v1/validate"
@@ -318,8 +318,8 @@ def test_docs_page_is_plain_html_under_a_strict_policy(client):
 
 def test_dump_report_is_json_ready(client):
     """The CLI's --format json uses dump_report directly; it must serialise as is."""
-    from edh_service.schemas import dump_report
-    from edh_service.service import validate_text
+    from edh_service.responses import dump_report
+    from edh_service.pipeline import validate_text
 
     repository = client.application.extensions["card_repository"]
     report = validate_text(deck_text(extra=("1 Sol Rnig",)), repository).report

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import pytest
 
-from card_data import brackets
+from card_data import BracketSources, bracket_lists, bracket_tables
 from card_data.client import ScryfallClient
 from card_data.spellbook import SpellbookClient
-from tests.factories import deck_text, load_bracket_lists, plain_deck
-from tests.responses import assert_envelope
-from tests.scryfall_server import FIXTURES
+from tests.support.factories import deck_text, load_bracket_lists, plain_deck
+from tests.support.responses import assert_envelope
+from tests.support.scryfall_server import FIXTURES
 
 VALIDATE = "/api/v1/validate"
 BATCH = "/api/v1/validate/batch"
@@ -127,10 +127,10 @@ def spellbook_lists(fixture_db, scryfall_server) -> None:
     """The combo list from the Spellbook-shaped export on the local server (bracket tags kept)."""
     scryfall_server.spellbook_export = (LISTS / "variants.json").read_bytes()
     url = f"{scryfall_server.base_url}/spellbook"
-    results = brackets.refresh(fixture_db, brackets.BracketSources(api_url=scryfall_server.base_url, spellbook_url=url,
+    results = bracket_lists.refresh(fixture_db, BracketSources(api_url=scryfall_server.base_url, spellbook_url=url,
                                                                    mass_land_denial_file=str(LISTS / "mass-land-denial.txt")),
                                client=ScryfallClient(scryfall_server.base_url, backoff=0), spellbook=SpellbookClient(url))
-    assert results[brackets.TWO_CARD_COMBOS].status == "updated"
+    assert results[bracket_tables.TWO_CARD_COMBOS].status == "updated"
 
 
 def test_a_fast_combo_sets_4_in_its_reason_and_breaks_a_declared_3(client, spellbook_lists):
@@ -259,12 +259,12 @@ def test_openapi_documents_the_block_and_the_field(client):
 
 
 def test_the_hand_built_block_is_what_the_schema_dumps(client, spellbook_lists):
-    """schemas.dump_bracket skips marshmallow for speed: it must equal BracketSchema's dump."""
-    from edh_service import schemas, service
-    from edh_service.cards import repository_of
+    """responses.dump_bracket skips marshmallow for speed: it must equal BracketSchema's dump."""
+    from edh_service import pipeline as service, responses, schemas
+    from edh_service.card_extension import repository_of
 
     repository = repository_of(client.application)
     for deck, declared in ((plain_deck("Dark Ritual", "Lim-Dûl's Vault", "Vindicate"), 3), (deck_text(), None)):
         bracket = service.validate_text(deck, repository, bracket=declared).report.bracket
-        assert schemas.dump_bracket(bracket) == schemas.BracketSchema().dump(bracket)
-        assert validate(client, deck, bracket=declared)["bracket"] == schemas.dump_bracket(bracket)
+        assert responses.dump_bracket(bracket) == schemas.BracketSchema().dump(bracket)
+        assert validate(client, deck, bracket=declared)["bracket"] == responses.dump_bracket(bracket)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from edh_service import charts
-from tests.factories import FOREST, deck
+from tests.support.factories import FOREST, deck
 from validator.overview import overview
 
 

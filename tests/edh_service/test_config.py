@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-import cli
+from edh_service.cli import results, validate
 from edh_service import config
 from edh_service.factory import create_app
-from tests.cli_runs import ROOT
+from tests.support.cli_runs import ROOT
 
 
 def test_readme_table_is_the_settings_table():
@@ -95,7 +95,7 @@ def test_a_storage_url_is_kept_as_written(name, raw):
 
 
 def test_a_unix_socket_redis_url_is_handed_to_limits_in_its_spelling():
-    from edh_service.observability import limit_storage_uri
+    from edh_service.ratelimit import limit_storage_uri
 
     settings = {"RATELIMIT_STORAGE_URI": None, "REDIS_URL": "unix:///run/redis.sock"}
     assert limit_storage_uri(settings) == "redis+unix:///run/redis.sock"
@@ -113,12 +113,12 @@ def test_card_db_default_is_the_same_for_the_service_and_the_cli(monkeypatch):
     monkeypatch.delenv("CARD_DB", raising=False)
     app = create_app({"TESTING": True, "CARD_DATA_OFFLINE": True})
     assert app.config["CARD_DB"] == config.DEFAULT_CARD_DB == "instance/cards.sqlite3"
-    assert cli.build_parser().parse_args(["x"]).card_db == app.config["CARD_DB"]
+    assert validate.build_parser().parse_args(["x"]).card_db == app.config["CARD_DB"]
 
 
 def test_cli_refuses_a_bad_flag_with_one_line(monkeypatch, capsys):
     monkeypatch.setenv("CARD_DATA_OFFLINE", "perhaps")
-    assert cli.main(["deck.txt"]) == cli.EXIT_USAGE
+    assert validate.main(["deck.txt"]) == results.EXIT_USAGE
     err = capsys.readouterr().err
     assert "CARD_DATA_OFFLINE='perhaps' is malformed" in err and "Traceback" not in err
 

@@ -14,8 +14,8 @@ import pytest
 
 from edh_service.config import from_environment as config_from_environment
 from edh_service.factory import create_app
-from tests.apps import offline_app
-from tests.responses import assert_envelope
+from tests.support.apps import offline_app
+from tests.support.responses import assert_envelope
 
 VALIDATE = "/api/v1/validate"
 BATCH = "/api/v1/validate/batch"
@@ -217,7 +217,7 @@ def test_unexpected_error_is_a_logged_500_envelope(client, monkeypatch, caplog):
     def broken(*args, **kwargs):
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("edh_service.service.validate_text", broken)
+    monkeypatch.setattr("edh_service.pipeline.validate_text", broken)
     # The store is absent, so give the view a repository that exists: reach the engine.
     monkeypatch.setattr("edh_service.api.get_repository", lambda: FakeMetadataOnly())
     with caplog.at_level(logging.ERROR, logger="edh_service.errors"):
@@ -253,7 +253,7 @@ def test_cors_allows_only_configured_origins(client, origin, allowed):
 def test_vary_names_origin_once_beside_what_was_there(before, after):
     from flask import Response
 
-    from edh_service.factory import add_vary
+    from edh_service.http_hooks import add_vary
 
     response = Response()
     if before is not None:

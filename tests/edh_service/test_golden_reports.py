@@ -1,4 +1,4 @@
-"""Every real deck's full API report equals the stored golden one (tests/golden_reports.py
+"""Every real deck's full API report equals the stored golden one (tests/support/golden_reports.py
 says how the file was made and how to regenerate it). Skipped without ../shared."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.golden_reports import GOLDEN, build_store, deck_paths, reports
+from tests.support.golden_reports import GOLDEN, build_store, deck_paths, reports
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import json
 import urllib.error
 import urllib.request
 
-from tests.live_server import gunicorn
+from tests.support.live_server import gunicorn
 
 
 def call(base: str, path: str, body: dict | None = None) -> tuple[int, dict, dict]:

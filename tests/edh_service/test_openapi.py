@@ -16,7 +16,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import negative_data_rejection, not_a_server_error
 
-from tests.apps import offline_app
+from tests.support.apps import offline_app
 
 OPERATIONS = (
     ("/api/v1/validate", "POST"),

@@ -11,8 +11,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from edh_service import charts
-from tests.apps import offline_app
-from tests.factories import ILLEGAL_DECK
+from tests.support.apps import offline_app
+from tests.support.factories import ILLEGAL_DECK
 
 VALIDATE = "/api/v1/validate"
 BATCH = "/api/v1/validate/batch"

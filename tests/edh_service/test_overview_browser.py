@@ -12,9 +12,9 @@ import json
 
 import pytest
 
-from tests.browser import AXE, axe_findings, requires_chromium, severe, submit
+from tests.support.browser import AXE, axe_findings, requires_chromium, severe, submit
 from tests.edh_service.conftest import FIXTURE_CARDS, serving
-from tests.factories import ILLEGAL_DECK
+from tests.support.factories import ILLEGAL_DECK
 
 pytestmark = requires_chromium
 

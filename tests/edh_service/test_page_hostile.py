@@ -13,9 +13,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
-from edh_service.schemas import scryfall_search_url
+from edh_service.responses import scryfall_search_url
 from edh_service.web import isolate_names
-from tests.apps import offline_app
+from tests.support.apps import offline_app
 
 VALIDATE = "/api/v1/validate"
 FIXTURE_CARDS = Path(__file__).parents[1] / "fixtures" / "cards.jsonl"

@@ -1,11 +1,16 @@
-"""ratelimit.ClientBudget on its own: the budget, the wait it answers, several limits, and
-the in-memory fallback while a real Redis is down (the cluster tests cover it end to end)."""
+"""edh_service/ratelimit.py: ClientBudget on its own (the budget, the wait it answers,
+several limits, the in-memory fallback while a real Redis is down; the cluster tests cover
+it end to end), and in the app: the 429 envelope with Retry-After, one budget for the API
+per client, off in tests unless asked, a 503's own Retry-After, REDIS_URL sharing it."""
 
 from __future__ import annotations
 
 import logging
 
 from edh_service.ratelimit import ClientBudget
+from tests.support.apps import offline_app
+from tests.support.live_http import NORMAL_DECK, VALIDATE
+from tests.support.responses import assert_envelope, sample
 
 
 def test_a_client_within_its_budget_passes_and_the_next_request_gets_the_wait():
@@ -51,3 +56,58 @@ def test_a_storage_still_down_is_asked_again_only_after_a_growing_wait(redis_ser
     first_wait = budget._recheck_at
     budget.hit("c")  # not asked again yet
     assert budget._recheck_at == first_wait
+
+
+# --- in the app ----------------------------------------------------------------------------
+
+
+def test_rate_limit_is_a_429_envelope_with_retry_after(fixture_db):
+    client = offline_app(fixture_db, RATELIMIT_ENABLED=True, RATELIMIT="3/minute").test_client()
+    for _ in range(3):
+        assert client.post(VALIDATE, json={"decklist": NORMAL_DECK}).status_code == 200
+    response = client.post(VALIDATE, json={"decklist": NORMAL_DECK})
+    body = assert_envelope(response, 429)
+    assert "3/minute" in body["message"]
+    assert 1 <= int(response.headers["Retry-After"]) <= 61
+    # One budget for the whole API, per client: another endpoint is limited too...
+    assert client.get("/api/v1/cards/Sol%20Ring").status_code == 429
+    # ...the page's form post as well, but not health checks, metrics or the page itself.
+    assert client.post("/", data={"decklist": "1 Sol Ring"}).status_code == 429
+    assert [client.get(path).status_code for path in ("/healthz", "/readyz", "/metrics", "/")] == [200] * 4
+    # Another client (address) has its own budget.
+    other = client.post(VALIDATE, json={"decklist": NORMAL_DECK}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 200
+
+
+def test_rate_limit_is_off_in_tests_unless_asked(client):
+    assert all(client.post(VALIDATE, json={"decklist": "1 Sol Ring"}).status_code == 200 for _ in range(30))
+
+
+def test_a_503_keeps_its_own_retry_after_under_the_limiter(tmp_path):
+    client = offline_app(tmp_path / "absent", RATELIMIT_ENABLED=True, CARD_DATA_RETRY_AFTER=7).test_client()
+    response = client.post(VALIDATE, json={"decklist": "1 Sol Ring"})
+    # CARD_DATA_RETRY_AFTER, as /readyz says, not stretched to the limiter's window.
+    assert response.status_code == 503 and response.headers["Retry-After"] == "7"
+
+
+def test_redis_url_shares_the_budget_and_an_explicit_storage_wins(fixture_db, redis_server):
+    """Two apps (two instances) with REDIS_URL count one budget; RATELIMIT_STORAGE_URI set
+    explicitly (memory://) keeps a budget per app; without REDIS_URL /readyz says nothing
+    about Redis."""
+    shared = dict(RATELIMIT_ENABLED=True, RATELIMIT="3/minute", REDIS_URL=redis_server.url)
+    first, second = (offline_app(fixture_db, **shared).test_client() for _ in range(2))
+    statuses = [client.post(VALIDATE, json={"decklist": NORMAL_DECK}).status_code
+                for client in (first, second, first, second)]
+    assert statuses == [200, 200, 200, 429]
+    ready = first.get("/readyz").get_json()["redis"]
+    assert ready == {"backend": "redis", "redis_up": True, "redis_outages": 0, "redis_fallbacks": 0,
+                     "rate_limit_storage": "shared"}
+    assert sample(first.get("/metrics").get_data(as_text=True), "edh_redis_up") == 1
+
+    own = dict(shared, RATELIMIT_STORAGE_URI="memory://")
+    third, fourth = (offline_app(fixture_db, **own).test_client() for _ in range(2))
+    statuses = [client.post(VALIDATE, json={"decklist": NORMAL_DECK}).status_code
+                for client in (third, fourth, third, fourth)]
+    assert statuses == [200, 200, 200, 200]
+
+    assert "redis" not in offline_app(fixture_db).test_client().get("/readyz").get_json()

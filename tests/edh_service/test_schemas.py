@@ -1,4 +1,4 @@
-"""The response is built by hand for speed (schemas.dump_report); ReportSchema is the
+"""The response is built by hand for speed (responses.dump_report); ReportSchema is the
 documented shape (OpenAPI). They must agree, key for key, on every kind of report."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from edh_service import schemas, service
-from edh_service.cards import repository_of
-from tests.factories import ILLEGAL_DECK, deck_text
+from edh_service import pipeline as service, responses, schemas
+from edh_service.card_extension import repository_of
+from tests.support.factories import ILLEGAL_DECK, deck_text
 
 DECKS = {
     "legal": deck_text(),
@@ -33,7 +33,7 @@ def schema_dump(report, meta, include=()) -> dict:
         "violations": report.violations,
         "bracket": report.bracket,
         "card_data": {"source": meta.source or "scryfall", "updated_at": meta.updated_at},
-        **({"overview": schemas.dump_overview(report.overview)} if "overview" in include else {}),
+        **({"overview": responses.dump_overview(report.overview)} if "overview" in include else {}),
     })
 
 
@@ -42,7 +42,7 @@ def test_the_hand_built_report_is_what_report_schema_dumps(app, name):
     repository = repository_of(app)
     report, source = service.validate_text(DECKS[name], repository, with_overview=True)
     meta = source or repository.metadata()
-    built = schemas.dump_report(report, meta, "commander", ("overview",))
+    built = responses.dump_report(report, meta, "commander", ("overview",))
     assert built == schema_dump(report, meta, ("overview",))
     assert list(built) == list(schema_dump(report, meta, ("overview",)))  # the documented key order too
     json.dumps(built)  # plain JSON types only: no enum or tuple leaks out
@@ -53,7 +53,7 @@ def test_the_comparison_sees_the_cases_that_matter(app):
     repository = repository_of(app)
     codes = set()
     for text in DECKS.values():
-        body = schemas.dump_report(service.validate_text(text, repository).report, repository.metadata())
+        body = responses.dump_report(service.validate_text(text, repository).report, repository.metadata())
         codes |= {(v["code"], v["severity"], "suggestions" in v) for v in body["violations"]}
     assert ("unknown_card", "error", True) in codes
     assert any(severity == "warning" for _, severity, _ in codes)

@@ -13,9 +13,9 @@ from urllib.parse import urlencode
 import pytest
 
 from edh_service.factory import create_app
-from tests.apps import offline_app
-from tests.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED
-from tests.responses import shown_names, soup_of, violations
+from tests.support.apps import offline_app
+from tests.support.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED
+from tests.support.responses import shown_names, soup_of, violations
 from validator.phrasing import plural
 
 # A deck that breaks several rules, one problem per line. Line numbers matter: the
@@ -175,7 +175,7 @@ def test_uploaded_file_replaces_the_textarea(client):
 
 def test_file_chooser_offers_every_decklist_file_the_service_reads(client):
     """The chooser's filter hid .dec lists and .json site exports (both read by the parser)."""
-    from cli import DECK_EXTENSIONS
+    from edh_service.cli.paths import DECK_EXTENSIONS
 
     accept = set(soup_of(client.get("/")).select_one("#deckfile")["accept"].split(","))
     assert DECK_EXTENSIONS | {".json", ".csv"} <= accept
@@ -332,7 +332,7 @@ def test_a_bug_is_a_500_page_that_keeps_the_list(client, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("edh_service.service.validate_text", broken)
+    monkeypatch.setattr("edh_service.pipeline.validate_text", broken)
     response = client.post("/", data={"decklist": LEGAL_DECK})
     soup = soup_of(response)
     assert response.status_code == 500

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from edh_service.schemas import scryfall_search_url
-from tests.factories import load_bracket_lists, plain_deck
-from tests.responses import shown_names, soup_of, violations
+from edh_service.responses import scryfall_search_url
+from tests.support.factories import load_bracket_lists, plain_deck
+from tests.support.responses import shown_names, soup_of, violations
 
 KINDS = ("game_changers", "mass_land_denial", "extra_turns", "two_card_combos")
 # Game Changers, mass land denial (Vindicate), an extra turn, a combo (combos.txt) and half of another

@@ -12,8 +12,8 @@ from urllib.parse import unquote
 
 import pytest
 
-from tests.browser import TEXT_COLORS_JS, low_contrast, requires_chromium, submit
-from tests.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED, deck_text
+from tests.support.browser import TEXT_COLORS_JS, low_contrast, requires_chromium, submit
+from tests.support.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED, deck_text
 from validator.parse import FORMATS
 
 OFFENDING_LINES = sorted({n for _, lines in ILLEGAL_EXPECTED.values() for n in lines})

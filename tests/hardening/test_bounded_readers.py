@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.growth import best_of
-from tests.hardening.conftest import (
+from tests.support.growth import best_of
+from tests.support.live_http import (
     BATCH, NORMAL_DECK, VALIDATE, Answer, assert_envelope, assert_normal_answer, gunicorn, http_json, raw_request,
 )
 from tests.validator.parse.test_property_limits import RUN_UNITS, padded, run

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.hardening.conftest import (
+from tests.support.live_http import (
     NORMAL_DECK,
     VALIDATE,
     assert_envelope,

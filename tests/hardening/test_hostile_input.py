@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.hardening.conftest import (
+from tests.support.live_http import (
     BATCH, NORMAL_DECK, VALIDATE, Answer, assert_envelope, assert_normal_answer, http_json, raw_request,
 )
 from validator.parse import DecklistError, parse

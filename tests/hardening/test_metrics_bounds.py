@@ -9,7 +9,7 @@ import re
 import string
 
 from edh_service.observability import METHODS, OTHER_METHOD
-from tests.hardening.conftest import NORMAL_DECK, VALIDATE, http_json, raw_request
+from tests.support.live_http import NORMAL_DECK, VALIDATE, http_json, raw_request
 
 SAMPLE = re.compile(r'^edh_http_requests_total\{(?P<labels>[^}]*)\} ', re.MULTILINE)
 LABEL = re.compile(r'(\w+)="([^"]*)"')

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import pytest
 import requests
 
-from tests.hardening.conftest import NORMAL_CODES, NORMAL_DECK, VALIDATE, gunicorn
+from tests.support.live_http import NORMAL_CODES, NORMAL_DECK, VALIDATE, gunicorn
 
 WORKERS = 2
 DRIPPERS = 2 * WORKERS  # at least one per worker whichever way connections are shared out

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.hardening.conftest import BATCH, VALIDATE
+from tests.support.live_http import BATCH, VALIDATE
 
 LIMIT = 1024 * 1024  # MAX_CONTENT_LENGTH's default
 TYPES = ["application/json", "text/plain", "text/plain; charset=utf-16", "text/plain; charset=unicode_escape",

@@ -13,7 +13,7 @@ from contextlib import ExitStack
 
 import requests
 
-from tests.live_server import gunicorn
+from tests.support.live_server import gunicorn
 
 STALLED = 4  # at least one on each worker whichever way they are shared out
 PARTIAL = b"POST /api/v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"

@@ -2,7 +2,7 @@
 Scryfall-shaped server to the real client: each is refused (or read) in bounded memory and
 time, the last good store and lists stay, and the failure is recorded.
 
-The reproductions run in a child process (tests/measured.py), whose peak RSS and CPU time
+The reproductions run in a child process (tests/support/measured.py), whose peak RSS and CPU time
 are its own: peak RSS under RSS_BOUND_MB, CPU time under CPU_BOUND_SECONDS where the
 unbounded code took 52 s to hours or gigabytes. CPU time, not wall time, is the bound a
 loaded 2-core machine cannot fail; the wall time only has to stay under a hang guard.
@@ -15,26 +15,26 @@ from datetime import datetime
 
 import pytest
 
-from card_data import brackets, cli
-from card_data.brackets import MASS_LAND_DENIAL, TWO_CARD_COMBOS, BracketSources
+from card_data import BracketSources, bracket_lists, bracket_tables
+
+from card_data.settings import StoreSettings
+from edh_service.cli import cards as cli
+from card_data.bracket_tables import MASS_LAND_DENIAL, TWO_CARD_COMBOS
+from card_data.settings import BracketSources
 from card_data.client import ScryfallClient
 from card_data.errors import CardDataError
 from card_data.repository import open_repository
 from card_data.store import read_metadata
 from card_data.sync import import_file, sync
 from edh_service.factory import create_app
-from tests.hardening.conftest import VALIDATE, sha256
-from tests.hostile_files import HOSTILE_BULK, HOSTILE_EXPORTS, MB, SOL_RING, gzip_of
-from tests.measured import measure
-from tests.scryfall_server import FIXTURES, ScryfallServer, load_jsonl
+from tests.support.live_http import VALIDATE, sha256
+from tests.support.hostile_files import HOSTILE_BULK, HOSTILE_EXPORTS, MB, SOL_RING, gzip_of
+from tests.support.measured import measure
+from tests.support.scryfall_server import BRACKETS, FIXTURES, ScryfallServer, load_jsonl, with_bracket_lists
 
 RSS_BOUND_MB = 200
 CPU_BOUND_SECONDS = 10.0
 WALL_GUARD_SECONDS = 60.0
-BRACKETS = FIXTURES / "brackets"
-EXPORT = (BRACKETS / "variants.json").read_bytes()
-SEARCH = json.loads((BRACKETS / "mass-land-denial-search.json").read_text())
-QUERY = "otag:mass-land-denial"
 LIST_FIELDS = {MASS_LAND_DENIAL: "mass_land_denial", TWO_CARD_COMBOS: "combos"}  # BracketData's names
 
 def assert_bounded(measured, message: str | None = None) -> None:
@@ -48,10 +48,8 @@ def assert_bounded(measured, message: str | None = None) -> None:
 
 @pytest.fixture
 def server(scryfall_server):
-    """The local server, with a good tag search and a good Spellbook export to begin with."""
-    scryfall_server.search_results = {QUERY: SEARCH}
-    scryfall_server.spellbook_export = EXPORT
-    return scryfall_server
+    """The local server with the fixture tag search and Spellbook export (with_bracket_lists)."""
+    return with_bracket_lists(scryfall_server)
 
 
 @pytest.fixture
@@ -64,9 +62,9 @@ def hostile(tmp_path):
 
 def good_lists(db, server) -> dict:
     """Load both lists from the good sources; return what the store holds."""
-    results = brackets.refresh(db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
+    results = bracket_lists.refresh(db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
     assert {kind: r.status for kind, r in results.items()} == {MASS_LAND_DENIAL: "updated", TWO_CARD_COMBOS: "updated"}
-    return open_repository(db, offline=True).bracket_data()
+    return open_repository(StoreSettings(db, offline=True)).bracket_data()
 
 
 def sources(server, **overrides) -> BracketSources:
@@ -76,9 +74,9 @@ def sources(server, **overrides) -> BracketSources:
 
 def assert_kept(db, before, failed: str, message: str) -> None:
     """The failed list is still the last good one, and its failure is recorded with message."""
-    now = open_repository(db, offline=True).bracket_data()
+    now = open_repository(StoreSettings(db, offline=True)).bracket_data()
     assert getattr(now, LIST_FIELDS[failed]) == getattr(before, LIST_FIELDS[failed])
-    status = brackets.status(db)[failed]
+    status = bracket_tables.status(db)[failed]
     assert status.loaded and status.failed_at and message in status.error, status
 
 
@@ -124,7 +122,7 @@ def test_a_hostile_bulk_data_object_is_refused(fixture_db, scryfall_server, body
     scryfall_server.bulk_object_body = body
     before = sha256(fixture_db)
     with pytest.raises(CardDataError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        sync(fixture_db, client=ScryfallClient(scryfall_server.base_url, backoff=0, retries=0))
+        sync(StoreSettings(fixture_db), client=ScryfallClient(scryfall_server.base_url, backoff=0, retries=0))
     assert sha256(fixture_db) == before
     assert scryfall_server.paths() == ["/bulk-data/oracle-cards"]  # nothing else was fetched
 
@@ -170,7 +168,7 @@ def test_an_export_without_two_card_combos_keeps_the_last_list(fixture_db, serve
     before = good_lists(fixture_db, server)
     assert len(before.combos) == 4
     server.spellbook_export = json.dumps(export).encode()
-    results = brackets.refresh(fixture_db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
+    results = bracket_lists.refresh(fixture_db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
     assert results[TWO_CARD_COMBOS].status == "failed" and message in results[TWO_CARD_COMBOS].error
     assert results[TWO_CARD_COMBOS].list_status.entries == 4
     assert_kept(fixture_db, before, TWO_CARD_COMBOS, message)
@@ -193,7 +191,7 @@ def test_an_override_file_over_its_bound_keeps_the_last_list(fixture_db, server,
     big = tmp_path / "mass-land-denial.txt"
     with big.open("wb") as handle:
         handle.write(b"Armageddon\n" * (17 * MB // 11))
-    results = brackets.refresh(fixture_db, sources(server, mass_land_denial_file=str(big)),
+    results = bracket_lists.refresh(fixture_db, sources(server, mass_land_denial_file=str(big)),
                                client=ScryfallClient(server.base_url, backoff=0))
     assert results[MASS_LAND_DENIAL].status == "failed" and "is over 16 MiB" in results[MASS_LAND_DENIAL].error
     assert_kept(fixture_db, before, MASS_LAND_DENIAL, "is over 16 MiB")
@@ -203,7 +201,7 @@ def test_an_override_file_over_its_bound_keeps_the_last_list(fixture_db, server,
 def test_an_emptied_override_file_keeps_the_last_list(fixture_db, server, tmp_path, text):
     before = good_lists(fixture_db, server)
     (empty := tmp_path / "combos.txt").write_text(text)
-    results = brackets.refresh(fixture_db, sources(server, combos_file=str(empty)),
+    results = bracket_lists.refresh(fixture_db, sources(server, combos_file=str(empty)),
                                client=ScryfallClient(server.base_url, backoff=0))
     assert results[TWO_CARD_COMBOS].status == "failed"
     assert_kept(fixture_db, before, TWO_CARD_COMBOS, "file:combos.txt gave no two-card combos")
@@ -215,8 +213,8 @@ def test_running_out_of_memory_is_a_failed_refresh(fixture_db, server, monkeypat
     def exhausted(chunks):
         raise MemoryError
 
-    monkeypatch.setattr(brackets, "read_export", exhausted)
-    results = brackets.refresh(fixture_db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
+    monkeypatch.setattr(bracket_lists, "read_export", exhausted)
+    results = bracket_lists.refresh(fixture_db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
     assert results[TWO_CARD_COMBOS].status == "failed" and results[MASS_LAND_DENIAL].status == "updated"
     assert_kept(fixture_db, before, TWO_CARD_COMBOS, "ran out of memory")
 
@@ -231,7 +229,7 @@ def test_running_out_of_memory_is_a_failed_sync(fixture_db, scryfall_server, mon
 
     monkeypatch.setattr(store.StoreBuilder, "add", exhausted)
     with pytest.raises(CardDataError, match="ran out of memory"):
-        sync(fixture_db, client=ScryfallClient(scryfall_server.base_url, backoff=0), force=True)
+        sync(StoreSettings(fixture_db), client=ScryfallClient(scryfall_server.base_url, backoff=0), force=True)
     assert sha256(fixture_db) == before and sorted(p.name for p in fixture_db.parent.iterdir()) == ["cards.sqlite3"]
 
 
@@ -241,7 +239,7 @@ def test_running_out_of_memory_is_a_failed_sync(fixture_db, scryfall_server, mon
 @pytest.fixture
 def quick_pages(monkeypatch):
     """Search pages spaced 10 ms apart instead of 700 (what is tested is the chain, not the spacing)."""
-    monkeypatch.setattr("card_data.client.RATE_LIMITED_INTERVAL", 0.01)
+    monkeypatch.setattr("card_data.file_coordination.RATE_LIMITED_INTERVAL", 0.01)
 
 
 def search_requests(server) -> list[str]:
@@ -253,7 +251,7 @@ def test_an_endless_has_more_chain_stops_at_the_page_bound(fixture_db, server, q
     before = good_lists(fixture_db, server)
     asked = len(search_requests(server))
     server.search_next = "endless"
-    results = brackets.refresh(fixture_db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
+    results = bracket_lists.refresh(fixture_db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
     assert results[MASS_LAND_DENIAL].status == "failed"
     assert len(search_requests(server)) - asked == 20
     assert_kept(fixture_db, before, MASS_LAND_DENIAL, "has more than 20 pages")
@@ -263,7 +261,7 @@ def test_a_next_page_at_itself_is_not_followed_again(fixture_db, server, quick_p
     before = good_lists(fixture_db, server)
     asked = len(search_requests(server))
     server.search_next = "self"
-    brackets.refresh(fixture_db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
+    bracket_lists.refresh(fixture_db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
     assert len(search_requests(server)) - asked == 2  # the first page, and the same page once as its next_page
     assert_kept(fixture_db, before, MASS_LAND_DENIAL, "a next_page it had given before (a loop)")
 
@@ -274,7 +272,7 @@ def test_a_next_page_away_from_the_search_endpoint_is_not_followed(fixture_db, s
     with ScryfallServer() as elsewhere:
         server.search_next = f"{server.base_url}{where}" if where.startswith("/") else f"{elsewhere.base_url}/cards/search?q=x&page=2"
         asked = len(server.requests)
-        brackets.refresh(fixture_db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
+        bracket_lists.refresh(fixture_db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
         assert elsewhere.requests == []
     assert [r.path for r in server.requests[asked:] if not r.path.startswith("/spellbook")] == [
         "/cards/search?q=otag%3Amass-land-denial"]
@@ -291,7 +289,7 @@ def test_a_next_page_away_from_the_search_endpoint_is_not_followed(fixture_db, s
 def test_a_hostile_search_page_keeps_the_last_list(fixture_db, server, page, message):
     before = good_lists(fixture_db, server)
     server.search_body = json.dumps(page).encode()
-    results = brackets.refresh(fixture_db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
+    results = bracket_lists.refresh(fixture_db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
     assert results[MASS_LAND_DENIAL].status == "failed"
     assert_kept(fixture_db, before, MASS_LAND_DENIAL, message)
 

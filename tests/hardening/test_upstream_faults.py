@@ -10,15 +10,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from edh_service.cards import repository_of
+from edh_service.card_extension import repository_of
 from edh_service.factory import create_app
 from card_data import CardDataError
+from card_data.settings import StoreSettings
 from card_data.client import ScryfallClient
 from card_data.store import read_metadata
 from card_data.sync import sync
-from tests.hardening.conftest import NORMAL_DECK, VALIDATE, sha256
-from tests.spacing import CLOCK_SLACK, RecordedLimits, assert_spaced
-from tests.waiting import wait_for
+from tests.support.live_http import NORMAL_DECK, VALIDATE, sha256
+from tests.support.spacing import CLOCK_SLACK, RecordedLimits, assert_spaced
+from tests.support.waiting import wait_for
 
 FAULTS = {
     "429": {"fail_next": [429]},
@@ -54,7 +55,7 @@ def test_a_failed_sync_leaves_the_last_good_store_untouched(fault, fixture_db, s
     for name, value in FAULTS[fault].items():
         setattr(scryfall_server, name, value)
     with pytest.raises(CardDataError):
-        sync(fixture_db, scryfall_server.base_url, client=fast_client(scryfall_server))
+        sync(StoreSettings(fixture_db, api_url=scryfall_server.base_url), client=fast_client(scryfall_server))
     assert (sha256(fixture_db), fixture_db.stat().st_ino) == (before, inode)
     assert sorted(p.name for p in fixture_db.parent.iterdir()) == ["cards.sqlite3"]  # no half-built file left
     # Validation keeps working from the store while Scryfall is still faulty.
@@ -68,7 +69,7 @@ def test_a_good_sync_after_the_faults_does_replace_the_store(fixture_db, scryfal
     timeouts generous: the local server answering late on a loaded machine is no fault)."""
     before = sha256(fixture_db)
     patient = ScryfallClient(scryfall_server.base_url, timeout=(5.0, 10.0), retries=1, backoff=0.01)
-    result = sync(fixture_db, scryfall_server.base_url, client=patient)
+    result = sync(StoreSettings(fixture_db, api_url=scryfall_server.base_url), client=patient)
     assert result.status == "updated"
     assert sha256(fixture_db) != before
     assert read_metadata(fixture_db).updated_at == scryfall_server.updated_at
@@ -123,7 +124,7 @@ def unknown_deck(prefix: str, count: int) -> str:
 def test_concurrent_misses_never_exceed_two_collection_requests_a_second(fixture_db, scryfall_server):
     app = online_app(fixture_db, scryfall_server)
     scryfall = repository_of(app).client
-    scryfall.limits = RecordedLimits(scryfall.limits)  # the store's budget, noting its claims (tests/spacing.py)
+    scryfall.limits = RecordedLimits(scryfall.limits)  # the store's budget, noting its claims (tests/support/spacing.py)
     client = app.test_client()
 
     def validate(worker: int):

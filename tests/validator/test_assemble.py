@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.factories import ATRAXA, FOREST, LIGHTNING_BOLT, SOL_RING, card, legend
+from tests.support.factories import ATRAXA, FOREST, LIGHTNING_BOLT, SOL_RING, card, legend
 from validator.assemble import assemble
 from validator.deck import Entry
 from validator.decklist import Decklist, Designation, ListEntry, Section

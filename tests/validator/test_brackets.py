@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import SOL_RING, WASTES, card, deck, legend, load_real_cards
+from tests.support.factories import SOL_RING, WASTES, card, deck, legend, load_real_cards
 from validator.brackets import BracketData, Combo, card_flags, evaluate, grants_extra_turn, violations
 from validator.decklist import Decklist, ListEntry, Section
 from validator.engine import Report, check

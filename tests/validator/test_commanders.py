@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.factories import (
+from tests.support.factories import (
     AKIRI, ATRAXA, BACKGROUND, NISSA, PIR, SOL_RING, TOOTHY, WESTVALE, WILSON, card, deck, full_deck, legend,
 )
 from validator.deck import UnknownName

@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.factories import (
+from tests.support.factories import (
     ATRAXA, FOREST, GYRUDA, JEGANTHA, LUTRI, SOL_RING, UMORI, WASTES, YORION, ZIRDA, card, companion, deck, entry,
     legend,
 )

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.factories import card, legend
+from tests.support.factories import card, legend
 from validator.decklist import Candidate, Designation, Section
 from validator.engine import check
 from validator.parse import parse

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from tests.factories import card, legend
+from tests.support.factories import card, legend
 from tests.validator.test_conventions import KNOWN, SAMPLES, codes, violation
 from validator.decklist import NamedCommanders, Section
 from validator.engine import check

@@ -1,6 +1,6 @@
 """validator/deck_facts.py: what a deck adds up to (count, designated commanders, identity)."""
 
-from tests.factories import ATRAXA, FOREST, LIGHTNING_BOLT, SOL_RING, card, deck, legend
+from tests.support.factories import ATRAXA, FOREST, LIGHTNING_BOLT, SOL_RING, card, deck, legend
 from validator.deck import UnknownName
 from validator.deck_facts import (
     assumed_colors, card_count, commander_identity, designated_commanders, identity_entries, unchosen_commanders,

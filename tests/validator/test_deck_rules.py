@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.factories import (
+from tests.support.factories import (
     ATRAXA, BANNED, DWARVES, FOREST, LIGHTNING_BOLT, PIPER, PLANE, RATS, SNOW_FOREST, SOL_RING, SYNDIC, TOKEN, WASTES, card, deck, filler, full_deck, legend,
 )
 from validator.deck import UnknownName

@@ -3,10 +3,10 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.factories import ATRAXA, FOREST, LIGHTNING_BOLT, SOL_RING, WASTES, card, deck, legend
-from tests.factories import AKIRI, BACKGROUND, NISSA, PIR, TOOTHY, WESTVALE, WILSON
-from tests.factories import GYRUDA, JEGANTHA, LUTRI, UMORI, YORION, ZIRDA
-from tests.factories import BANNED, DWARVES, PIPER, PLANE, RATS, SYNDIC, TOKEN
+from tests.support.factories import ATRAXA, FOREST, LIGHTNING_BOLT, SOL_RING, WASTES, card, deck, legend
+from tests.support.factories import AKIRI, BACKGROUND, NISSA, PIR, TOOTHY, WESTVALE, WILSON
+from tests.support.factories import GYRUDA, JEGANTHA, LUTRI, UMORI, YORION, ZIRDA
+from tests.support.factories import BANNED, DWARVES, PIPER, PLANE, RATS, SYNDIC, TOKEN
 from validator.deck import UnknownName
 from validator.engine import validate
 from validator.deck_facts import card_count

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import (
+from tests.support.factories import (
     ATRAXA, BACKGROUND, FOREST, LIGHTNING_BOLT, LUTRI, SNOW_FOREST, SOL_RING, WASTES, WILSON, YORION, card, deck,
     everywhere, filler, full_deck, legend,
 )
-from validator import formats
+from validator import deck_facts, formats
 from validator.decklist import Designation
 from validator.engine import check, validate
 from validator.formats import (
@@ -525,7 +525,7 @@ def test_the_callers_format_always_wins_and_an_unsupported_one_is_ignored():
 
 def test_formats_module_exports():
     assert formats.KEYS == tuple(f.key for f in FORMATS)
-    assert formats.deck_format(deck(ATRAXA)) is COMMANDER
+    assert deck_facts.deck_format(deck(ATRAXA)) is COMMANDER
 
 
 def test_the_plain_screen_covers_every_non_deck_type():

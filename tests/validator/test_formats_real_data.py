@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.conftest import SHARED
-from tests.factories import deck, everywhere, filler, to_card
+from tests.support.factories import deck, everywhere, filler, to_card
 from validator.engine import validate
 from validator.formats import BRAWL, COMMANDER, DUEL, FORMATS, OATHBREAKER, PAUPER_COMMANDER, FormatData, format_named
 from validator.rules import commander_ineligible, legality

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.factories import ATRAXA, FOREST, LIGHTNING_BOLT, SOL_RING, card, deck, legend
+from tests.support.factories import ATRAXA, FOREST, LIGHTNING_BOLT, SOL_RING, card, deck, legend
 from validator.deck import UnknownName
 from validator.engine import validate
 from validator.rules import RULES

@@ -9,7 +9,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.factories import card, legend
+from tests.support.factories import card, legend
 from tests.validator.parse.test_property import DECKLIKE
 from validator import engine
 from validator.assemble import assemble, infer_commanders, named_designation

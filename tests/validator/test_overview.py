@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import ATRAXA, COMMAND_TOWER, FOREST, SOL_RING, WASTES, card, deck, legend
+from tests.support.factories import ATRAXA, COMMAND_TOWER, FOREST, SOL_RING, WASTES, card, deck, legend
 from validator.deck import UnknownName
 from validator.overview import CURVE_BUCKETS, cost_colors, curve_bucket, land_colors, overview
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.factories import ATRAXA, FOREST, SOL_RING, card, deck, entry, legend
+from tests.support.factories import ATRAXA, FOREST, SOL_RING, card, deck, entry, legend
 from validator.phrasing import (
     and_list, card_names, color_text, commander_word, included_role, is_are, line_numbers, or_list, pairing_summary,
     plural,

@@ -1,6 +1,6 @@
 """The rules against real Scryfall card objects from ../shared/carddata (skipped without it).
 
-The JSON -> Card conversion (tests/factories.py to_card) is deliberately tiny: the real
+The JSON -> Card conversion (tests/support/factories.py to_card) is deliberately tiny: the real
 converter is card_data's job. It reads only what the rules need, front face first.
 """
 
@@ -11,8 +11,9 @@ import json
 
 import pytest
 
-from tests.factories import load_real_cards
-from validator.deck import Card, Deck, Entry
+from tests.support.factories import load_real_cards
+from validator.deck import Card, Entry
+from validator.deck_facts import Deck
 from validator.engine import validate
 from validator.card_facts import commander_eligibility, pairing_abilities
 

@@ -14,7 +14,7 @@ import unicodedata
 
 import pytest
 
-from tests.factories import to_card
+from tests.support.factories import to_card
 from validator.engine import check
 from validator.parse import parse
 

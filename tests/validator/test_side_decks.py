@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.factories import ATRAXA, FOREST, SOL_RING, card, deck
+from tests.support.factories import ATRAXA, FOREST, SOL_RING, card, deck
 from validator.deck import UnknownName
 from validator.engine import validate
 from validator.rules import legality, planar_deck, scheme_deck, sideboard

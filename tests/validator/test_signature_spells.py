@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.factories import card, deck, everywhere, filler
+from tests.support.factories import card, deck, everywhere, filler
 from validator.decklist import Designation
 from validator.engine import check, validate
 from validator.formats import COMMANDER, OATHBREAKER

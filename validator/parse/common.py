@@ -8,6 +8,7 @@ problems carry their line, and every line a reader skips is recorded as accounte
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from validator.decklist import Candidate, Decklist, ListEntry, NamedCommanders, NamedFormat, Section
 from validator.violations import Code, Severity, Violation
@@ -128,10 +129,16 @@ def clean_text(text: str) -> str:
     return text
 
 
+def line_count(lines: list[str]) -> int:
+    """Lines as the list's author counts them, from split_lines(text): a final line break
+    ends the last line, it does not start another."""
+    return len(lines) - (len(lines) > 1 and lines[-1] == "")
+
+
 def check_size(lines: list[str]) -> None:
     """Refuse input over MAX_LINES lines before any per-line work is done (a final line
     break ends the last line; it does not start another)."""
-    count = len(lines) - (len(lines) > 1 and lines[-1] == "")
+    count = line_count(lines)
     if count > MAX_LINES:
         raise DecklistError(
             f"The decklist has {count} lines; at most {MAX_LINES} are accepted."
@@ -291,6 +298,17 @@ class Collector:
             message=f'Line {line} {clean_text(why)}: "{snippet(text)}"',
             lines=(line,),
         ))
+
+    def take_as_commanders(self, indices: Sequence[int], where: str | None) -> None:
+        """Move those entries to the command zone; with `where`, a commander_inferred
+        warning says which cards and from where."""
+        for i in indices:
+            self.entries[i] = self.entries[i]._replace(section=Section.COMMANDER)
+        if where is not None:
+            names = tuple(self.entries[i].name for i in indices)
+            self.warn(Code.COMMANDER_INFERRED,
+                      f"No commander was marked; {' and '.join(names)} taken as commander from {where}.",
+                      lines=tuple(self.entries[i].line for i in indices), cards=names)
 
     def warn(self, code: str, message: str, lines: tuple[int, ...], cards: tuple[str, ...] = ()) -> None:
         """A warning about the list as a whole (commander_inferred)."""

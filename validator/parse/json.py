@@ -12,15 +12,14 @@ is, or else the line of the string the names were read from).
 
 from __future__ import annotations
 
-import bisect
-import html
 import json
 import re
-from itertools import accumulate
 from typing import Callable, NamedTuple
 
 from validator.decklist import Section
 from validator.parse.common import Collector, DecklistError, check_entries, clean_text, heading_section
+from validator.parse.json_lines import LineFinder
+from validator.parse.tappedout_board import board_cards
 
 _SITE_ERRORS = (TypeError, KeyError, AttributeError, ValueError, IndexError)
 
@@ -94,7 +93,7 @@ def read_json(document, text: str, lines: list[str], c: Collector) -> str:
 def _add_all(cards: list[_Card], text: str, c: Collector, generic: bool = False) -> None:
     """Check and number every card read from a JSON export (`generic`: a shape no one site
     owns, whose `commander` field repeats a name its cards hold: the card's `"name"` is its line)."""
-    line_of = _LineFinder(text, prefer_names=True) if generic else _LineFinder(text)
+    line_of = LineFinder(text, prefer_names=True) if generic else LineFinder(text)
     for card in cards:
         name = clean_text(card.name.strip()) if isinstance(card.name, str) else ""
         line = line_of(name, card.name, card.source)
@@ -142,56 +141,6 @@ def _name_format(site: str, document: dict, text: str, c: Collector) -> None:
         key = '"deckFormat"' if site == "archidekt" else '"format"'
         at = text.find(key)
         c.name_format(named, text.count("\n", 0, at) + 1 if at >= 0 else None)
-
-
-# A JSON string literal, unrolled so it reads each character once. json.loads accepted
-# the text (no raw line breaks inside a string), so searched from the start the matches
-# are exactly the document's strings, keys included.
-_STRING = re.compile(r'"([^"\\]*+(?:\\.[^"\\]*+)*+)"')
-
-
-class _LineFinder:
-    """Line of the first string in the document equal to a name (1 when there is none, or
-    the text is one line). The strings are read once, lazily, as far as the names asked for
-    need: searching the text from its start for each name was quadratic (15,000 distinct
-    names in a Moxfield export took 7-23 s)."""
-
-    def __init__(self, text: str, prefer_names: bool = False) -> None:
-        # where each line starts (None: one line, every entry is on line 1)
-        self.starts = list(accumulate((len(line) + 1 for line in text.split("\n")), initial=0)) if "\n" in text else None
-        self.text = text
-        self.strings = _STRING.finditer(text)
-        self.offsets: dict[str, int] = {}  # decoded string -> where it first starts, for the strings read so far
-        # with prefer_names: decoded string -> where it is first the value of a "name" key
-        self.named: dict[str, int] | None = {} if prefer_names else None
-        self.name_key_end = -1  # where the last "name" key read ends
-
-    def __call__(self, *values: object) -> int:
-        """1-based line of the first string equal to the first of `values` the document
-        holds (strings only; others are skipped); with prefer_names, its first occurrence
-        as a `"name"` value when it has one."""
-        if self.starts is None:
-            return 1
-        wanted = [value for value in values if isinstance(value, str) and value]
-        offsets, named = self.offsets, self.named
-        found = named if named is not None else offsets
-        if not any(value in found for value in wanted):
-            for match in self.strings:
-                raw = match[1]
-                string = json.loads(match[0]) if "\\" in raw else raw
-                new = string not in offsets
-                if new:
-                    offsets[string] = match.start()
-                if named is not None:  # read on until the string is a "name" value
-                    new = self.name_key_end >= 0 and string not in named \
-                        and self.text[self.name_key_end:match.start()].strip() == ":"
-                    if new:
-                        named[string] = match.start()
-                    self.name_key_end = match.end() if raw == "name" else -1
-                if new and string in wanted:
-                    break
-        at = next((found.get(value, offsets.get(value)) for value in wanted if value in offsets), None)
-        return 1 if at is None else bisect.bisect_right(self.starts, at)
 
 
 # --- the sites -----------------------------------------------------------------------
@@ -319,62 +268,13 @@ def _tappedout(data: dict) -> list[_Card]:
     the flat `cards` string ("1 A||1 B") is the fallback when there is no board."""
     board = data.get("board")
     if isinstance(board, str) and board.strip():
-        return _tappedout_board(board)
+        return [_Card(name, quantity, section, source=board) for name, quantity, section in board_cards(board)]
     check_entries(data["cards"].count("||") + 1)  # before 140,000 `1 Opt||` become cards
     cards = []
     for item in data["cards"].split("||"):
         quantity, _, name = item.strip().partition(" ")
         cards.append(_Card(name, quantity, Section.MAIN, source=data["cards"]))
     return cards
-
-
-# TappedOut's board HTML read in one linear pass over its tags (and comments, skipped); the
-# text between two tags is sliced out only where an item or heading is being read. A "<"
-# that closes no tag before the next "<" is text, as in HTMLParser. (The standard library's
-# HTMLParser is quadratic on unclosed tags in this Python, 3 s for 12 KB of "<a ", far
-# under a real board's 57 KB, and raised AssertionError on "<![": a 500.)
-_HTML_TAG = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)(h3|li|a)(?![^\s/>\x00])([^<>]*+)>|<[/!?A-Za-z][^<>]*+>", re.S | re.I)
-# An attribute as HTMLParser reads one: a name, then optionally `=` and a quoted or bare value.
-_HTML_ATTRIBUTE = re.compile(r"""([^\s/=]++)(?:\s*+=+\s*+(?:"([^"]*)"|'([^']*)'|(\S*+)))?""")
-
-
-def _tappedout_board(board: str) -> list[_Card]:
-    """The cards of a board: headings switch section; in a `tappedout-member` item, the
-    text before the `card-link` anchor is the quantity (`1x`) and the anchor's text the name.
-    Only h3, li and a tags do anything; every other tag and comment just ends a text."""
-    cards: list[_Card] = []
-    section, capture, text, quantity, end = Section.MAIN, None, [], "", 0
-    for match in _HTML_TAG.finditer(board):
-        if capture and match.start() > end:
-            text.append(html.unescape(board[end:match.start()]))
-        end = match.end()
-        closing, name, attributes = match.groups()
-        if name is None:  # another element, a comment, <!DOCTYPE>, <?pi>
-            continue
-        name = name.lower()
-        if closing:
-            if name == "h3" and capture == "heading":
-                section, capture = heading_section("".join(text)) or Section.MAIN, None
-            elif name == "a" and capture == "name":
-                cards.append(_Card("".join(text), quantity, section, source=board))
-                capture = None
-        elif name == "h3":
-            capture, text = "heading", []
-        elif name == "li" and "tappedout-member" in _html_class(attributes).split():
-            capture, text = "item", []
-        elif name == "a" and capture == "item" and "card-link" in _html_class(attributes).split():
-            quantity = "".join(text).strip().rstrip("xX")
-            capture, text = "name", []
-    return cards
-
-
-def _html_class(attributes: str) -> str:
-    """The value of a tag's (last) class attribute, entities decoded; "" when it has none."""
-    value = ""
-    for match in _HTML_ATTRIBUTE.finditer(attributes):
-        if match[1].lower() == "class":
-            value = next((v for v in match.groups()[1:] if v is not None), "")
-    return html.unescape(value)
 
 
 # --- shapes no one site owns ----------------------------------------------------------

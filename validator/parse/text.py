@@ -16,7 +16,7 @@ from validator.decklist import ListEntry, Section
 from validator.parse.common import (
     COMMANDER_LABEL, HEADERS, MAX_LINE_LENGTH, MAX_NAME_LENGTH, Collector, deck_cards, heading_word, side_zone_section,
 )
-from validator.violations import Code
+from validator.parse.decorations import FORGE_PRINTING, peel
 
 # The common cases, `1 Sol Ring`, `4x Forest`, `1 x Forest`, Arena's `1 Sol Ring (C21) 263` and
 # Forge's `1 Sol Ring|C21|1`: the name holds only characters no decoration uses, so
@@ -34,22 +34,12 @@ _QUANTITY = re.compile(r"(?:(-?\d+)(?:[ \t]*[xX])?|[xX](\d+))(?:\s+|$)")
 # A count after the name, `Sol Ring x2` / `x 2`, tried only when no quantity leads (no card
 # name ends in " x" and digits). Searched from the end: one short attempt per blank.
 _TRAILING_QUANTITY = re.compile(r"[ \t][xX][ \t]?(\d+)$")
-# Arena/Moxfield printing, tried only from the last "(" so Un-names with parentheses
-# ("Erase (Not the Urza's Legacy One)") are left alone.
-_PRINTING = re.compile(r"\(([A-Za-z0-9]{2,6})\)(?:\s+(\S+))?")
-_SET_NUMBER = re.compile(r"([A-Za-z0-9]{2,8}):(\S+)")  # XMage [C21:263], taw [MOC:1]
-_SET_CODE = re.compile(r"[A-Za-z0-9]{2,8}")
-# Forge `|SET|art`. Possessive blanks: `\s*\d*\s*` before a non-digit tried every split of
-# a run of blanks (1,000 lines `1 A|AB|` + 990 spaces + `Z` took 31 s); blanks, digits,
-# blanks can be read one way only, so nothing is lost by never giving any back.
-_FORGE_PRINTING = re.compile(r"\|\s*+([A-Za-z0-9]{2,8})\s*+(?:\|\s*+\d*+\s*+)?")
 # `1 Sol Ring|C21|1` or `1 Sol Ring (C21) 263` in one match. _PLAIN's name stops at the
 # first "|" or "(", and giving any of it back could never let a printing match, so it is
 # atomic: linear, whatever the line. The name keeps the spaces before the printing.
-_PRINTED = re.compile(rf"(?>{_PLAIN.pattern})\s*(?:{_FORGE_PRINTING.pattern}|{_ARENA_TAIL.pattern})")
+_PRINTED = re.compile(rf"(?>{_PLAIN.pattern})\s*(?:{FORGE_PRINTING.pattern}|{_ARENA_TAIL.pattern})")
 _INLINE = re.compile(r"([A-Za-z][A-Za-z ]{0,20}):\s*+(.+)")  # COMMANDER: 1 Name, SB: 1 Name (lines are stripped)
 _CATEGORY_HEADER = re.compile(r"[^\W\d_][\w &/',+-]{0,40}")  # TappedOut `Creatures (2)`
-_FLAG = re.compile(r"\{(\w+)\}")
 _NOT_A_NAME = re.compile(r"[<>{}\[\]|=*^\x00-\x1f\x7f]")  # markup, never in a card name
 _LETTER = re.compile(r"[^\W\d_]")
 _COMMENT = re.compile(r"\s#(.*)")  # a trailing comment (Archidekt's `^label,#rrggbb^` has no space)
@@ -61,20 +51,7 @@ TYPE_GROUPS = frozenset({
     "creatures", "lands", "instants", "sorceries", "artifacts", "enchantments",
     "planeswalkers", "battles", "spells", "nonlands",
 })
-# Archidekt's first category names the pile; these piles are not the main deck.
-_CATEGORY_SECTIONS = {
-    "commander": Section.COMMANDER,
-    "oathbreaker": Section.COMMANDER,
-    "signature spell": Section.SIGNATURE,
-    "companion": Section.COMPANION,
-    "sideboard": Section.SIDEBOARD,
-    "maybeboard": Section.MAYBEBOARD,
-    "considering": Section.MAYBEBOARD,
-}  # any other category is the user's own (`[Ramp]`, `[Tokens]`): part of the deck
 _COMMAND_SECTIONS = (Section.COMMANDER, Section.COMPANION)
-# Markers, labels and categories read after one name; real lines carry three at most
-# (`1 Sol Ring [Ramp{top}] ^Have,#37d67a^ *F*`).
-MAX_DECORATIONS = 8
 _XMAGE_METADATA = ("NAME:", "LAYOUT ")  # XMage deck name and UI layout lines
 # XMage's deck editor state, one line per zone however many cards it lays out (one over
 # MAX_LINE_LENGTH is still no card line): accounted for at any length, before any pattern.
@@ -86,13 +63,6 @@ BASIC_LANDS = frozenset(
     for name in (basic, f"Snow-Covered {basic}")
 )
 _BASIC_TOTAL = re.compile(r"([A-Za-z][A-Za-z -]{0,30}+):[ \t]*+(\d{1,3})")
-# MTGGoldfish's "exact versions": `1 Name <variant> [SET] (F)`; the variant is a word or
-# two (`<extended>`, `<showcase - Scroll>`) or a collector number (`<285>`).
-_GOLDFISH_FINISH = {" (F)": "foil", " (E)": "etched"}
-# its set code alone, `1 Island [ZNR]`: capitals and digits (an Archidekt category has a
-# lower-case letter: `[Ramp]`, `[Land{noDeck}]`)
-_GOLDFISH_SET = re.compile(r" \[[A-Z0-9]{2,6}\]$")
-MAX_VARIANT = 40
 
 
 class _State:
@@ -312,13 +282,9 @@ def _read_card(line: str, number: int, section: Section, state: _State, c: Colle
     hints: dict = {}
     seen = state.seen
     rest = rest.strip()
-    if rest.endswith((" (F)", " (E)", ">", "]")) and (rest[-1] != "]" or _GOLDFISH_SET.search(rest)) or "<" in rest:
-        rest = _goldfish_version(rest, hints)
-    rest = _leading_printing(rest, hints, seen)
-    rest, marked_section = _strip_decorations(rest, hints, seen)
+    name, marked_section = peel(rest, hints, seen)
     if marked_section is not None:
         section, state.marked = marked_section, True
-    name = _strip_printing(rest, hints, seen)
     if quantity is None and name[-1:].isdigit() and (trailing := _TRAILING_QUANTITY.search(name)):
         quantity, name = trailing[1], name[: trailing.start()].rstrip()
     if not _is_name(name):
@@ -326,121 +292,6 @@ def _read_card(line: str, number: int, section: Section, state: _State, c: Colle
         c.unparsed(number, line, why)
         return
     c.add(name, quantity if quantity is not None else 1, number, section, **hints)
-
-
-def _goldfish_version(rest: str, hints: dict) -> str:
-    """MTGGoldfish's exact versions, `Name <variant> [SET] (F)`: the finish, the set code and
-    the variant (a collector number, or a word such as `extended`) peeled off the end. What
-    does not fit is left, and judged as any other name."""
-    for suffix, finish in _GOLDFISH_FINISH.items():
-        if rest.endswith(suffix):
-            hints[finish] = True
-            rest = rest[: -len(suffix)].rstrip()
-            break
-    if rest.endswith("]") and (opening := rest.rfind("[")) > 0 and _SET_CODE.fullmatch(rest, opening + 1, len(rest) - 1):
-        hints.setdefault("set_code", rest[opening + 1 : -1])
-        rest = rest[:opening].rstrip()
-    if rest.endswith(">") and (opening := rest.rfind("<")) > 0 and len(rest) - opening <= MAX_VARIANT:
-        variant = rest[opening + 1 : -1].strip()
-        if variant.isdigit():
-            hints.setdefault("collector_number", variant)
-        rest = rest[:opening].rstrip()
-    return rest
-
-
-def _leading_printing(rest: str, hints: dict, seen: set[str]) -> str:
-    """XMage puts the printing before the name: `[C21:263] Sol Ring`."""
-    if rest.startswith("["):
-        close = rest.find("]")
-        printing = _SET_NUMBER.fullmatch(rest, 1, close) if close > 0 else None
-        if printing:
-            seen.add("xmage")
-            _set_printing(hints, printing[1], printing[2])
-            return rest[close + 1 :].strip()
-        if close > 0 and _SET_CODE.fullmatch(rest, 1, close):  # deckstats / MWS `[KLD] Name`
-            _set_printing(hints, rest[1:close], None)
-            return rest[close + 1 :].strip()
-    return rest
-
-
-def _strip_decorations(rest: str, hints: dict, seen: set[str]) -> tuple[str, Section | None]:
-    """Peel trailing `^label^`, `[...]` groups and `*X*` markers off, right to left, at
-    most MAX_DECORATIONS of them (what is left then still ends in one, and is no name).
-
-    String searches, not regexes: each step looks at the end of the line only, so a
-    hostile line costs linear time; the bound keeps it a few steps (330 `[a]` on each of
-    1,000 lines cost 0.8 s).
-    """
-    section: Section | None = None
-    for _ in range(MAX_DECORATIONS):
-        if rest.endswith("^") and (start := rest.rfind("^", 0, len(rest) - 1)) >= 0:
-            rest = rest[:start].rstrip()  # Archidekt color label `^Test,#2ccce4^`
-            seen.add("archidekt")
-        elif rest.endswith("]") and (start := rest.rfind("[")) >= 0:
-            section = _bracket(rest[start + 1 : -1], hints, seen) or section
-            rest = rest[:start].rstrip()
-        elif rest.endswith("*") and (start := rest.rfind("*", 0, len(rest) - 1)) >= 0 \
-                and rest[start + 1 : -1].isalpha() and len(rest) - start <= 8:
-            section = _marker(rest[start + 1 : -1].upper(), hints) or section
-            seen.add("moxfield")
-            rest = rest[:start].rstrip()
-        else:
-            break
-    return rest, section
-
-
-def _bracket(tag: str, hints: dict, seen: set[str]) -> Section | None:
-    """A trailing `[...]`: taw `[foil]`/`[etched]`/`[SET:num]`, else Archidekt categories."""
-    lowered = tag.strip().lower()
-    if lowered in ("foil", "etched"):
-        hints[lowered] = True
-        return None
-    printing = _SET_NUMBER.fullmatch(tag.strip())
-    if printing:
-        _set_printing(hints, printing[1], printing[2])
-        return None
-    seen.add("archidekt")
-    first = tag.split(",", 1)[0]  # Archidekt: the first category is the pile
-    flags = {flag.lower() for flag in _FLAG.findall(first)}
-    category = first.split("{", 1)[0].strip().lower()
-    if "nodeck" in flags:  # {noDeck}: listed, but not in the deck
-        return Section.MAYBEBOARD if category in ("maybeboard", "considering") else Section.SIDEBOARD
-    return _CATEGORY_SECTIONS.get(category)
-
-
-def _marker(marker: str, hints: dict) -> Section | None:
-    """Moxfield markers: *CMDR* commander, *F* foil, *E* etched (others are cosmetic)."""
-    if marker == "CMDR":
-        return Section.COMMANDER
-    if marker in ("F", "E"):
-        hints["foil" if marker == "F" else "etched"] = True
-    return None
-
-
-def _strip_printing(rest: str, hints: dict, seen: set[str]) -> str:
-    """Remove Arena's `(SET) number` and Forge's `|SET|art`; what is left is the name."""
-    opening = rest.rfind("(")
-    if opening > 0:
-        printing = _PRINTING.fullmatch(rest, opening)
-        if printing:
-            _set_printing(hints, printing[1], printing[2])
-            seen.add("arena")
-            rest = rest[:opening].rstrip()
-    if "|" in rest:
-        bar = rest.find("|")
-        forge = _FORGE_PRINTING.fullmatch(rest, bar)
-        if forge:  # anything else after a bar is left in, and the name is rejected
-            _set_printing(hints, forge[1], None)
-            seen.add("forge")
-            rest = rest[:bar].rstrip()
-    return rest
-
-
-def _set_printing(hints: dict, set_code: str, number: str | None) -> None:
-    """Keep the first printing hint seen; `*` (taw: any basic) is no collector number."""
-    hints.setdefault("set_code", set_code)
-    if number and number != "*":
-        hints.setdefault("collector_number", number)
 
 
 def _is_name(name: str) -> bool:
@@ -460,9 +311,9 @@ def _settle_side_zone(state: _State, c: Collector, xmage: bool) -> None:
     if section is not Section.COMMANDER:
         c.propose_side_tail(state.side, "the SB: (sideboard) lines")
         return
-    _move(c, state.side, Section.COMMANDER)
-    if not xmage:  # XMage writes its command zone this way; elsewhere SB: means sideboard
-        _warn_inferred(c, state.side, "the SB: (sideboard) lines, the Commander convention of MTGO and Cockatrice")
+    # XMage writes its command zone this way (nothing to say); elsewhere SB: means sideboard
+    c.take_as_commanders(state.side, None if xmage else
+                         "the SB: (sideboard) lines, the Commander convention of MTGO and Cockatrice")
 
 
 def _infer_from_last_block(state: _State, c: Collector) -> None:
@@ -476,8 +327,7 @@ def _infer_from_last_block(state: _State, c: Collector) -> None:
         return
     if any(c.entries[i].quantity != 1 for i in last):
         return
-    _move(c, last, Section.COMMANDER)
-    _warn_inferred(c, last, "the final block after a blank line (MTGO/MTGGoldfish convention)")
+    c.take_as_commanders(last, "the final block after a blank line (MTGO/MTGGoldfish convention)")
 
 
 def _propose_blocks(state: _State, c: Collector) -> None:
@@ -518,19 +368,3 @@ def _settle_totals(totals: list[tuple[str, int, int]], c: Collector) -> None:
             c.add(name, total - have, line)
         listed[name.lower()] = max(have, total)
 
-
-def _move(c: Collector, indices: list[int], section: Section) -> None:
-    """Put the given entries in another section."""
-    for i in indices:
-        c.entries[i] = c.entries[i]._replace(section=section)
-
-
-def _warn_inferred(c: Collector, indices: list[int], where: str) -> None:
-    """commander_inferred: say which cards and from where."""
-    names = tuple(c.entries[i].name for i in indices)
-    c.warn(
-        Code.COMMANDER_INFERRED,
-        f"No commander was marked; {' and '.join(names)} taken as commander from {where}.",
-        lines=tuple(c.entries[i].line for i in indices),
-        cards=names,
-    )

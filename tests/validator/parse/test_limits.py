@@ -1,7 +1,7 @@
 """Bounded cost for every decklist input (issue 19): each hostile list the review found,
 at the size it was found at, read by parse() (and assemble, where merging was the cost),
 with what the result must be; and each one's cost growing linearly with the hostile part
-(tests/growth.py: CPU time, the larger input 4 times the smaller, so a loaded machine
+(tests/support/growth.py: CPU time, the larger input 4 times the smaller, so a loaded machine
 cannot fail it and a quadratic pattern cannot pass it).
 
 The HTTP side of the same inputs (status, codes, the time a request takes, a real
@@ -16,14 +16,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.factories import card
-from tests.growth import assert_linear
+from tests.support.factories import card
+from tests.support.growth import assert_linear
 from validator.assemble import assemble
 from validator.decklist import Section
 from validator.parse import MAX_LINE_LENGTH, MAX_NAME_LENGTH, DecklistError, parse
 from validator.parse.common import MAX_ENTRIES
-from validator.parse.json import _tappedout_board
-from validator.parse.text import MAX_DECORATIONS
+from validator.parse.tappedout_board import board_cards
+from validator.parse.decorations import MAX_DECORATIONS
 from validator.parse.xml import MAX_XML_TAGS
 from validator.violations import Code
 
@@ -311,7 +311,7 @@ def test_the_cost_grows_linearly(case):
 ]), max_size=30))
 def test_the_board_scanner_reads_well_formed_boards_as_htmlparser_did(pieces):
     board = "".join(pieces)
-    assert _cards(_tappedout_board(board)) == _cards(_board_as_htmlparser_read_it(board))
+    assert board_cards(board) == _cards(_board_as_htmlparser_read_it(board))
 
 
 def _cards(cards) -> list[tuple]:

@@ -1,0 +1,179 @@
+"""One host's coordination, the default (no REDIS_URL): Scryfall's request budget and 429
+lockout in a small flock-guarded file next to the store (`RateLimits`), the one-sync-at-
+a-time lock an flock on `<store>.sync-lock` (`FileSyncLock`), and nothing to publish:
+every process reads the same store file (`FileCoordination`). The Redis twins
+(redis_coordination.py) fall back to these while Redis is down.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+# Scryfall rate limits (as of 2026-11): /cards/search, /cards/named, /cards/random and
+# /cards/collection allow 2 requests a second; a 429 locks the client out for 30 s.
+# Spaced 700 ms, not 500: requests sent exactly 500 ms apart were seen three to a second at
+# the server, and at 550 ms one request in a run of 16 still arrived inside the window on
+# a busy 2-core machine. A slot is claimed at the moment of sending (not reserved ahead), so
+# only the claim-to-arrival delay can shorten a gap: `python -m bench jitter` measured it
+# at 4-9 ms typically and 28-47 ms at worst with both cores busy (sleep overshoot: up to
+# 83 ms); 700 ms keeps two requests >= 500 ms apart up to 200 ms of delay, and any three
+# more than 1 s apart up to 400 ms (docs/several-instances.md).
+RATE_LIMITED_INTERVAL = 0.70
+
+
+class RateLimits:
+    """When the next rate-limited request may go, and when a 429 lockout ends (one host).
+
+    With a path, the two times live in a small file guarded by flock, so every process
+    using the same store (gunicorn workers, the CLI, a sync) shares one budget and one
+    lockout: Scryfall counts requests per client, not per worker. Without a path they
+    live in this object (one process). Times are wall-clock seconds, since processes
+    share no monotonic clock. redis_coordination.RedisLimits is the same interface
+    shared by every host through Redis (and falls back to this one when Redis is down).
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None) -> None:
+        self.path = os.fspath(path) if path is not None else None
+        self._lock = threading.Lock()
+        self._state = (0.0, 0.0)  # (next allowed request, end of lockout), for path=None
+
+    def _update(self, change) -> tuple[float, float]:
+        """Apply change(now, next_at, locked_until) -> new state atomically; return (now, result)."""
+        with self._lock:
+            fd = self._open()
+            if fd is None:
+                now = time.time()
+                self._state = change(now, *self._state)
+                return now, self._state
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                now = time.time()
+                state = change(now, *_read_state(fd))
+                os.lseek(fd, 0, os.SEEK_SET)
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{state[0]:.6f} {state[1]:.6f}\n".encode())
+                return now, state
+            finally:
+                os.close(fd)  # closing releases the flock
+
+    @classmethod
+    def for_store(cls, db_path: str | os.PathLike) -> "RateLimits":
+        """The limits shared by every process using the store at db_path."""
+        return cls(f"{os.fspath(db_path)}.scryfall-limits")
+
+    def _open(self) -> int | None:
+        """The shared limits file, or None to keep the state in this process."""
+        if self.path is None:
+            return None
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:  # e.g. the store's folder does not exist yet: fall back, never fail
+            return None
+
+    def acquire_slot(self) -> float:
+        """Claim the budget for a request sent right now: 0.0 when claimed (send at once),
+        else the seconds to wait before asking again (someone sent less than an interval ago).
+
+        Claimed at the moment of sending, not reserved ahead: a sender delayed after its
+        claim pushes the next one later instead of letting two requests bunch up.
+        """
+        wait = [0.0]
+
+        def claim(now: float, next_at: float, locked: float) -> tuple[float, float]:
+            if now >= next_at:
+                return now + RATE_LIMITED_INTERVAL, locked
+            wait[0] = next_at - now
+            return next_at, locked
+
+        self._update(claim)
+        return wait[0]
+
+    def mark_sent(self) -> None:
+        """Count a request whose slot was claimed elsewhere (Redis), so that this budget
+        goes on spacing requests if it has to take over (Redis gone)."""
+        self._update(lambda now, next_at, locked: (max(next_at, now + RATE_LIMITED_INTERVAL), locked))
+
+    def lockout_remaining(self) -> float:
+        """Seconds left in a 429 lockout (0 when none)."""
+        now, (_, locked_until) = self._update(lambda now, next_at, locked: (next_at, locked))
+        return max(0.0, locked_until - now)
+
+    def lock_out(self, seconds: float) -> None:
+        """Start (or extend) a lockout of `seconds` from now."""
+        self._update(lambda now, next_at, locked: (next_at, max(locked, now + seconds)))
+
+
+def _read_state(fd: int) -> tuple[float, float]:
+    """The (next allowed, lockout end) pair stored in a limits file; zeros if unreadable."""
+    os.lseek(fd, 0, os.SEEK_SET)
+    try:
+        next_at, locked_until = (float(part) for part in os.read(fd, 64).split())
+        return next_at, locked_until
+    except ValueError:  # empty (new) or damaged file: no reservation, no lockout
+        return 0.0, 0.0
+
+
+class FileSyncLock:
+    """An flock on `<store>.sync-lock`, held until release() or the process ends."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self._handle = None
+
+    def acquire(self) -> bool:
+        """Take the flock without blocking."""
+        if self._handle is not None:
+            return True
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(self.path, "a+b")  # noqa: SIM115 - held until release()
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            return False
+        self._handle = handle
+        return True
+
+    def held(self) -> bool:
+        """An flock cannot be taken away while the descriptor is open."""
+        return self._handle is not None
+
+    def release(self) -> None:
+        """Closing the descriptor releases the flock."""
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+
+class FileCoordination:
+    """The default: everything shared through files next to the store (one host)."""
+
+    backend = "file"
+
+    def __init__(self, db_path: str | os.PathLike) -> None:
+        self.db_path = Path(db_path)
+        self.limits = RateLimits.for_store(self.db_path)
+        self.shared_dir: Path | None = None  # one host shares the store file itself
+
+    def sync_lock(self) -> FileSyncLock:
+        """The flock that elects one syncing process per store file."""
+        return FileSyncLock(self.db_path.with_name(self.db_path.name + ".sync-lock"))
+
+    def published_bulk(self) -> dict[str, str] | None:
+        """Nothing to publish on one host: every process reads the same store file."""
+        return None
+
+    def publish_bulk(self, updated_at: str, file_name: str) -> None:
+        """Nothing to publish on one host."""
+
+    def status(self) -> dict[str, Any]:
+        """What /readyz and /metrics show."""
+        return {"backend": self.backend}
+
+    def close(self) -> None:
+        """Nothing to close."""

@@ -1,0 +1,70 @@
+"""What card_data is told: where the store is and how to reach its sources, as two frozen
+values built once by whoever reads the configuration (the service and its commands read
+edh_service.config's table; a test or another program builds them directly).
+
+    StoreSettings   the store file, Scryfall's API, offline, the User-Agent, and the
+                    several-instances coordination (REDIS_URL, the shared folder)
+    BracketSources  where each Commander Brackets list comes from
+
+card_data knows no setting names: these values are its whole configuration. This module
+imports nothing but the standard library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+DEFAULT_API_URL = "https://api.scryfall.com"
+DEFAULT_SPELLBOOK_URL = "https://json.commanderspellbook.com"
+PROJECT = "edh-deck-validator"
+
+
+def project_version() -> str:
+    """This project's installed version (for the User-Agent)."""
+    try:
+        return metadata.version(PROJECT)
+    except metadata.PackageNotFoundError:
+        return "0.1.0"
+
+
+def default_user_agent() -> str:
+    """The User-Agent Scryfall asks for: this project's name and version."""
+    return f"{PROJECT}/{project_version()}"
+
+
+@dataclass(frozen=True, slots=True)
+class StoreSettings:
+    """One card store and how it is kept: the repository, the sync, adopting a published
+    bulk file and the coordination all take this one value instead of six arguments.
+
+    `redis_url` (several instances) shares Scryfall's budget, lockout and the sync lock
+    through Redis; `shared_dir` is the folder where the syncing instance publishes the bulk
+    file (docs/several-instances.md). None: one host, files next to the store.
+    """
+
+    db_path: Path
+    api_url: str = DEFAULT_API_URL
+    offline: bool = False
+    user_agent: str | None = None
+    redis_url: str | None = None
+    shared_dir: Path | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "db_path", Path(self.db_path))
+        object.__setattr__(self, "api_url", self.api_url or DEFAULT_API_URL)
+        object.__setattr__(self, "redis_url", self.redis_url or None)
+        object.__setattr__(self, "shared_dir", Path(self.shared_dir) if self.shared_dir else None)
+
+
+@dataclass(frozen=True, slots=True)
+class BracketSources:
+    """Where each bracket list comes from: a file override, else Scryfall's tag search /
+    Spellbook's export."""
+
+    api_url: str = DEFAULT_API_URL
+    spellbook_url: str = DEFAULT_SPELLBOOK_URL
+    mass_land_denial_file: str | None = None
+    combos_file: str | None = None
+    user_agent: str | None = None

@@ -1,0 +1,155 @@
+"""The `cards` command: sync, import and status of the card store.
+
+    cards sync [--force]      download Scryfall's oracle-cards bulk file if it is newer, then
+                              refresh the bracket lists (mass land denial, two-card combos)
+    cards import PATH         build the store from a local bulk file (air-gapped CI); the
+                              bracket lists from MASS_LAND_DENIAL_FILE / COMBOS_FILE if set
+    cards brackets            refresh only the bracket lists
+    cards status [--json]     what the store holds
+
+(`python -m edh_service.cli.cards ...` runs the same.)
+
+CARD_DB and SCRYFALL_API_URL choose the store and the API (--db / --api-url override);
+they are read as the service reads them (edh_service.config, turned into card_data's
+StoreSettings and BracketSources by config.store_settings / bracket_sources). With REDIS_URL (several
+instances) `sync` shares Scryfall's budget through Redis and, with CARD_DATA_SHARED_DIR,
+uses or publishes the bulk file there (docs/several-instances.md).
+SPELLBOOK_URL, MASS_LAND_DENIAL_FILE and COMBOS_FILE the bracket lists' sources.
+Exit codes: 0 done, 1 card data error, 75 temporarily unavailable (EX_TEMPFAIL). A bracket
+list that fails to refresh keeps its last data and is a warning on stderr, not an error:
+the card data, which validation needs, is fine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from typing import Any, Callable
+
+from card_data import bracket_lists, bracket_tables
+from card_data.building import SyncResult
+from card_data.errors import CardDataError, CardDataUnavailable
+from card_data.settings import BracketSources
+from card_data.store import read_metadata
+from card_data.sync import import_file, sync
+from edh_service.config import ConfigError, bracket_sources as sources_of, setting, store_settings
+
+# The settings each command reads of the table (the service reads them from app.config).
+BRACKET_SETTINGS = ("SCRYFALL_API_URL", "SPELLBOOK_URL", "MASS_LAND_DENIAL_FILE", "COMBOS_FILE", "USER_AGENT")
+
+EXIT_ERROR = 1
+EXIT_TEMPFAIL = 75  # sysexits.h: try again later (a cron job or CI can tell it apart)
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The argument parser for every subcommand (its defaults come from the environment)."""
+    common = argparse.ArgumentParser(add_help=False)  # --db works after the subcommand
+    common.add_argument("--db", default=setting("CARD_DB"), help="store file (default: $CARD_DB or %(default)s)")
+    parser = argparse.ArgumentParser(prog="cards", description="Manage the Scryfall card store.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    sync_parser = commands.add_parser("sync", parents=[common], help="download Scryfall's oracle-cards bulk file if newer")
+    sync_parser.add_argument("--api-url", default=setting("SCRYFALL_API_URL"), help="Scryfall API base (default: %(default)s)")
+    sync_parser.add_argument("--force", action="store_true", help="download even if the store is current")
+    import_parser = commands.add_parser("import", parents=[common], help="build the store from a local bulk file")
+    import_parser.add_argument("path", help=".jsonl.gz, .jsonl, .json or .json.gz bulk file")
+    import_parser.add_argument("--updated-at", help="the file's updated_at (default: bulk-data.json beside it, or mtime)")
+    brackets_parser = commands.add_parser("brackets", parents=[common], help="refresh only the bracket lists")
+    brackets_parser.add_argument("--api-url", default=setting("SCRYFALL_API_URL"), help="Scryfall API base (default: %(default)s)")
+    status_parser = commands.add_parser("status", parents=[common], help="show what the store holds")
+    status_parser.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def _report(result: SyncResult, db: str) -> None:
+    """Print what a sync or import did."""
+    meta = result.metadata
+    verb = "is up to date" if result.status == "unchanged" else "updated"
+    print(f"{db} {verb}: {meta.cards} cards from {meta.source}, updated_at {meta.updated_at}")
+    _report_brackets(result.brackets or {})
+
+
+def _report_brackets(refreshed: dict) -> None:
+    """One line per refreshed bracket list; a failure is a warning on stderr."""
+    for kind, outcome in refreshed.items():
+        if outcome.status == "failed":
+            kept = "keeping the last list" if outcome.list_status.loaded else "no list loaded"
+            print(f"warning: {LABELS[kind]} not refreshed ({kept}): {outcome.error}", file=sys.stderr)
+        else:
+            print(f"{LABELS[kind]}: {_describe(outcome.list_status)}")
+
+
+LABELS = {bracket_tables.MASS_LAND_DENIAL: "mass land denial", bracket_tables.TWO_CARD_COMBOS: "two-card combos"}
+
+
+def _describe(list_status: bracket_tables.ListStatus) -> str:
+    """One list's status in words."""
+    if not list_status.loaded:
+        text = "not loaded (brackets report it as not checked)"
+    else:
+        unresolved = f" ({list_status.unresolved} names unknown to the card data)" if list_status.unresolved else ""
+        text = (f"{list_status.entries} entries{unresolved} from {list_status.source}, updated_at "
+                f"{list_status.updated_at}, refreshed {list_status.refreshed_at}")
+    if list_status.error:
+        text += f"; last refresh failed at {list_status.failed_at}: {list_status.error}"
+    return text
+
+
+def _status(db: str, as_json: bool) -> int:
+    """Print the store's metadata and bracket lists; exit 1 when there is no store."""
+    meta = read_metadata(db)
+    lists = bracket_tables.status(db) if meta else None
+    if as_json:
+        print(json.dumps({
+            "db": db, "card_data": asdict(meta) if meta else None,
+            "brackets": {kind: value.as_dict() for kind, value in lists.items()} if lists else None,
+        }))
+    elif meta is None:
+        print(f"{db}: no card store (run `cards sync` or `cards import PATH`)")
+    else:
+        print(f"{db}: {meta.cards} cards from {meta.source}, updated_at {meta.updated_at}")
+        for kind, list_status in (lists or {}).items():
+            print(f"  {LABELS[kind]}: {_describe(list_status)}")
+    return 0 if meta else EXIT_ERROR
+
+
+def bracket_sources(setting: Callable[[str], Any], **overrides: Any) -> BracketSources:
+    """The bracket lists' sources from the settings table (the service reads the same values)."""
+    return sources_of({name: setting(name) for name in BRACKET_SETTINGS}, **overrides)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one `cards` command and return its exit code."""
+    try:
+        parser = _parser()  # its defaults come from the environment
+    except ConfigError as error:
+        print(f"cards: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "sync":
+            # REDIS_URL, CARD_DATA_SHARED_DIR: several instances share the budget and the bulk file
+            sources = bracket_sources(setting, api_url=args.api_url)
+            settings = store_settings({"CARD_DB": args.db, "SCRYFALL_API_URL": args.api_url,
+                                       "REDIS_URL": setting("REDIS_URL"),
+                                       "CARD_DATA_SHARED_DIR": setting("CARD_DATA_SHARED_DIR")})
+            _report(sync(settings, force=args.force, brackets=sources), args.db)
+        elif args.command == "import":
+            sources = bracket_sources(setting)
+            _report(import_file(args.db, args.path, updated_at=args.updated_at, brackets=sources), args.db)
+        elif args.command == "brackets":
+            _report_brackets(bracket_lists.refresh(args.db, bracket_sources(setting, api_url=args.api_url)))
+        else:
+            return _status(args.db, args.json)
+    except CardDataUnavailable as error:
+        print(f"cards {args.command}: {error}", file=sys.stderr)
+        return EXIT_TEMPFAIL
+    except CardDataError as error:
+        print(f"cards {args.command}: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

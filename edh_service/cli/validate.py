@@ -1,0 +1,207 @@
+"""edh-validate: check Commander decklist files in CI pipelines and pre-commit hooks.
+
+    edh-validate [options] PATH...      (files, directories, globs, or - for stdin)
+
+Exit codes: 0 every deck is valid; 1 some deck has an error-severity violation (or a
+warning, with --strict); 2 usage error, unreadable file, or card data unavailable.
+It runs the same engine and card store as the HTTP service (pipeline.validate_text).
+
+The program's parts: paths.py (what PATH arguments name, bounded), reading.py (one input's
+text), store.py (the card store it checks against), render.py (the four output formats,
+printable.py keeping them plain text), results.py (Checked and the exit code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+import traceback
+from dataclasses import dataclass
+from typing import BinaryIO, Sequence, TextIO
+
+from card_data import CardDataError, CardDataUnavailable, CardRepository, StoreMetadata
+from edh_service import config, pipeline
+from edh_service.cli.paths import Input, UsageError, expand_paths
+from edh_service.cli.printable import printable
+from edh_service.cli.reading import format_hint, read_input
+from edh_service.cli.render import RENDERERS
+from edh_service.cli.results import EXIT_USAGE, Checked, PROG, exit_code
+from edh_service.cli.store import open_card_store
+from validator.brackets import BRACKETS
+from validator.decklist import NOBODY, Designation
+from validator.parse import FORMATS, DecklistError
+from validator.parse.common import snippet
+
+
+@dataclass(frozen=True)
+class Streams:
+    """Where one run reads stdin ("-") and writes its report and its errors."""
+
+    stdout: TextIO
+    stderr: TextIO
+    stdin: BinaryIO | None = None  # None: the process's own stdin, read only for "-"
+
+
+# --- arguments -------------------------------------------------------------------------
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its error message printable: it quotes arguments (file names)."""
+
+    def error(self, message: str):
+        """Print the usage and the error on stderr; exit with 2, as argparse does."""
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, printable(f"{self.prog}: error: {message}") + "\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: paths, output format, strictness and where the card data lives."""
+    parser = Parser(
+        prog=PROG,
+        description="Validate Commander (EDH) decklist files. Exit code 0: every deck is "
+        "valid; 1: a deck has an error (or a warning with --strict); 2: usage error, "
+        "unreadable file, or card data unavailable.",
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="decklist files, directories, globs (quoted), or - for stdin")
+    parser.add_argument("--format", dest="output", default="text", choices=sorted(RENDERERS),
+                        help="output format (default: text)")
+    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    parser.add_argument("--offline", action="store_true", default=config.setting("CARD_DATA_OFFLINE"),
+                        help="never touch the network (also CARD_DATA_OFFLINE=1)")
+    parser.add_argument("--card-db", default=config.setting("CARD_DB"),
+                        metavar="PATH", help=f"card store (default: $CARD_DB or {config.DEFAULT_CARD_DB})")
+    parser.add_argument("--bulk-file", metavar="PATH",
+                        help="import this Scryfall bulk file (.jsonl[.gz], .json[.gz]) into "
+                        "the store first, for air-gapped runners")
+    parser.add_argument("--commander", action="append", metavar="NAME",
+                        help="designate the commander (repeat for partners), overriding the lists")
+    parser.add_argument("--companion", metavar="NAME", help="designate the companion")
+    parser.add_argument("--bracket", type=bracket_number, metavar="N",
+                        help="declare the Commander Bracket (1-5): what a deck breaks in it is an "
+                        "error (bracket_* codes)")
+    return parser
+
+
+def bracket_number(value: str) -> int:
+    """--bracket's N: a whole number from 1 to 5. argparse's own checks quoted a bad value
+    whole (thousands of digits came back in the error); this one quotes it cut short."""
+    with contextlib.suppress(ValueError):  # not a whole number, or past Python's 4,300 digits
+        if (number := int(value)) in BRACKETS:
+            return number
+    choices = ", ".join(map(str, BRACKETS))
+    raise argparse.ArgumentTypeError(f"invalid choice: {snippet(value)!r} (choose from {choices})")
+
+
+
+
+def check_file(path: str, repository: CardRepository, designation: Designation | None = None, *,
+               bracket: int | None = None, streams: Streams | None = None) -> Checked:
+    """Read, parse and validate one input; a file it cannot read becomes Checked.error."""
+    try:
+        text = read_input(path, streams.stdin if streams else None)
+    except (OSError, ValueError) as error:
+        return Checked(path, error=f"cannot read: {error}")
+    hint = format_hint(path, text)
+    try:
+        report = pipeline.validate_text(text, repository, designation or NOBODY, format=hint if hint in FORMATS else None,
+                               bracket=bracket).report
+    except DecklistError as error:
+        return Checked(path, error=f"cannot check: {error}")
+    except CardDataError:
+        raise  # the store itself failed: main() stops the whole run with exit code 2
+    except Exception as error:  # noqa: BLE001 - a crash must not pass for "invalid deck" (1)
+        print_traceback(error, streams.stderr if streams else sys.stderr)
+        return Checked(path, error=f"internal error: {error!r}")
+    return Checked(path, report=report)
+
+
+def print_traceback(error: BaseException, stderr: TextIO) -> None:
+    """A crash's traceback on stderr; the exception's message, which can quote a card
+    name or a line of the file, printable."""
+    message = "".join(traceback.format_exception_only(type(error), error)).rstrip("\n")
+    stderr.write("Traceback (most recent call last):\n" + "".join(traceback.format_tb(error.__traceback__))
+                 + printable(message) + "\n")
+
+
+
+
+def check_all(inputs: Sequence[Input], options: argparse.Namespace,
+              streams: Streams) -> tuple[list[Checked], StoreMetadata | None]:
+    """Check every input against one store; (results, the store's metadata). A refused
+    input (Input.refused) is a file not checked, never read.
+
+    Names missing from the store are asked of Scryfall unless offline. If Scryfall cannot
+    be reached for them, the run goes on offline (those names come back unknown_card)
+    rather than failing every deck: the store itself is there and answers the rest.
+    """
+    designation = Designation.of(options.commander, options.companion)
+    offline = options.offline
+    repository = open_card_store(options.card_db, offline=offline, bulk_file=options.bulk_file)
+    results = []
+    for item in inputs:
+        path = item.path
+        if item.refused:
+            results.append(Checked(path, error=item.refused))
+            continue
+        try:
+            results.append(check_file(path, repository, designation, bracket=options.bracket,
+                                      streams=streams))
+        except CardDataUnavailable as error:
+            if offline:
+                raise
+            warn(f"warning: {error}; going on offline: names not in the card store are reported as unknown",
+                 streams.stderr)
+            offline = True
+            repository = open_card_store(options.card_db, offline=True, bulk_file=None)
+            results.append(check_file(path, repository, designation, bracket=options.bracket,
+                                      streams=streams))
+    return results, repository.metadata()
+
+
+def warn(message: str, stderr: TextIO) -> None:
+    """Print 'edh-validate: MESSAGE' on stderr, printable (paths and names are data)."""
+    print(printable(f"{PROG}: {message}"), file=stderr)
+
+
+def fail(message: str, stderr: TextIO) -> int:
+    """Print an error on stderr and return exit code 2."""
+    warn(f"error: {message}", stderr)
+    return EXIT_USAGE
+
+
+def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None,
+         stdin: BinaryIO | None = None) -> int:
+    """Run the command; returns the exit code (0 valid, 1 invalid, 2 usage/data problem).
+
+    The streams default to the process's own; tests pass their own and run it in-process.
+    """
+    streams = Streams(stdout or sys.stdout, stderr or sys.stderr, stdin)
+    try:
+        parser = build_parser()  # its defaults come from the environment
+    except config.ConfigError as error:
+        return fail(str(error), streams.stderr)
+    # argparse prints --help and usage errors itself and exits (0 or 2): keep both in our streams.
+    with contextlib.redirect_stdout(streams.stdout), contextlib.redirect_stderr(streams.stderr):
+        try:
+            options = parser.parse_args(argv)
+        except SystemExit as exit:
+            return int(exit.code or 0)
+    try:
+        inputs = expand_paths(options.paths)
+    except UsageError as error:
+        return fail(str(error), streams.stderr)
+    try:
+        results, card_meta = check_all(inputs, options, streams)
+    except CardDataError as error:
+        return fail(f"card data unavailable: {error}", streams.stderr)
+    for result in results:
+        if result.error:
+            warn(f"error: {result.name}: {result.error}", streams.stderr)
+    streams.stdout.write(RENDERERS[options.output](results, strict=options.strict, card_meta=card_meta))
+    return exit_code(results, options.strict)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

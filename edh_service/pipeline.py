@@ -1,0 +1,84 @@
+"""The pipeline every way in shares (the API, the page, edh-validate): decklist text in,
+parse -> resolve every name in one batch -> check, a Report out."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from card_data import CardRepository
+from card_data.store import StoreMetadata
+from validator.decklist import NOBODY, Decklist, Designation
+from validator.engine import Report, check
+from validator.formats import Format, FormatData
+from validator.parse import parse
+
+
+def names_to_resolve(decklist: Decklist, designation: Designation = NOBODY) -> list[str]:
+    """Every distinct name the check will look up: list entries, overrides, color choices."""
+    names = dict.fromkeys(entry.name for entry in decklist.entries)
+    names.update(dict.fromkeys(decklist.named_names()))  # a `# Commander: NAME` comment's readings
+    names.update(dict.fromkeys(designation.names()))
+    return list(names)
+
+
+class Validated(NamedTuple):
+    """A Report and the metadata of the very store file its cards came from (so a response
+    never names another store version when a sync swaps files in between)."""
+
+    report: Report
+    card_data: StoreMetadata | None
+
+
+def validate_text(
+    text: str,
+    repository: CardRepository,
+    designation: Designation = NOBODY,
+    *,
+    format: str | None = None,
+    suggest_limit: int | None = None,
+    bracket: int | None = None,
+    with_overview: bool = False,
+    game_format: str | Format | None = "commander",
+    format_data: FormatData | None = None,
+    with_formats: bool = False,
+    decklist: Decklist | None = None,
+) -> Validated:
+    """Parse the text, resolve every name in one batch, and apply every rule.
+
+    `designation` is who commands as the request says it (commanders, companion, color
+    choices), overriding what the text marks.
+
+    `suggest_limit` caps how many unknown names get fuzzy suggestions (the repository's
+    default when None): a batch shares one budget so 50 decks of typos stay cheap.
+    `bracket` is the declared Commander Bracket (1-5): its bracket_* errors join the
+    violations. The bracket lists (mass land denial, two-card combos) come from the store
+    file the cards came from.
+    `with_overview` fills Report.overview (the page's charts, the API's `overview` block).
+    `format` is the decklist syntax (validator.parse.FORMATS; None: detect). `game_format`
+    is the game format (a key or alias, or a validator.formats.Format; UnknownFormat, a
+    ValueError, for anything else); None judges the list in the format it names for itself
+    (with a format_inferred warning), else Commander. `format_data` is what the formats'
+    rules are given (the Pauper Commander commander list; None: not loaded). A declared
+    bracket outside Commander, or signature spells outside Oathbreaker, raise
+    validator.formats.FieldNotInFormat (a ValueError with `.field`). `with_formats` fills
+    Report.formats, every format's {valid, codes} (include=formats).
+    `decklist` is the text already parsed (with `format`), when the caller needed it first.
+    """
+    if decklist is None:
+        decklist = parse(text, format)
+    names = names_to_resolve(decklist, designation)
+    limit = {} if suggest_limit is None else {"suggest_limit": suggest_limit}
+    resolution = repository.resolve(names, **limit)
+    report = check(
+        decklist,
+        resolution.cards,
+        resolution.suggestions,
+        designation,
+        bracket_data=repository.bracket_data(resolution.stamp),
+        bracket=bracket,
+        with_overview=with_overview,
+        game_format=game_format,
+        format_data=format_data,
+        with_formats=with_formats,
+    )
+    return Validated(report, resolution.metadata)

@@ -1,0 +1,122 @@
+"""The legality screen (rules.legality): one code per card, first match wins:
+non_deck_card, banned (the format key's `banned`, or a Conspiracy), banned_as_commander (a
+commander whose value is the format's `commander_ban`), not_legal (a value outside
+`deck_values`); and one legality_unknown warning naming every card with no value for the
+key, plus the commanders the format's data cannot verify. `legality_codes` is its
+codes-only twin for the all-formats block (same answers, no messages built).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from validator.card_facts import is_non_deck, non_deck_kind
+from validator.deck import Card, Entry
+from validator.deck_facts import Deck, deck_format, deck_format_data
+from validator.formats import Format
+from validator.phrasing import and_list, card_names, line_numbers
+from validator.violations import Code, Severity, Violation
+
+
+def legality(deck: Deck) -> Iterator[Violation]:
+    """One legality code per card, first match: non_deck_card, banned, banned_as_commander,
+    not_legal, read from the format's own legality key; and one legality_unknown warning
+    naming every card whose data has no value for that key (never taken as legal)."""
+    fmt = deck_format(deck)
+    unknown: list[Entry] = []
+    for entry, code in _legality_codes(deck, fmt):
+        if code == Code.LEGALITY_UNKNOWN:
+            unknown.append(entry)
+        else:
+            yield _legality_violation(entry, code, fmt)
+    # commanders judged by the format's list, when it is not loaded
+    data = deck_format_data(deck)
+    unverified = [e for e in deck.commanders if fmt.commanders.unverified(e.card, data) and not is_non_deck(e.card)]
+    if unknown or unverified:
+        yield _legality_unknown(unknown, unverified, fmt)
+
+
+def legality_codes(deck: Deck) -> set[str]:
+    """The error codes `legality` reports for the deck, without building its violations (the
+    all-formats block needs only the codes, for seven formats)."""
+    return {code for _, code in _legality_codes(deck, deck_format(deck), unknown=False)}
+
+
+def _legality_codes(deck: Deck, fmt: Format, unknown: bool = True) -> Iterator[tuple[Entry, str]]:
+    """(entry, its one legality code) for every card with one, legality_unknown included
+    unless `unknown` is False, in deck order."""
+    key = fmt.legality_key
+    zone = [*deck.commanders, *deck.main, deck.companion] if deck.companion else [*deck.commanders, *deck.main]
+    # a cheap screen first: almost every card is a legal, plain, traditional card
+    if key == "commander":  # Card.legality is that key's value: an attribute read, the fastest
+        suspects = [e for e in zone if (card := e.card).legality != "legal" or not card.plain]
+    else:
+        suspects = [e for e in zone if (card := e.card).legalities.get(key) != "legal" or not card.plain]
+    if not suspects:
+        return
+    commanders = {id(e) for e in deck.commanders}
+    by_key = fmt.commanders.by_key
+    for entry in suspects:
+        card = entry.card
+        if card.plain and key not in card.legalities and (by_key or id(entry) not in commanders):
+            if unknown:  # the common unknown: a plain card with no value (_legality_code's answer, sooner)
+                yield entry, Code.LEGALITY_UNKNOWN
+            continue
+        code = _legality_code(card, fmt, id(entry) in commanders)
+        if code is not None and (unknown or code != Code.LEGALITY_UNKNOWN):
+            yield entry, code
+
+
+def _legality_code(card: Card, fmt: Format, commander: bool) -> str | None:
+    """The one legality code of a card (a commander, when `commander`) in the format:
+    non_deck_card, banned, banned_as_commander, legality_unknown (no value for the key),
+    not_legal, or None."""
+    if not card.plain and non_deck_kind(card):
+        return Code.NON_DECK_CARD
+    if commander and not fmt.commanders.by_key:
+        return None  # judged by the format's commander list alone (commander_ineligible)
+    value = card.legalities.get(fmt.legality_key)
+    if value == "banned" or "Conspiracy" in card.types:
+        return Code.BANNED
+    if commander and value is not None and value == fmt.commander_ban:
+        return Code.BANNED_AS_COMMANDER
+    if value is None:
+        return Code.LEGALITY_UNKNOWN
+    if value not in fmt.deck_values:
+        return Code.NOT_LEGAL
+    return None
+
+
+def _legality_violation(entry: Entry, code: str, fmt: Format) -> Violation:
+    """The violation of one entry's legality code (not legality_unknown: one warning names them all)."""
+    name = entry.card.name
+    if code == Code.NON_DECK_CARD:
+        message = f"{name} is {non_deck_kind(entry.card)}, not a card for the deck."
+    elif code == Code.BANNED:
+        message = f"{name} is banned in {fmt.name}."
+    elif code == Code.BANNED_AS_COMMANDER:
+        message = f"{name} is banned as a {fmt.role} in {fmt.name} (it is legal in the deck)."
+    else:
+        message = f"{name} is not legal in {fmt.name}."
+    return Violation(code, message, cards=(name,), lines=entry.lines)
+
+
+def _legality_unknown(entries: list[Entry], unverified: list[Entry], fmt: Format) -> Violation:
+    """The warning naming every card whose legality in the format is unknown: no value for
+    its key, or (`unverified`) a commander whose format list is not loaded."""
+    said = []
+    names = card_names(entries)
+    if entries:
+        listed = and_list(names) if len(names) <= 10 else f"{len(names)} cards"
+        said.append(f"The card data has no {fmt.name} legality ({fmt.legality_key}) for {listed}, so "
+                    f"{'it was' if len(names) == 1 else 'they were'} not taken as legal.")
+    if unverified:
+        said.append(f"The {fmt.name} commander list is not loaded, so whether {and_list(card_names(unverified))} "
+                    f"can be your {fmt.role} was not checked.")
+    return Violation(
+        Code.LEGALITY_UNKNOWN,
+        " ".join(said) + " The verdict rests on the other checks.",
+        Severity.WARNING,
+        cards=tuple(sorted({*names, *card_names(unverified)})) if unverified else names,
+        lines=line_numbers([*entries, *unverified]),
+    )

@@ -1,0 +1,107 @@
+"""The rules for what is listed beside the deck: a planar deck (901), a scheme deck
+(904.3), a sideboard or maybeboard (903.5e: named and ignored) and piles that are no part
+of the game (display commanders, tokens...: named, so nothing is dropped silently).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from validator.deck_facts import Deck
+from validator.phrasing import about, and_list, card_names, is_are, line_numbers, plural
+from validator.violations import Code, Severity, Violation
+
+# UnknownName.section values of the game; names listed elsewhere are only named as not played
+GAME_SECTIONS = frozenset({"commander", "companion", "main", "signature", "planar", "schemes"})
+SIDE_SECTIONS = frozenset({"sideboard", "maybeboard"})
+
+
+def planar_deck(deck: Deck) -> Iterator[Violation]:
+    """901: a planar deck has at least 10 cards, only planes and phenomena, no duplicate names, at most two phenomena."""
+    # unknown names listed there still count, so one typo is unknown_card alone (as for the 100)
+    unknown = sum(u.quantity for u in deck.unknown if u.section == "planar")
+    if not deck.planar and not unknown:
+        return
+    problems = []
+    total = sum(e.quantity for e in deck.planar) + unknown
+    if total < 10:
+        problems.append(([], f"it has {total} cards; a planar deck needs at least 10"))
+    others = [e for e in deck.planar if not e.card.types & {"Plane", "Phenomenon"}]
+    if others:
+        problems.append((others, f"{and_list(card_names(others))} {is_are(others)} not a plane or phenomenon"))
+    duplicates = [e for e in deck.planar if e.quantity > 1]
+    if duplicates:
+        problems.append((duplicates, f"{and_list(card_names(duplicates))} appear{'s' * (len(duplicates) == 1)} more than once"))
+    phenomena = [e for e in deck.planar if "Phenomenon" in e.card.types]
+    if sum(e.quantity for e in phenomena) > 2:
+        problems.append((phenomena, "it has more than two phenomena"))
+    for entries, why in problems:
+        yield about(entries, Code.PLANAR_DECK, f"The planar deck breaks Planechase rules: {why}.", "901")
+
+
+SCHEME_DECK_MINIMUM = 20  # 904.3
+
+
+def scheme_deck(deck: Deck) -> Iterator[Violation]:
+    """904.3: a scheme deck holds at least twenty schemes, at most two copies of each."""
+    size = sum(e.quantity for e in deck.schemes)
+    if 0 < size < SCHEME_DECK_MINIMUM:
+        yield Violation(
+            Code.SCHEME_DECK,
+            f"The scheme deck has {plural(size, 'card')}; Archenemy needs at least {SCHEME_DECK_MINIMUM}.",
+            lines=line_numbers(deck.schemes),
+            rule="904.3",
+        )
+    others = [e for e in deck.schemes if "Scheme" not in e.card.types]
+    if others:
+        message = f"The scheme deck holds {and_list(card_names(others))}, which {is_are(others)} not a scheme."
+        yield about(others, Code.SCHEME_DECK, message, "904")
+    for entry in deck.schemes:
+        if entry.quantity > 2 and "Scheme" in entry.card.types:
+            yield Violation(
+                Code.SCHEME_DECK,
+                f"The scheme deck has {entry.quantity} copies of {entry.card.name}; at most two are allowed.",
+                cards=(entry.card.name,),
+                lines=entry.lines,
+                rule="904",
+            )
+
+
+def sideboard(deck: Deck) -> Iterator[Violation]:
+    """903.5e: Commander has no sideboard; sideboard and maybeboard cards, unknown names
+    included, are named and ignored."""
+    unknown = [u for u in deck.unknown if u.section in SIDE_SECTIONS] if deck.unknown else None
+    if deck.sideboard or unknown:
+        count = sum(e.quantity for e in deck.sideboard)
+        cards, lines = card_names(deck.sideboard), line_numbers(deck.sideboard)
+        if unknown:
+            count += sum(u.quantity for u in unknown)
+            cards += tuple(sorted({u.name for u in unknown}))
+            lines = line_numbers([*deck.sideboard, *unknown])
+        yield Violation(
+            Code.SIDEBOARD,
+            f"The list has {plural(count, 'sideboard or maybeboard card')}; Commander has "
+            "no sideboard, so they were ignored.",
+            Severity.WARNING,
+            cards=cards,
+            lines=lines,
+            rule="903.5e",
+        )
+
+
+def not_in_deck(deck: Deck) -> Iterator[Violation]:
+    """Cards listed in a pile that is no part of the game (display commanders, tokens,
+    Forge's avatar or dungeon piles...): named, so nothing is dropped silently."""
+    unknown = [u for u in deck.unknown if u.section not in GAME_SECTIONS and u.section not in SIDE_SECTIONS]
+    if deck.outside or unknown:
+        names = card_names(deck.outside) + tuple(sorted({u.name for u in unknown}))
+        count = sum(e.quantity for e in deck.outside) + sum(u.quantity for u in unknown)
+        listed = f": {and_list(names)}" if len(names) <= 10 else ""
+        yield Violation(
+            Code.NOT_IN_DECK,
+            f"The list has {plural(count, 'card')} in piles that are not part of the deck (a "
+            f"display commander, tokens...), so {'it was' if count == 1 else 'they were'} ignored{listed}.",
+            Severity.WARNING,
+            cards=names,
+            lines=line_numbers([*deck.outside, *unknown]),
+        )
