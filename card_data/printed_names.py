@@ -27,6 +27,12 @@ from card_data.convert import MAX_NAME_LENGTH, clean_name, faces, normalize_name
 
 # Scryfall's language codes (https://scryfall.com/docs/api/languages), English excluded.
 LANGUAGES = ("es", "fr", "de", "it", "pt", "ja", "ko", "ru", "zhs", "zht", "he", "la", "grc", "ar", "sa", "ph")
+# What the page calls each (static/app.js keeps a copy).
+LANGUAGE_NAMES = {
+    "es": "Spanish", "fr": "French", "de": "German", "it": "Italian", "pt": "Portuguese", "ja": "Japanese",
+    "ko": "Korean", "ru": "Russian", "zhs": "Simplified Chinese", "zht": "Traditional Chinese", "he": "Hebrew",
+    "la": "Latin", "grc": "Ancient Greek", "ar": "Arabic", "sa": "Sanskrit", "ph": "Phyrexian",
+}
 # MTGJSON's foreignData language words -> Scryfall's codes.
 MTGJSON_LANGUAGES = {
     "Spanish": "es", "French": "fr", "German": "de", "Italian": "it", "Portuguese (Brazil)": "pt",

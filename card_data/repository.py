@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 
 from rapidfuzz import fuzz, process
 
-from card_data import bracket_tables, printed_lookup
+from card_data import bracket_tables, names_table, printed_lookup
 from card_data.client import ScryfallClient
 from card_data.coordination import coordination_for
 from card_data.convert import clean_name, faces, normalize_name, to_card
@@ -129,6 +129,13 @@ class CardRepository:
         data = cached[2] if cached is not None and cached[1] == key else bracket_tables.read(snapshot.conn)
         self._brackets = (stamp if stamp is not None and settled(stamp) else None, key, data)
         return data
+
+    def names_status(self) -> names_table.NamesStatus:
+        """The table of names printed in other languages: languages, names, updated_at (empty
+        when the store has none, or CARD_NAME_LANGUAGES is empty)."""
+        if self.name_languages == frozenset():
+            return names_table.NamesStatus()
+        return names_table.read_status(self.store.path)
 
     def bracket_status(self) -> dict[str, bracket_tables.ListStatus] | None:
         """Source, updated_at, size and last failure of each bracket list (None: no store)."""

@@ -3,9 +3,10 @@ parse -> resolve every name in one batch -> check, a Report out."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Mapping, NamedTuple
 
 from card_data import CardRepository
+from card_data.printed_lookup import Translation
 from card_data.store import StoreMetadata
 from validator.decklist import NOBODY, Decklist, Designation
 from validator.engine import Report, check
@@ -21,12 +22,44 @@ def names_to_resolve(decklist: Decklist, designation: Designation = NOBODY) -> l
     return list(names)
 
 
+class Translated(NamedTuple):
+    """A name as written that was read in another language (DESIGN.md "Card names in other
+    languages"): the English card, a language it was printed in, and the lines naming it
+    (empty for a name given only in a request field)."""
+
+    name: str
+    card: str
+    lang: str
+    lines: tuple[int, ...] = ()
+
+
 class Validated(NamedTuple):
     """A Report and the metadata of the very store file its cards came from (so a response
-    never names another store version when a sync swaps files in between)."""
+    never names another store version when a sync swaps files in between), and the names
+    read in another language."""
 
     report: Report
     card_data: StoreMetadata | None
+    translated: tuple[Translated, ...] = ()
+
+
+def translated_names(decklist: Decklist, names: list[str], translations: Mapping[str, Translation]) -> tuple[Translated, ...]:
+    """One entry per distinct name read in another language, in the order the names were
+    resolved (list lines first), with the lines that wrote it."""
+    if not translations:
+        return ()
+    lines: dict[str, list[int]] = {}
+    for entry in decklist.entries:
+        if entry.name in translations:
+            lines.setdefault(entry.name, []).append(entry.line)
+    commanders = decklist.named_commanders
+    if commanders is not None and commanders.line is not None:
+        for name in decklist.named_names():
+            if name in translations:
+                lines.setdefault(name, []).append(commanders.line)
+    return tuple(Translated(name, translations[name].card, translations[name].lang,
+                            tuple(sorted(set(lines.get(name, ())))))
+                 for name in names if name in translations)
 
 
 def validate_text(
@@ -81,4 +114,4 @@ def validate_text(
         format_data=format_data,
         with_formats=with_formats,
     )
-    return Validated(report, resolution.metadata)
+    return Validated(report, resolution.metadata, translated_names(decklist, names, resolution.translated))
