@@ -64,7 +64,7 @@ def distill(db_path: str | os.PathLike, objects: Iterable[dict], *, source: str,
     try:
         for item in objects:
             names.add(rows_of(item, languages))
-        names.finish(source, updated_at)
+        names.finish(source, updated_at, languages)
         status = names_table.install(db_path, temporary)
     except MemoryError as error:
         names.abort()
@@ -118,9 +118,8 @@ def due(status: NamesStatus, sources: NameSources, now: datetime | None = None) 
 
 
 def _same_languages(status: NamesStatus, sources: NameSources) -> bool:
-    """The table was built for the wanted languages (it holds no language it should not)."""
-    wanted = sources.wanted()
-    return wanted is None or set(status.languages) <= wanted
+    """The table was built for the wanted languages."""
+    return status.built_for == names_table.built_for(sources.wanted())
 
 
 def refresh(settings: StoreSettings, sources: NameSources, *, client: ScryfallClient | None = None,

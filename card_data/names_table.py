@@ -57,6 +57,7 @@ class NamesStatus:
     checked_at: str | None = None
     failed_at: str | None = None
     error: str | None = None
+    built_for: str = ""  # the languages it was built for: "all", or codes ("es,ja")
 
     @property
     def loaded(self) -> bool:
@@ -97,7 +98,7 @@ class NamesFile:
             self._conn.executemany("INSERT OR IGNORE INTO printed_names VALUES (?, ?, ?, ?)", self._pending)
         self._pending.clear()
 
-    def finish(self, source: str, updated_at: str) -> NamesStatus:
+    def finish(self, source: str, updated_at: str, wanted: frozenset[str] | None = None) -> NamesStatus:
         """Write the meta rows and close; a file with no names is refused (the last table stays)."""
         self._flush()
         with sqlite_errors(f"finish the names file {self.path}"):
@@ -106,7 +107,7 @@ class NamesFile:
                 "SELECT DISTINCT lang FROM printed_names ORDER BY lang"))
             if names == 0:
                 raise CardDataError("the file held no card names in other languages: the last table stays")
-            status = NamesStatus(source, updated_at, languages, names, now())
+            status = NamesStatus(source, updated_at, languages, names, now(), built_for=built_for(wanted))
             self._conn.executemany("INSERT OR REPLACE INTO printed_names_meta VALUES (?, ?)", _meta_rows(status))
             self._conn.execute("COMMIT")
             self._conn.close()
@@ -120,8 +121,13 @@ class NamesFile:
             self.path.unlink(missing_ok=True)
 
 
+def built_for(wanted: frozenset[str] | None) -> str:
+    """How a table records the languages it was built for."""
+    return "all" if wanted is None else ",".join(sorted(wanted))
+
+
 def _meta_rows(status: NamesStatus) -> list[tuple[str, str]]:
-    return [("source", status.source or ""), ("updated_at", status.updated_at or ""),
+    return [("built_for", status.built_for), ("source", status.source or ""), ("updated_at", status.updated_at or ""),
             ("languages", ",".join(status.languages)), ("names", str(status.names)),
             ("refreshed_at", status.refreshed_at or "")]
 
@@ -203,7 +209,7 @@ def status_of(conn: sqlite3.Connection) -> NamesStatus:
         languages=tuple(filter(None, meta.get("languages", "").split(","))),
         names=int(meta.get("names") or 0), refreshed_at=meta.get("refreshed_at") or None,
         checked_at=meta.get("checked_at") or None, failed_at=failed_at,
-        error=meta.get("error") if failed_at else None,
+        error=meta.get("error") if failed_at else None, built_for=meta.get("built_for", ""),
     )
 
 
