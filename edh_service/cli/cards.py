@@ -195,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     except CardDataUnavailable as error:
         print(f"cards {args.command}: {error}", file=sys.stderr)
         return EXIT_TEMPFAIL
+    except ConfigError as error:  # a setting only this command reads (CARD_NAME_LANGUAGES...)
+        print(f"cards {args.command}: {error}", file=sys.stderr)
+        return EXIT_ERROR
     except CardDataError as error:
         print(f"cards {args.command}: {error}", file=sys.stderr)
         return EXIT_ERROR
