@@ -40,17 +40,6 @@ def names_url(tmp_path_factory):
         yield url
 
 
-@pytest.fixture(params=(True, False), ids=("js", "no-js"))
-def page(request, browser):
-    context = browser.new_context(java_script_enabled=request.param, viewport={"width": 1100, "height": 900})
-    page = context.new_page()
-    page.console_errors = []
-    page.on("console", lambda message: message.type == "error" and page.console_errors.append(message.text))
-    page.on("pageerror", lambda error: page.console_errors.append(str(error)))
-    yield page
-    context.close()
-
-
 def translated_lines(page) -> dict[int, list[str]]:
     """line number -> the "English card / language" pairs shown beside it."""
     found = {}
