@@ -48,9 +48,13 @@ def remembered(snapshot: Snapshot, names: Iterable[str]) -> PrintedMatches:
     memo = snapshot.generation.printed_by_name
     if not memo:
         return NONE
-    known = {name: found for name in names if (found := memo.get(name)) is not None}
-    return PrintedMatches({name: card for name, (card, _) in known.items()},
-                          {name: translation for name, (_, translation) in known.items()}, {})
+    cards: dict[str, Card] = {}
+    translated: dict[str, Translation] = {}
+    for name in names:
+        found = memo.get(name)
+        if found is not None:
+            cards[name], translated[name] = found
+    return PrintedMatches(cards, translated, {})
 
 
 def look_up(snapshot: Snapshot, names: Iterable[str], languages: frozenset[str] | None = None) -> PrintedMatches:

@@ -77,7 +77,7 @@ def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | N
 
     The API's `format` is the game format ("commander"); the engine's Report.format is
     the decklist syntax it read, which goes out as `decklist_format`. `translated` is
-    pipeline.Validated.translated (name, card, lang, lines): the names read in another
+    pipeline.Validated.translated ((name, card, lang, lines) tuples): the names read in another
     language, always present (an empty list when none).
     """
     body = {

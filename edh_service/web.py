@@ -261,9 +261,9 @@ def listing(text: str, violations, translated=()) -> list[Line]:
     and by the English card of a name it wrote in another language (pipeline.Translated)."""
     marks = line_marks(violations)
     english: dict[int, list[tuple[str, str]]] = defaultdict(list)
-    for entry in translated:
-        for number in entry.lines:
-            english[number].append((entry.card, LANGUAGE_NAMES.get(entry.lang, entry.lang)))
+    for _, card, lang, numbers in translated:
+        for number in numbers:
+            english[number].append((card, LANGUAGE_NAMES.get(lang, lang)))
     return [
         Line(number, content, *marks.get(number, (None, ())), tuple(english.get(number, ())))
         for number, content in enumerate(display_lines(text), start=1)

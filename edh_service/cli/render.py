@@ -66,8 +66,8 @@ def languages_line(result: Checked) -> str | None:
     """'read in other languages: 12 lines in Spanish (es), 1 line in German (de)': how many
     lines named a card in which language, most first; None when every name was English."""
     lines: dict[str, set[int]] = {}
-    for entry in result.translated:
-        lines.setdefault(entry.lang, set()).update(entry.lines)
+    for _, _, lang, numbers in result.translated:
+        lines.setdefault(lang, set()).update(numbers)
     counted = sorted(((len(numbers), lang) for lang, numbers in lines.items() if numbers), key=lambda c: (-c[0], c[1]))
     if not counted:
         return None

@@ -5,19 +5,13 @@ Skipped when ../shared is absent."""
 
 from __future__ import annotations
 
-import gzip
-import json
-
 import pytest
 
-from card_data import names_sync
+from card_data import names_table
 from card_data.repository import open_repository
 from card_data.settings import StoreSettings
-from card_data.sync import import_file
+from tests.support.foreign_names import real_names_store
 from validator.deck import Candidates
-
-TSP = "mtgjson-set-TSP-2025-08-18.json"
-PAGE = "scryfall-cards-page3-gk2-2019.json"
 LANGUAGES = {"German": "de", "Spanish": "es", "French": "fr", "Italian": "it", "Japanese": "ja",
              "Portuguese (Brazil)": "pt", "Russian": "ru", "Chinese Simplified": "zhs"}
 
@@ -25,19 +19,8 @@ LANGUAGES = {"German": "de", "Spanish": "es", "French": "fr", "Italian": "it", "
 @pytest.fixture(scope="module")
 def real(shared_dir, tmp_path_factory):
     """(repository, TSP set, Scryfall page): a store of the two files' cards with their names."""
-    folder = shared_dir / "carddata" / "foreign-names"
-    tsp = json.loads((folder / TSP).read_text(encoding="utf-8"))
-    page = json.loads((folder / PAGE).read_text(encoding="utf-8"))
-    wanted = {card["name"] for card in tsp["data"]["cards"]} | {card["name"] for card in page["data"]}
-    scratch = tmp_path_factory.mktemp("real-names")
-    subset = scratch / "cards.jsonl"
-    with gzip.open(shared_dir / "carddata" / "oracle-cards.jsonl.gz", "rt", encoding="utf-8") as oracle, \
-            subset.open("w", encoding="utf-8") as out:
-        out.writelines(line for line in oracle if json.loads(line)["name"] in wanted)
-    db = scratch / "cards.sqlite3"
-    import_file(db, subset, updated_at="2026-11-01T00:00:00+00:00")
-    status = names_sync.import_names(db, folder / TSP, folder / PAGE, updated_at="2026-11-02T00:00:00+00:00")
-    assert status.languages == ("de", "es", "fr", "it", "ja", "pt", "ru", "zhs")
+    db, tsp, page = real_names_store(shared_dir, tmp_path_factory.mktemp("real-names"))
+    assert names_table.read_status(db).languages == ("de", "es", "fr", "it", "ja", "pt", "ru", "zhs")
     return open_repository(StoreSettings(db, offline=True)), tsp, page
 
 

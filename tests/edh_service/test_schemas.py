@@ -31,7 +31,7 @@ def schema_dump(report, meta, include=(), translated=()) -> dict:
         "color_identity": report.color_identity,
         "card_count": report.card_count,
         "violations": report.violations,
-        "translated": [entry._asdict() for entry in translated],
+        "translated": [dict(zip(("name", "card", "lang", "lines"), entry)) for entry in translated],
         "bracket": report.bracket,
         "card_data": {"source": meta.source or "scryfall", "updated_at": meta.updated_at},
         **({"overview": responses.dump_overview(report.overview)} if "overview" in include else {}),
