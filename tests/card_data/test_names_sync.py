@@ -161,3 +161,33 @@ def test_a_names_failure_does_not_fail_the_service_job(tmp_path, scryfall_server
     result = sync_store(settings, {"CARD_DB": str(db), "SCRYFALL_API_URL": scryfall_server.base_url})
     assert result.status == "updated" and result.metadata.cards == 98  # the store is there: ready
     assert names_table.read_status(db).error  # the 404 is recorded for `cards status`
+
+
+def test_one_names_build_serves_every_instance(redis_server, scryfall_server, tmp_path):
+    """With Redis and a shared folder the syncing instance publishes the distilled names;
+    another instance installs them without asking Scryfall for all_cards."""
+    from card_data import sync
+
+    scryfall_server.all_cards = OBJECTS
+    shared = tmp_path / "shared"
+    options = {"redis_url": redis_server.url, "shared_dir": shared, "api_url": scryfall_server.base_url}
+    first = StoreSettings(tmp_path / "a" / "cards.sqlite3", **options)
+    second = StoreSettings(tmp_path / "b" / "cards.sqlite3", **options)
+    first.db_path.parent.mkdir()
+    second.db_path.parent.mkdir()
+    sync.sync(first)
+    assert names_sync.refresh(first, NameSources()).status == "updated"
+    assert [path.name for path in shared.glob("card-names-*.sqlite3")] == ["card-names-20261130T091244.000000Z.sqlite3"]
+    sync.adopt(second)  # the cards, from the published bulk file
+    downloads = scryfall_server.paths("GET").count("/files/all-cards.jsonl.gz")
+    adopted = names_sync.adopt(second, NameSources())
+    assert adopted is not None and adopted.names == 26
+    assert english_of(second.db_path, "Contrahechizo") == "Counterspell"
+    assert scryfall_server.paths("GET").count("/files/all-cards.jsonl.gz") == downloads == 1
+    assert names_sync.adopt(second, NameSources()) is None  # nothing newer now
+    # An instance that syncs for the same updated_at installs the published file, no download.
+    third = StoreSettings(tmp_path / "c" / "cards.sqlite3", **options)
+    third.db_path.parent.mkdir()
+    sync.adopt(third)
+    assert names_sync.refresh(third, NameSources()).status == "updated"
+    assert scryfall_server.paths("GET").count("/files/all-cards.jsonl.gz") == 1

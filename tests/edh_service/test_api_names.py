@@ -141,3 +141,16 @@ def test_openapi_documents_translated_and_ambiguous_card(client):
     assert set(translated["required"]) == {"name", "card", "lang", "lines"}
     assert "ambiguous_card" in schemas["Violation"]["properties"]["code"]["enum"]
     assert "card_names" in schemas["Ready"]["required"]
+
+
+def test_signature_spells_named_in_another_language(app):
+    """Oathbreaker's signature_spells designation resolves foreign names like commanders."""
+    from edh_service import pipeline
+    from edh_service.card_extension import repository_of
+    from validator.decklist import Designation
+
+    text = "Oathbreaker\n1 Grist, the Hunger Tide\n\nDeck\n1 Contrahechizo\n58 Forest\n"
+    validated = pipeline.validate_text(text, repository_of(app), Designation.of(
+        ["Grist, the Hunger Tide"], None, None, ["Contrahechizo"]), game_format="oathbreaker")
+    assert validated.report.signature_spells == ("Counterspell",)
+    assert validated.translated == (("Contrahechizo", "Counterspell", "es", [5]),)
