@@ -204,3 +204,12 @@ def test_an_mtgjson_file_with_foreign_data_is_read(fixture_db, tmp_path):
     result = resolved(fixture_db, "Contrahechizo", "太陽の指輪", "insel")
     assert {name: card.name for name, card in result.cards.items()} == {
         "Contrahechizo": "Counterspell", "太陽の指輪": "Sol Ring", "insel": "Island"}
+
+
+def test_cjk_names_resolve_with_or_without_the_spaces_people_add(names_db):
+    typed = ["法務官の声、アトラクサ", "法務官の声 アトラクサ", "法務官の声アトラクサ", "太陽 の 指輪"]
+    result = resolved(names_db, *typed)
+    assert {name: card.name for name, card in result.cards.items()} == {
+        "法務官の声、アトラクサ": "Atraxa, Praetors' Voice", "法務官の声 アトラクサ": "Atraxa, Praetors' Voice",
+        "法務官の声アトラクサ": "Atraxa, Praetors' Voice", "太陽 の 指輪": "Sol Ring"}
+    assert {t.lang for t in result.translated.values()} == {"ja"}

@@ -212,3 +212,34 @@ def test_a_syncer_that_loses_the_redis_lock_stops_syncing_and_waits(scryfall_ser
     finally:
         syncer.stop()
         coordination.close()
+
+
+def test_the_names_refresh_never_delays_readiness(scryfall_server, make_app, monkeypatch):
+    """The background job syncs the cards, then the names: /readyz is 200 while the names are
+    still being built, and validations read them once they are in."""
+    import threading
+
+    from card_data import names_sync
+    from tests.support.factories import PRINTED_NAMES
+    from tests.support.scryfall_server import FIXTURES, load_jsonl
+
+    scryfall_server.all_cards = load_jsonl(FIXTURES / PRINTED_NAMES)
+    building, release = threading.Event(), threading.Event()
+    real_refresh = names_sync.refresh
+
+    def slow_refresh(*args, **kwargs):
+        building.set()
+        release.wait(10)
+        return real_refresh(*args, **kwargs)
+
+    monkeypatch.setattr(names_sync, "refresh", slow_refresh)
+    client = make_app(scryfall_server).test_client()
+    assert building.wait(10)  # the cards are in, the names are being built
+    ready = client.get("/readyz")
+    assert ready.status_code == 200 and ready.get_json()["card_names"]["names"] == 0
+    body = client.post("/api/v1/validate", json={"decklist": "1 Contrahechizo"}).get_json()
+    assert body["translated"] == [] and "unknown_card" in [v["code"] for v in body["violations"]]
+    release.set()
+    assert wait_for(lambda: client.get("/readyz").get_json()["card_names"]["names"] == 26)
+    body = client.post("/api/v1/validate", json={"decklist": "1 Contrahechizo"}).get_json()
+    assert body["translated"] == [{"name": "Contrahechizo", "card": "Counterspell", "lang": "es", "lines": [1]}]
