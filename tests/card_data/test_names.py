@@ -213,3 +213,26 @@ def test_cjk_names_resolve_with_or_without_the_spaces_people_add(names_db):
         "法務官の声、アトラクサ": "Atraxa, Praetors' Voice", "法務官の声 アトラクサ": "Atraxa, Praetors' Voice",
         "法務官の声アトラクサ": "Atraxa, Praetors' Voice", "太陽 の 指輪": "Sol Ring"}
     assert {t.lang for t in result.translated.values()} == {"ja"}
+
+
+def test_hostile_names_files_are_refused_by_the_bounded_readers(names_db, tmp_path):
+    """issue 19's bounds hold for names files too: nesting, a gzip bomb's output, one huge line."""
+    from card_data import names_sources
+
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"data": {"cards": [' + "[" * 100 + "]" * 100 + "]}}", encoding="utf-8")
+    bomb = tmp_path / "bomb.jsonl.gz"
+    bomb.write_bytes(gzip.compress(b"\n" * (64 << 20)))
+    long_line = tmp_path / "long.jsonl"
+    long_line.write_text('{"object": "card", "name": "' + "x" * (2 << 20) + '"}\n', encoding="utf-8")
+    before = names_table.read_status(names_db)
+    original = names_sources.MAX_NAMES_FILE_BYTES
+    names_sources.MAX_NAMES_FILE_BYTES = 16 << 20
+    try:
+        # a first line over 1 MiB is no JSON Lines card: read as a document, it holds no card
+        for path, bound in ((deep, "deep"), (bomb, "over 16 MiB"), (long_line, "over 1 MiB|no card objects")):
+            with pytest.raises(CardDataError, match=bound):
+                names_sync.import_names(names_db, path)
+    finally:
+        names_sources.MAX_NAMES_FILE_BYTES = original
+    assert names_table.read_status(names_db) == before
