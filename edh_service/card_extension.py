@@ -43,6 +43,8 @@ def init_app(app: Flask) -> None:
             # adopt the bulk file it publishes in CARD_DATA_SHARED_DIR.
             lock=coordination_for(settings).sync_lock(),
             adopt=lambda: adopt_published(settings, config),
+            # `make run` synced the cards but leaves the names to the background (when due)
+            on_existing_store=lambda: names_sync.refresh(settings, name_sources(config)),
         )
     app.extensions[SYNC_KEY] = syncer
     # The repository opens the store lazily and reopens it when a sync swaps the file, so

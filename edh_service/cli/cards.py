@@ -60,6 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     sync_parser = commands.add_parser("sync", parents=[common], help="download Scryfall's oracle-cards bulk file if newer")
     sync_parser.add_argument("--api-url", default=setting("SCRYFALL_API_URL"), help="Scryfall API base (default: %(default)s)")
     sync_parser.add_argument("--force", action="store_true", help="download even if the store is current")
+    sync_parser.add_argument("--no-names", action="store_true",
+                             help="leave the names in other languages to the service's background sync (make run)")
     import_parser = commands.add_parser("import", parents=[common], help="build the store from a local bulk file")
     import_parser.add_argument("path", help=".jsonl.gz, .jsonl, .json or .json.gz bulk file")
     import_parser.add_argument("--updated-at", help="the file's updated_at (default: bulk-data.json beside it, or mtime)")
@@ -177,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
                                        "REDIS_URL": setting("REDIS_URL"),
                                        "CARD_DATA_SHARED_DIR": setting("CARD_DATA_SHARED_DIR")})
             _report(sync(settings, force=args.force, brackets=sources), args.db)
-            _report_names(names_sync.refresh(settings, _name_sources(), force=args.force))
+            if not args.no_names:
+                _report_names(names_sync.refresh(settings, _name_sources(), force=args.force))
         elif args.command == "import":
             sources = bracket_sources(setting)
             _report(import_file(args.db, args.path, updated_at=args.updated_at, brackets=sources), args.db)

@@ -100,3 +100,11 @@ def test_the_languages_setting_reads(value):
     from edh_service.config import languages
 
     assert languages(value) == {"all": None, "ES, de": ("es", "de"), "": ()}[value]
+
+
+def test_sync_no_names_leaves_the_names_to_the_service(tmp_path, capsys, scryfall_server):
+    scryfall_server.all_cards = load_jsonl(FIXTURES / PRINTED_NAMES)
+    db = str(tmp_path / "cards.sqlite3")
+    code, out, err = run(capsys, "sync", "--no-names", "--db", db, "--api-url", scryfall_server.base_url)
+    assert code == 0 and "card names" not in out + err
+    assert not [path for path in scryfall_server.paths() if "all-cards" in path]
