@@ -36,13 +36,14 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 
 # Sync card data first (a progress bar on a terminal; Scryfall is asked only whether its
-# file is newer). If Scryfall can't be reached the service starts anyway, answers 503 with
+# file is newer; the names in other languages, a 390 MB file, are left to the service's
+# background sync so they never delay it). If Scryfall can't be reached the service starts anyway, answers 503 with
 # Retry-After and keeps retrying in the background. PORT (8000), HOST, WEB_CONCURRENCY: see
 # edh_service/gunicorn_conf.py.
 run: $(RUN_STAMP)
 	@offline=$$($(BIN)/python -m edh_service.config CARD_DATA_OFFLINE) || exit 2; \
 	if [ "$$offline" = true ]; then echo "make run: CARD_DATA_OFFLINE is set; not syncing card data"; \
-	else $(BIN)/cards sync || echo "make run: card data sync failed (above); serving anyway, 503 until the background sync succeeds"; fi
+	else $(BIN)/cards sync --no-names || echo "make run: card data sync failed (above); serving anyway, 503 until the background sync succeeds"; fi
 	@# A person reads these logs: plain text unless LOG_FORMAT says otherwise (Docker: JSON).
 	LOG_FORMAT=$${LOG_FORMAT:-text} exec $(BIN)/gunicorn --config python:edh_service.gunicorn_conf edh_service.wsgi:app
 

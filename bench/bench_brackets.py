@@ -144,8 +144,8 @@ def _service_rows(tmp: Path) -> list[Row]:
         repository = open_repository(StoreSettings(db, offline=True))
 
         def whole() -> dict:
-            report, meta = service.validate_text(text, repository, bracket=declared)
-            return responses.dump_report(report, meta)
+            report, meta, translated = service.validate_text(text, repository, bracket=declared)
+            return responses.dump_report(report, meta, translated=translated)
 
         rows.append(Row(NAME, f"validate_text + dump_report, 100 cards, {label} (median)",
                         micros(median_seconds(whole, repeat=2000, warmup=200))))

@@ -12,22 +12,20 @@ every new store file (`carry_over`).
 
 from __future__ import annotations
 
-import logging
 import os
 import sqlite3
 import uuid
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 from urllib.parse import quote
 
+from card_data import store_tables
 from card_data.errors import CardDataError
+from card_data.store_tables import now
 from card_data.store import BUSY_TIMEOUT_SECONDS, canonical_names, sqlite_errors
 from validator.brackets import BracketData, Combo
-
-log = logging.getLogger(__name__)
 
 MASS_LAND_DENIAL = "mass_land_denial"
 TWO_CARD_COMBOS = "two_card_combos"
@@ -72,11 +70,6 @@ class ListStatus:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return asdict(self)
-
-
-def now() -> str:
-    """Now, as an ISO 8601 UTC timestamp."""
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 class ListWriter:
@@ -142,9 +135,7 @@ def writing(db_path: str | os.PathLike) -> Iterator[ListWriter]:
 
 def _ensure_tables(conn: sqlite3.Connection) -> None:
     """Create the bracket tables inside the caller's transaction (a store from before them gets them)."""
-    for statement in SCHEMA.split(";"):
-        if statement.strip():
-            conn.execute(statement)
+    store_tables.ensure_tables(conn, SCHEMA)
 
 
 def _missing_table(error: BaseException | None) -> bool:
@@ -215,29 +206,5 @@ def read(conn: sqlite3.Connection) -> BracketData:
 
 
 def carry_over(old_path: str | os.PathLike, new_path: str | os.PathLike) -> None:
-    """Copy the bracket tables of the store at old_path into a freshly built store at new_path.
-
-    Sync builds a whole new store file; without this every card-data update would drop the
-    lists until the next refresh. A missing or unreadable old store copies nothing.
-    """
-    old = Path(old_path)
-    if not old.is_file():
-        return
-    try:
-        with sqlite_errors(f"carry the bracket lists over to {new_path}"):
-            conn = sqlite3.connect(new_path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
-            try:
-                conn.execute("ATTACH DATABASE ? AS old", (f"file:{quote(str(old))}?mode=ro",))
-                present = {name for (name,) in conn.execute("SELECT name FROM old.sqlite_master WHERE type = 'table'")}
-                if "bracket_lists" not in present:
-                    return
-                conn.execute("BEGIN")
-                _ensure_tables(conn)
-                for table in TABLES:
-                    if table in present:
-                        conn.execute(f"INSERT INTO main.{table} SELECT * FROM old.{table}")
-                conn.execute("COMMIT")
-            finally:
-                conn.close()
-    except CardDataError as error:  # the new card data matters more than the old lists
-        log.warning("bracket lists not carried over to the new store: %s", error.__cause__)
+    """Copy the bracket tables of the store at old_path into a freshly built store at new_path."""
+    store_tables.carry_over(old_path, new_path, tables=TABLES, schema=SCHEMA, what="the bracket lists")

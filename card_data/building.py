@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from card_data import bracket_tables
+from card_data import bracket_tables, names_table
 from card_data.errors import CardDataError
 from card_data.records import records
 from card_data.store import StoreBuilder, StoreMetadata
@@ -39,6 +39,7 @@ def build_store(db_path: str | os.PathLike, chunks: Iterable[bytes], *, source: 
             builder.add(record)
         metadata = builder.finish(source, updated_at)
         bracket_tables.carry_over(db_path, temporary)  # the bracket lists outlive a card-data update
+        names_table.carry_over(db_path, temporary)  # so do the names printed in other languages
         os.replace(temporary, db_path)  # readers see the old file or the new, never half of one
     except MemoryError as error:  # whatever a file holds, a failed build is a failed sync, not a crash
         builder.abort()

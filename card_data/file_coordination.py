@@ -164,11 +164,11 @@ class FileCoordination:
         """The flock that elects one syncing process per store file."""
         return FileSyncLock(self.db_path.with_name(self.db_path.name + ".sync-lock"))
 
-    def published_bulk(self) -> dict[str, str] | None:
+    def published_bulk(self, kind: str = "bulk") -> dict[str, str] | None:
         """Nothing to publish on one host: every process reads the same store file."""
         return None
 
-    def publish_bulk(self, updated_at: str, file_name: str) -> None:
+    def publish_bulk(self, updated_at: str, file_name: str, kind: str = "bulk") -> None:
         """Nothing to publish on one host."""
 
     def status(self) -> dict[str, Any]:

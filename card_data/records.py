@@ -151,19 +151,21 @@ def _more(rest: str, texts: Iterator[str]) -> tuple[str, bool]:
     return "".join(pieces), False
 
 
-def _counted(items: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """The items, refused past MAX_RECORDS."""
+def _counted(items: Iterator[dict[str, Any]], most: int | None = None) -> Iterator[dict[str, Any]]:
+    """The items, refused past `most` (MAX_RECORDS when None)."""
+    most = MAX_RECORDS if most is None else most
     for count, item in enumerate(items, 1):
-        if count > MAX_RECORDS:
-            raise CardDataError(f"the card data holds over {MAX_RECORDS:,} objects: refused")
+        if count > most:
+            raise CardDataError(f"the card data holds over {most:,} objects: refused")
         yield item
 
 
-def records(chunks: Iterable[bytes], *, limit: int = MAX_BULK_BYTES) -> Iterator[dict[str, Any]]:
+def records(chunks: Iterable[bytes], *, limit: int = MAX_BULK_BYTES,
+            max_records: int | None = None) -> Iterator[dict[str, Any]]:
     """Card objects from raw bulk-file bytes: gzip or not, JSON Lines or a JSON array.
 
-    At most `limit` bytes, raw or decompressed, are read; leading blank text is skipped
-    without being kept.
+    At most `limit` bytes, raw or decompressed, are read, and at most `max_records`
+    objects (MAX_RECORDS when None); leading blank text is skipped without being kept.
     """
     texts = _text(decompressed(chunks, limit))
     lines = 1
@@ -176,8 +178,8 @@ def records(chunks: Iterable[bytes], *, limit: int = MAX_BULK_BYTES) -> Iterator
         raise CardDataError("the card data file is empty")
     rest = _chain(stripped, texts)
     if stripped[0] == "[":
-        return _counted(_json_array(rest))
-    return _counted(_json_lines(rest, lines + text.count("\n", 0, len(text) - len(stripped))))
+        return _counted(_json_array(rest), max_records)
+    return _counted(_json_lines(rest, lines + text.count("\n", 0, len(text) - len(stripped))), max_records)
 
 
 def _chain(first: str, texts: Iterator[str]) -> Iterator[str]:

@@ -150,14 +150,15 @@ class RedisCoordination:
         """The cluster-wide one-sync-at-a-time lock."""
         return RedisSyncLock(self, self.key(name), self.fallback.sync_lock(), ttl=self.lock_ttl)
 
-    def published_bulk(self) -> dict[str, str] | None:
-        """{"updated_at", "file"} of the bulk file the last sync left in shared_dir, or None."""
-        published = self.call(lambda: self.redis.hgetall(self.key("bulk")), dict)
+    def published_bulk(self, kind: str = "bulk") -> dict[str, str] | None:
+        """{"updated_at", "file"} of the bulk file the last sync left in shared_dir, or None
+        (`kind` "names": the card names table the last names sync left there)."""
+        published = self.call(lambda: self.redis.hgetall(self.key(kind)), dict)
         return published if published and {"updated_at", "file"} <= set(published) else None
 
-    def publish_bulk(self, updated_at: str, file_name: str) -> None:
-        """Tell the other instances which file in shared_dir holds the newest bulk data."""
-        self.call(lambda: self.redis.hset(self.key("bulk"), mapping={"updated_at": updated_at, "file": file_name}),
+    def publish_bulk(self, updated_at: str, file_name: str, kind: str = "bulk") -> None:
+        """Tell the other instances which file in shared_dir holds the newest bulk data (or names)."""
+        self.call(lambda: self.redis.hset(self.key(kind), mapping={"updated_at": updated_at, "file": file_name}),
                   lambda: None)
 
     def status(self) -> dict[str, Any]:

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from rapidfuzz import fuzz, process
 
-from card_data import bracket_tables
+from card_data import bracket_tables, names_table, printed_lookup
 from card_data.client import ScryfallClient
 from card_data.coordination import coordination_for
 from card_data.convert import clean_name, faces, normalize_name, to_card
 from card_data.errors import CardDataError, CardDataUnavailable
+from card_data.printed_lookup import Translation
 from card_data.settings import StoreSettings
 from card_data.store import CardStore, Snapshot, StoreMetadata, file_stamp, settled
 from validator.brackets import BracketData
@@ -50,14 +51,19 @@ class Resolution:
     # could name the next file when a sync swaps in between (seen under load).
     metadata: StoreMetadata | None = None
     stamp: tuple[int, int, int, int] | None = None  # that file's store.file_stamp(), for bracket_data()
+    # names (as typed) read in another language -> the English card and a language (printed_lookup)
+    translated: dict[str, Translation] = field(default_factory=dict)
 
 
 class CardRepository:
     """Resolves names against the store, fetching misses from Scryfall unless offline."""
 
-    def __init__(self, store: CardStore, client: ScryfallClient | None = None, *, offline: bool = False) -> None:
+    def __init__(self, store: CardStore, client: ScryfallClient | None = None, *, offline: bool = False,
+                 name_languages: tuple[str, ...] | None = None) -> None:
         self.store = store
         self.client = None if offline else client
+        # Languages whose printed names resolve: None every one the table has, () none.
+        self.name_languages = None if name_languages is None else frozenset(name_languages)
         # (store build, list versions) -> BracketData: rebuilt only when a list or the file changes
         # (file stamp it holds for, or None; (build, list versions); BracketData)
         self._brackets: tuple[tuple | None, tuple, BracketData] | None = None
@@ -70,8 +76,9 @@ class CardRepository:
         snapshot = self.store.snapshot()  # one store file for the whole call
         names = list(names)
         known = snapshot.known_cards(names)
-        if len(known) == len(names):  # every name seen before (a list with repeats goes on below)
-            return Resolution(known, {}, snapshot.metadata(), snapshot.stamp)
+        printed = printed_lookup.remembered(snapshot, names)
+        if len(known) + len(printed.cards) == len(names):  # every name seen before (repeats go on below)
+            return Resolution({**known, **printed.cards}, {}, snapshot.metadata(), snapshot.stamp, printed.translated)
         keys = {name: snapshot.key_of(name) for name in dict.fromkeys(names)}
         found = snapshot.lookup(keys.values())
         snapshot.remember({name: found[key] for name, key in keys.items() if key in found})
@@ -79,14 +86,20 @@ class CardRepository:
         if missing:  # "Atraxa, Praetors Voice", "Kodamas Reach": punctuation forgiven
             found.update(self._loose_matches(snapshot, missing.values()))
             missing = {name: key for name, key in missing.items() if key not in found}
+        if missing and self.name_languages != frozenset():  # English first; then printed names
+            printed = printed_lookup.look_up(snapshot, missing, self.name_languages)
+            missing = {name: key for name, key in missing.items()
+                       if name not in printed.cards and name not in printed.ambiguous}
         if missing and self.client is not None:
             found.update(self._fetch(missing))
         cards = {name: found[key] for name, key in keys.items() if key in found}
-        unresolved = [(name, key) for name, key in keys.items() if key not in found]
+        cards.update(printed.cards)
+        unresolved = [(name, key) for name, key in keys.items() if name not in cards and name not in printed.ambiguous]
         # Past the bound a name still gets its key (every miss must have one), just no suggestions.
         suggestions = {name: self._suggest(snapshot, key) if index < suggest_limit else ()
                        for index, (name, key) in enumerate(unresolved)}
-        return Resolution(cards, suggestions, snapshot.metadata(), snapshot.stamp)
+        suggestions.update(printed.ambiguous)  # the candidates of an ambiguous name (ambiguous_card)
+        return Resolution(cards, suggestions, snapshot.metadata(), snapshot.stamp, printed.translated)
 
     def metadata(self) -> StoreMetadata | None:
         """Source, updated_at and card count of the current store (None before the first sync)."""
@@ -116,6 +129,13 @@ class CardRepository:
         data = cached[2] if cached is not None and cached[1] == key else bracket_tables.read(snapshot.conn)
         self._brackets = (stamp if stamp is not None and settled(stamp) else None, key, data)
         return data
+
+    def names_status(self) -> names_table.NamesStatus:
+        """The table of names printed in other languages: languages, names, updated_at (empty
+        when the store has none, or CARD_NAME_LANGUAGES is empty)."""
+        if self.name_languages == frozenset():
+            return names_table.NamesStatus()
+        return names_table.read_status(self.store.path)
 
     def bracket_status(self) -> dict[str, bracket_tables.ListStatus] | None:
         """Source, updated_at, size and last failure of each bracket list (None: no store)."""
@@ -270,4 +290,5 @@ def open_repository(settings: StoreSettings) -> CardRepository:
     limits = coordination_for(settings).limits
     client = None if settings.offline else ScryfallClient(settings.api_url, user_agent=settings.user_agent,
                                                            limits=limits)
-    return CardRepository(CardStore(settings.db_path), client, offline=settings.offline)
+    return CardRepository(CardStore(settings.db_path), client, offline=settings.offline,
+                          name_languages=settings.name_languages)

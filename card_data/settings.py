@@ -50,6 +50,8 @@ class StoreSettings:
     user_agent: str | None = None
     redis_url: str | None = None
     shared_dir: Path | None = None
+    # Languages whose printed names resolve (None: every one in the table; empty: none).
+    name_languages: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "db_path", Path(self.db_path))
@@ -68,3 +70,30 @@ class BracketSources:
     mass_land_denial_file: str | None = None
     combos_file: str | None = None
     user_agent: str | None = None
+
+
+WEEK_SECONDS = 7 * 24 * 3600
+
+
+@dataclass(frozen=True, slots=True)
+class NameSources:
+    """Where the table of names printed in other languages comes from, and for what.
+
+    `languages`: Scryfall language codes to keep (None: every language Scryfall has; empty:
+    the table is off, never built nor read). `names_file`: a local file instead of
+    Scryfall's all_cards bulk file (CARD_NAMES_FILE). `refresh_seconds`: how long a table
+    (or a check that found nothing newer) is good for (0: never refreshed once built).
+    """
+
+    languages: tuple[str, ...] | None = None
+    names_file: str | None = None
+    refresh_seconds: int = WEEK_SECONDS
+
+    @property
+    def off(self) -> bool:
+        """CARD_NAME_LANGUAGES is empty: no table."""
+        return self.languages == ()
+
+    def wanted(self) -> frozenset[str] | None:
+        """The languages to keep (None: all)."""
+        return None if self.languages is None else frozenset(self.languages)

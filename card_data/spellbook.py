@@ -24,7 +24,6 @@ for a two-card combo: a fast one; it is kept as the combo's `fast` flag.
 
 from __future__ import annotations
 
-import io
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
@@ -36,7 +35,7 @@ from card_data.convert import MAX_NAME_LENGTH
 from card_data.errors import CardDataError, CardDataNotFound
 from card_data.http import DEFAULT_TIMEOUT, UNAVAILABLE_RETRY_AFTER, Download, make_session, send, status_error
 from card_data.settings import DEFAULT_SPELLBOOK_URL, default_user_agent
-from card_data.streams import JsonGuard, cut, decompressed
+from card_data.streams import ChunkReader, JsonGuard, cut, decompressed
 
 # The backend writes both; the gzipped one is about 25 MB instead of over 500 MB, so it is
 # asked for first, and the plain file only if there is no .gz beside it (a 404).
@@ -84,31 +83,6 @@ def export_guard() -> JsonGuard:
                      max_token=MAX_EXPORT_TOKEN, item_depth=2, max_item=MAX_VARIANT_BYTES)
 
 
-class _ChunkReader(io.RawIOBase):
-    """A file-like over byte chunks, for ijson; remembers the first HEAD_BYTES bytes."""
-
-    def __init__(self, chunks: Iterable[bytes]) -> None:
-        self._chunks = iter(chunks)
-        self._pending = b""
-        self.head = b""
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        while not self._pending:
-            chunk = next(self._chunks, None)
-            if chunk is None:
-                return 0
-            self._pending = chunk
-        size = min(len(buffer), len(self._pending))
-        buffer[:size] = self._pending[:size]
-        if len(self.head) < HEAD_BYTES:
-            self.head += self._pending[:size][: HEAD_BYTES - len(self.head)]
-        self._pending = self._pending[size:]
-        return size
-
-
 def _two_cards(variant: Any) -> tuple[tuple[str, str], bool] | None:
     """((card, card) in name order, fast) for a variant of exactly two cards, else None."""
     if not isinstance(variant, dict) or not isinstance(variant.get("uses"), list):
@@ -139,7 +113,7 @@ def read_export(chunks: Iterable[bytes]) -> ComboExport:
     A truncated or malformed file, a changed shape, an export without variants or one
     past a bound raises CardDataError, so the caller keeps its last good list.
     """
-    reader = _ChunkReader(export_guard().checked(decompressed(chunks, MAX_EXPORT_BYTES, EXPORT_NAME)))
+    reader = ChunkReader(export_guard().checked(decompressed(chunks, MAX_EXPORT_BYTES, EXPORT_NAME)), HEAD_BYTES)
     pairs: dict[tuple[str, str], bool] = {}
     variants = 0
     try:

@@ -219,6 +219,10 @@ class Generation:
     # name as typed -> its Card, for names whose key the store holds: a deck sent again
     # resolves with one look-up a name. Bounded like keys_by_name (see remember).
     cards_by_name: dict[str, Card] = field(default_factory=dict)
+    # name as typed -> (Card, its English name, a language it was printed in) for names
+    # resolved through the names printed in other languages; bounded like cards_by_name.
+    printed_by_name: dict[str, tuple] = field(default_factory=dict)
+    printed_table: bool | None = None  # whether this file has a names table (asked once)
     fuzzy: Any = None  # the suggestion index over every key, built lazily (see fuzzy_index)
     # (stamp of the file it was read from, None when not settled; what was read)
     metadata: tuple[tuple | None, StoreMetadata] | None = None
@@ -333,9 +337,15 @@ class CardStore:
             ) from error
         file_id = (stat.st_dev, stat.st_ino)
         local = self._local
+        stamp = file_stamp(stat)
         if getattr(local, "file_id", None) != file_id:
             self._reopen(local, file_id)
-        return Snapshot(local.conn, local.generation, file_stamp(stat))
+        elif local.stamp != stamp:  # written in place: a names refresh gives it a new build_id
+            with sqlite_errors(f"read the card store {self.path}"):
+                row = local.conn.execute("SELECT value FROM meta WHERE key = 'build_id'").fetchone()
+            local.generation = self._generation_for(row[0] if row else "")
+        local.stamp = stamp
+        return Snapshot(local.conn, local.generation, stamp)
 
     def _reopen(self, local: threading.local, file_id: tuple[int, int]) -> None:
         """Replace this thread's connection with one to the file now at the path."""

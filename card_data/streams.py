@@ -12,6 +12,7 @@ its last good data.
 
 from __future__ import annotations
 
+import io
 import re
 import zlib
 from itertools import accumulate
@@ -59,6 +60,32 @@ def file_chunks(path: Path) -> Iterator[bytes]:
     with path.open("rb") as handle:
         while chunk := handle.read(READ_CHUNK):
             yield chunk
+
+
+class ChunkReader(io.RawIOBase):
+    """A file-like over byte chunks, for ijson; remembers the first `head_bytes` bytes."""
+
+    def __init__(self, chunks: Iterable[bytes], head_bytes: int = 0) -> None:
+        self._chunks = iter(chunks)
+        self._pending = b""
+        self._head_bytes = head_bytes
+        self.head = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while not self._pending:
+            chunk = next(self._chunks, None)
+            if chunk is None:
+                return 0
+            self._pending = chunk
+        size = min(len(buffer), len(self._pending))
+        buffer[:size] = self._pending[:size]
+        if len(self.head) < self._head_bytes:
+            self.head += self._pending[:size][: self._head_bytes - len(self.head)]
+        self._pending = self._pending[size:]
+        return size
 
 
 def read_capped(path: Path, limit: int, what: str) -> bytes:

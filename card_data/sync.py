@@ -61,18 +61,24 @@ def sync(
         adopted = build_from_shared(db_path, *published)
         if adopted is not None:
             return _with_brackets(adopted, db_path, brackets, client)
-    # JSON Lines is Scryfall's only format since July 2026; the array is a fallback.
-    url = bulk.get("jsonl_download_uri") or bulk.get("download_uri")
-    if not url:
-        raise CardDataError("Scryfall's bulk-data object offers no download URI")
-    if not isinstance(url, str) or urlsplit(url).scheme not in ("http", "https"):
-        raise CardDataError("Scryfall's bulk-data object's download URI is no http(s) URL")
+    url = download_uri(bulk)
     with client.download(url) as download, SharedCopy(coordination, bulk["updated_at"]) as shared:
         bar = progress(download.length or bulk.get("size"), "cards sync")
         metadata = build_store(db_path, shared.tee(bar(download.chunks())), source="scryfall",
                                updated_at=bulk["updated_at"])
         shared.publish()
     return _with_brackets(SyncResult("updated", metadata), db_path, brackets, client)
+
+
+def download_uri(bulk: dict) -> str:
+    """The file a bulk-data object offers: JSON Lines (Scryfall's only format since July
+    2026), else the JSON array; CardDataError when it offers no http(s) URL."""
+    url = bulk.get("jsonl_download_uri") or bulk.get("download_uri")
+    if not url:
+        raise CardDataError("Scryfall's bulk-data object offers no download URI")
+    if not isinstance(url, str) or urlsplit(url).scheme not in ("http", "https"):
+        raise CardDataError("Scryfall's bulk-data object's download URI is no http(s) URL")
+    return url
 
 
 def _with_brackets(result: SyncResult, db_path: Path, sources: BracketSources | None, client: ScryfallClient | None,
@@ -94,7 +100,7 @@ def adopt(settings: StoreSettings) -> SyncResult | None:
     return build_from_shared(settings.db_path, *published)
 
 
-def _import_updated_at(path: Path) -> str:
+def import_updated_at(path: Path) -> str:
     """updated_at for an imported file: a bulk-data.json beside it, else the file's mtime."""
     beside = path.with_name("bulk-data.json")
     try:
@@ -123,7 +129,7 @@ def import_file(
     path = Path(path)
     if not path.is_file():
         raise CardDataError(f"no such card data file: {path}")
-    updated_at = updated_at or _import_updated_at(path)
+    updated_at = updated_at or import_updated_at(path)
     timestamp(updated_at)  # refuse an unreadable timestamp before building anything
     bar = progress(path.stat().st_size, "cards import")
     metadata = build_store(db_path, bar(file_chunks(path)), source=f"file:{path.name}", updated_at=updated_at)

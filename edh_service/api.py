@@ -126,7 +126,7 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, dec
     """Run one loaded request through the engine and dump the Report (`decklist`: its
     decklist already parsed, as a batch does)."""
     repo = get_repository()
-    report, source = pipeline.validate_text(
+    report, source, translated = pipeline.validate_text(
         data["decklist"],
         repo,
         Designation.of(data.get("commanders"), data.get("companion"), data.get("color_choices")),
@@ -138,7 +138,7 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, dec
     )
     observability.record_verdict(report.valid)
     # The metadata of the store the cards came from, not of whatever file is current now.
-    return responses.dump_report(report, source or repo.metadata(), data["format"], data.get("include"))
+    return responses.dump_report(report, source or repo.metadata(), data["format"], data.get("include"), translated)
 
 
 def card_body(card, described: Mapping[str, Any], bracket_data: BracketData) -> dict:
@@ -257,7 +257,7 @@ def readyz():
         raise CardDataUnavailable("card data is not loaded yet", card_extension.wait_seconds())
     updated = responses.dump_card_data(meta)["updated_at"]
     body = {"status": "ready", "card_data": {"updated_at": updated, "cards": meta.cards},
-            "bracket_lists": bracket_lists()}
+            "bracket_lists": bracket_lists(), "card_names": get_repository().names_status().shown()}
     syncer = card_extension.get_syncer()
     if syncer is not None and syncer.last_error:
         # Still serving from the last good store, but it is not being refreshed: say so.

@@ -50,10 +50,14 @@ class BackgroundSync:
 
     def __init__(self, db_path: Path, sync: Callable[[], object], *, base: float = 5.0,
                  cap: float = 600.0, refresh: float = 24 * 3600.0, lock_poll: float = 10.0,
-                 lock: SyncLock | None = None, adopt: Callable[[], object] | None = None):
+                 lock: SyncLock | None = None, adopt: Callable[[], object] | None = None,
+                 on_existing_store: Callable[[], object] | None = None):
         self.db_path = Path(db_path)
         self._sync = sync
         self._adopt = adopt
+        # Run once by the elected syncer when a store is already there at start (`make run`
+        # synced the cards): the names in other languages, which `make run` leaves to it.
+        self._on_existing_store = on_existing_store
         self._lock = lock if lock is not None else coordination_for(StoreSettings(self.db_path)).sync_lock()
         self.base, self.cap, self.refresh, self.lock_poll = base, cap, refresh, lock_poll
         self._stop = threading.Event()
@@ -116,6 +120,7 @@ class BackgroundSync:
         for it again), False when stopped or there is nothing more to do."""
         if self.db_path.is_file():
             # `make run` or a mounted volume already provided a store: only refresh it.
+            self._run_on_existing_store()
             if self.refresh <= 0 or not self._wait(jittered(self.refresh)):
                 return False
         failures = 0
@@ -130,6 +135,16 @@ class BackgroundSync:
                 return False
         log.info("the sync lock went to another instance; %s waits for it again", self.db_path)
         return True
+
+    def _run_on_existing_store(self) -> None:
+        """The start-up step for an existing store (once); it must not end the thread."""
+        step, self._on_existing_store = self._on_existing_store, None
+        if step is None:
+            return
+        try:
+            step()
+        except Exception as error:  # noqa: BLE001 - the cards are there: serving goes on
+            log.warning("the start-up step after an existing store failed: %s", error)
 
     def _attempt(self, failures: int) -> tuple[int, str | None]:
         """One sync: the number of consecutive failures after it, and why it failed."""

@@ -14,11 +14,11 @@ from typing import Any, Mapping
 from flask import Flask, current_app
 
 from card_data import CardDataError, CardDataUnavailable, CardRepository, StoreSettings, open_repository
-from card_data import sync
+from card_data import names_sync, sync
 from card_data.building import SyncResult
 from card_data.coordination import Coordination, coordination_for
 from edh_service.background_sync import BackgroundSync
-from edh_service.config import bracket_sources, store_settings
+from edh_service.config import bracket_sources, name_sources, store_settings
 
 # The app.extensions keys of the CardRepository, the BackgroundSync and the StoreSettings.
 REPOSITORY_KEY = "card_repository"
@@ -42,7 +42,9 @@ def init_app(app: Flask) -> None:
             # One syncer per store (flock) or, with REDIS_URL, per cluster; the others
             # adopt the bulk file it publishes in CARD_DATA_SHARED_DIR.
             lock=coordination_for(settings).sync_lock(),
-            adopt=lambda: adopt_published(settings),
+            adopt=lambda: adopt_published(settings, config),
+            # `make run` synced the cards but leaves the names to the background (when due)
+            on_existing_store=lambda: names_sync.refresh(settings, name_sources(config)),
         )
     app.extensions[SYNC_KEY] = syncer
     # The repository opens the store lazily and reopens it when a sync swaps the file, so
@@ -53,20 +55,29 @@ def init_app(app: Flask) -> None:
 
 
 def sync_store(settings: StoreSettings, config: Mapping[str, Any]) -> SyncResult:
-    """One bulk sync of the store, then the bracket lists (the background thread calls this).
+    """One bulk sync of the store, then the bracket lists, then (when due: weekly) the names
+    printed in other languages (the background thread calls this).
 
     The lists' sources are app.config's settings (SPELLBOOK_URL, MASS_LAND_DENIAL_FILE,
-    COMBOS_FILE): the table read once by create_app, as `cards sync` reads it too.
+    COMBOS_FILE, CARD_NAME_LANGUAGES, CARD_NAMES_FILE...): the table read once by
+    create_app, as `cards sync` reads it too. The store is in place before the names are
+    looked at, so they never delay readiness; a names refresh that fails keeps the last
+    table and fails nothing else (names_sync.refresh records it).
     """
     settings.db_path.parent.mkdir(parents=True, exist_ok=True)
-    return sync.sync(settings, brackets=bracket_sources(config))
+    result = sync.sync(settings, brackets=bracket_sources(config))
+    names_sync.refresh(settings, name_sources(config))
+    return result
 
 
-def adopt_published(settings: StoreSettings) -> SyncResult | None:
+def adopt_published(settings: StoreSettings, config: Mapping[str, Any] | None = None) -> SyncResult | None:
     """Build the store from the bulk file the syncing instance published (several
-    instances); None when there is nothing newer. Never asks Scryfall."""
+    instances), and install the names table it published; None when there is no newer
+    bulk file. Never asks Scryfall."""
     settings.db_path.parent.mkdir(parents=True, exist_ok=True)
-    return sync.adopt(settings)
+    result = sync.adopt(settings)
+    names_sync.adopt(settings, name_sources(config or {}))
+    return result
 
 
 def coordination_of(app: Flask) -> Coordination:

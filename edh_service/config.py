@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from card_data.settings import DEFAULT_API_URL, DEFAULT_SPELLBOOK_URL, BracketSources, StoreSettings
+from card_data.printed_names import LANGUAGES
+from card_data.settings import DEFAULT_API_URL, DEFAULT_SPELLBOOK_URL, WEEK_SECONDS, BracketSources, NameSources, StoreSettings
 from validator.parse import MAX_LINES
 
 # One default for the card store everywhere (service, `edh-validate`, `cards`, gunicorn):
@@ -125,6 +126,17 @@ def rate_limits(value: str) -> str:
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")  # what redis-py's from_url reads
 
 
+def languages(value: str) -> tuple[str, ...] | None:
+    """Comma-separated Scryfall language codes (`es,de,ja`), `all` for every one, empty for none."""
+    codes = tuple(dict.fromkeys(part.strip().lower() for part in value.split(",") if part.strip()))
+    if codes == ("all",):
+        return None
+    unknown = [code for code in codes if code not in LANGUAGES]
+    if unknown:
+        raise ValueError(f"unknown language code {unknown[0]!r} (Scryfall's codes: {', '.join(LANGUAGES)}, or all)")
+    return codes
+
+
 def redis_url(value: str) -> str:
     """A Redis URL (empty: unset), refused here when redis-py could not read it: a typo
     such as `localhost:6379` otherwise stopped every worker as it booted."""
@@ -148,7 +160,7 @@ def storage_uri(value: str) -> str:
 TYPE_NAMES: dict[Callable[[str], Any], str] = {
     flag: "flag", origins: "list", positive_int: "integer > 0", non_negative_int: "integer ≥ 0",
     non_negative_float: "seconds", positive_float: "seconds > 0", text: "text", rate_limits: "rate limits", redis_url: "Redis URL",
-    storage_uri: "storage URI",
+    storage_uri: "storage URI", languages: "language codes",
 }
 
 
@@ -196,6 +208,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("COMBOS_FILE", text, None,
             "two-card combo list from a file (one `Card A@Card B` a line, `#` comments) instead "
             "of Commander Spellbook", shown_default="unset"),
+    Setting("CARD_NAME_LANGUAGES", languages, None,
+            "languages whose printed card names resolve (Scryfall's codes, `es,de,fr,it,pt,ja,ko,ru,zhs,zht`...; "
+            "`all`); empty: off, no names table is built or read", shown_default="`all`"),
+    Setting("CARD_NAMES_REFRESH_SECONDS", non_negative_int, WEEK_SECONDS,
+            "how often the names table is rebuilt from Scryfall's `all_cards` bulk file, after the card sync, "
+            "when that file is newer (`0`: built once)"),
+    Setting("CARD_NAMES_FILE", text, None,
+            "names table from a local file (Scryfall card objects as JSON Lines, gzip or not, a JSON list or a "
+            "list object; or an MTGJSON file with `foreignData`) instead of `all_cards`", shown_default="unset"),
     Setting("REDIS_URL", redis_url, None,
             "several instances: Redis shared by every instance for the request budgets, "
             "Scryfall's lockout and the sync lock (`redis://host:6379/0`); unset, one instance",
@@ -314,6 +335,18 @@ def store_settings(values: Mapping[str, Any]) -> StoreSettings:
         user_agent=values.get("USER_AGENT") or None,
         redis_url=values.get("REDIS_URL") or None,
         shared_dir=values.get("CARD_DATA_SHARED_DIR") or None,
+        name_languages=values.get("CARD_NAME_LANGUAGES"),
+    )
+
+
+def name_sources(values: Mapping[str, Any]) -> NameSources:
+    """The names table's sources from the table's values (CARD_NAME_LANGUAGES,
+    CARD_NAMES_FILE, CARD_NAMES_REFRESH_SECONDS); a name missing from `values` is its default."""
+    refresh = values.get("CARD_NAMES_REFRESH_SECONDS")
+    return NameSources(
+        languages=values.get("CARD_NAME_LANGUAGES"),
+        names_file=values.get("CARD_NAMES_FILE") or None,
+        refresh_seconds=WEEK_SECONDS if refresh is None else refresh,
     )
 
 

@@ -3,9 +3,10 @@ parse -> resolve every name in one batch -> check, a Report out."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Mapping, NamedTuple
 
 from card_data import CardRepository
+from card_data.printed_lookup import Translation
 from card_data.store import StoreMetadata
 from validator.decklist import NOBODY, Decklist, Designation
 from validator.engine import Report, check
@@ -21,12 +22,51 @@ def names_to_resolve(decklist: Decklist, designation: Designation = NOBODY) -> l
     return list(names)
 
 
+# A name as written that was read in another language (DESIGN.md "Card names in other
+# languages"): (name as written, English card, a language it was printed in, the lines naming
+# it in order; empty for a name given only in a request field). A plain tuple: a 100-card
+# list in Spanish builds 100 of them per validation, and a NamedTuple's __new__ cost three times
+# as much (together a quarter of a warm validation's time; bench/bench_names.py).
+Translated = tuple[str, str, str, list[int]]
+
+
 class Validated(NamedTuple):
     """A Report and the metadata of the very store file its cards came from (so a response
-    never names another store version when a sync swaps files in between)."""
+    never names another store version when a sync swaps files in between), and the names
+    read in another language."""
 
     report: Report
     card_data: StoreMetadata | None
+    translated: tuple[Translated, ...] = ()
+
+
+def translated_names(decklist: Decklist, names: list[str], translations: Mapping[str, Translation]) -> tuple[Translated, ...]:
+    """One entry per distinct name read in another language, in the order the names were
+    resolved (list lines first), with the lines that wrote it: one pass over the entries
+    (in line order, so each name's lines come out sorted)."""
+    if not translations:
+        return ()
+    records: dict[str, Translated] = {}
+    for entry in decklist.entries:
+        name = entry.name
+        found = translations.get(name)
+        if found is not None:
+            record = records.get(name)
+            if record is None:
+                records[name] = (name, found.card, found.lang, [entry.line])
+            else:
+                record[3].append(entry.line)
+    commanders = decklist.named_commanders
+    if commanders is not None:  # a `# Commander: NAME` comment names them on its line
+        for name in decklist.named_names():
+            if (found := translations.get(name)) is not None:
+                lines = records[name][3] if name in records else []
+                records[name] = (name, found.card, found.lang, sorted({*lines, commanders.line}))
+    if len(records) < len(translations):  # names given only in request fields: no lines
+        for name in names:
+            if name not in records and (found := translations.get(name)) is not None:
+                records[name] = (name, found.card, found.lang, [])
+    return tuple(records.values())
 
 
 def validate_text(
@@ -81,4 +121,4 @@ def validate_text(
         format_data=format_data,
         with_formats=with_formats,
     )
-    return Validated(report, resolution.metadata)
+    return Validated(report, resolution.metadata, translated_names(decklist, names, resolution.translated))

@@ -8,7 +8,7 @@ JSON. Typed with the engine's own types; tests check each body against its schem
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 from urllib.parse import quote
 
 from card_data import StoreMetadata
@@ -22,6 +22,7 @@ from validator.violations import Code, Violation
 # What a regular expression in a Scryfall query must escape ("/" ends it).
 REGEX_SPECIAL = re.compile(r"([\\^$.|?*+()\[\]{}/])")
 _overview_schema = OverviewSchema()
+SUGGESTING = (Code.UNKNOWN_CARD, Code.AMBIGUOUS_CARD)  # the codes whose violations carry `suggestions`
 
 
 def scryfall_search_url(name: str) -> str:
@@ -70,12 +71,14 @@ def dump_overview(overview: Overview) -> dict:
 
 
 def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | None, game_format: str = "commander",
-                include: Iterable[str] | None = ()) -> dict:
+                include: Iterable[str] | None = (), translated: Iterable[Sequence] = ()) -> dict:
     """The JSON body for one validated deck (the API's documented shape: valid, format,
     commanders, ...), shared by the API and the CLI.
 
     The API's `format` is the game format ("commander"); the engine's Report.format is
-    the decklist syntax it read, which goes out as `decklist_format`.
+    the decklist syntax it read, which goes out as `decklist_format`. `translated` is
+    pipeline.Validated.translated ((name, card, lang, lines) tuples): the names read in another
+    language, always present (an empty list when none).
     """
     body = {
         "valid": report.valid,
@@ -87,6 +90,8 @@ def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | N
         "card_count": report.card_count,
         "violations": [dump_violation(violation) for violation in report.violations],
     }
+    body["translated"] = [{"name": name, "card": card, "lang": lang, "lines": list(lines)}
+                          for name, card, lang, lines in translated]
     body["bracket"] = dump_bracket(report.bracket)
     body["card_data"] = dump_card_data(card_meta)
     if "overview" in (include or ()) and report.overview is not None:
@@ -95,7 +100,8 @@ def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | N
 
 
 def dump_violation(violation: Violation) -> dict:
-    """One violation in ViolationSchema's shape; only unknown_card carries suggestions."""
+    """One violation in ViolationSchema's shape; only unknown_card (suggestions) and
+    ambiguous_card (the candidates) carry suggestions."""
     body = {
         "code": str(violation.code),
         "severity": str(violation.severity),
@@ -104,7 +110,7 @@ def dump_violation(violation: Violation) -> dict:
         "lines": list(violation.lines),
         "rule": violation.rule,
     }
-    if violation.code == Code.UNKNOWN_CARD:
+    if violation.code in SUGGESTING:
         body["suggestions"] = list(violation.suggestions)
     return body
 

@@ -155,15 +155,29 @@ class ViolationSchema(Schema):
     lines = fields.List(fields.Integer(), required=True)
     rule = fields.String(required=True, allow_none=True)
     suggestions = fields.List(
-        fields.String(), metadata={"description": "Up to 3 canonical names (unknown_card only)."}
+        fields.String(), metadata={"description": "unknown_card: up to 3 canonical names; ambiguous_card: "
+                                                  "the cards the name was printed for (English names)."}
     )
 
     @post_dump
     def suggestions_only_for_unknown_cards(self, data: dict, **kwargs: Any) -> dict:
-        """Only unknown_card carries suggestions (the API contract); elsewhere the key is noise."""
-        if data.get("code") != Code.UNKNOWN_CARD:
+        """Only unknown_card and ambiguous_card carry suggestions (the API contract); elsewhere
+        the key is noise."""
+        if data.get("code") not in (Code.UNKNOWN_CARD, Code.AMBIGUOUS_CARD):
             data.pop("suggestions", None)
         return data
+
+
+class TranslatedSchema(Schema):
+    """A name as written that was read in another language (not a violation)."""
+
+    name = fields.String(required=True, metadata={"description": "The name as written."})
+    card = fields.String(required=True, metadata={"description": "The English (Oracle) card name it was read as."})
+    lang = fields.String(required=True, metadata={"description": "A language it was printed in (Scryfall's code: "
+                                                                 "es, de, fr, it, pt, ja, ko, ru, zhs, zht...)."})
+    lines = fields.List(fields.Integer(), required=True,
+                        metadata={"description": "The lines that wrote it; empty for a name given only in a "
+                                                 "request field (commanders, companion, color_choices)."})
 
 
 def _counts(keys, what: str) -> Schema:
@@ -256,6 +270,9 @@ class ReportSchema(Schema):
     color_identity = fields.List(fields.String(validate=validate.OneOf(tuple(WUBRG))), required=True)
     card_count = fields.Integer(required=True)
     violations = fields.List(fields.Nested(ViolationSchema), required=True)
+    translated = fields.List(fields.Nested(TranslatedSchema), required=True,
+                             metadata={"description": "One entry per distinct name (as written) read in another "
+                                                      "language; empty when none."})
     bracket = fields.Nested(BracketSchema, required=True)
     card_data = fields.Nested(CardDataSchema, required=True)
     overview = fields.Nested(OverviewSchema, metadata={"description": 'Only when the request asks: "include": '
@@ -348,6 +365,16 @@ class ReadyBracketListsSchema(Schema):
     two_card_combos = fields.Nested(ReadyBracketListSchema, required=True, allow_none=True)
 
 
+class CardNamesSchema(Schema):
+    """The table of names printed in other languages (GET /readyz, `cards status`)."""
+
+    languages = fields.List(fields.String(), required=True,
+                            metadata={"description": "Scryfall language codes the table holds; empty: none."})
+    names = fields.Integer(required=True, metadata={"description": "Printed names (name, language, card)."})
+    updated_at = fields.String(required=True, allow_none=True,
+                               metadata={"description": "The updated_at of the file the table was built from."})
+
+
 class ReadySchema(Schema):
     """Response of GET /readyz once card data is loaded."""
 
@@ -356,6 +383,9 @@ class ReadySchema(Schema):
     bracket_lists = fields.Nested(ReadyBracketListsSchema, required=True,
                                   metadata={"description": "Not a readiness condition: without a list, "
                                                            "validation says that check was not made."})
+    card_names = fields.Nested(CardNamesSchema, required=True,
+                               metadata={"description": "Not a readiness condition: without the table, names "
+                                                        "in other languages are unknown cards."})
     degraded = fields.Boolean(metadata={"description": "Present (true) when the last background sync "
                                                       "failed: answers come from the last good store."})
     last_sync_error = fields.String(metadata={"description": "That the last sync failed (with degraded); "

@@ -18,6 +18,7 @@ from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntity
 from card_data import CardDataError, CardDataUnavailable
 from edh_service import card_extension, charts, decoding, pipeline, responses, schemas
 from edh_service.errors import close_stopped_body
+from card_data.printed_names import LANGUAGE_NAMES
 from validator.brackets import BRACKET_NAMES
 from validator.decklist import Designation
 from validator.overview import COLOR_NAMES
@@ -70,6 +71,7 @@ class Line:
     text: str
     severity: str | None = None  # "error" beats "warning" when both touch the line
     codes: tuple[str, ...] = ()
+    translated: tuple = ()  # (English name, language name) of a name the line wrote in another language
 
 
 @bp.after_app_request
@@ -203,14 +205,14 @@ def decode_upload(data: bytes) -> str:
 def validate_and_render(form: dict, data: dict):
     """Run the one engine on the loaded request and render the Report, or say why not."""
     try:
-        report = pipeline.validate_text(
+        validated = pipeline.validate_text(
             data["decklist"],
             card_extension.get_repository(),
             Designation.of(data.get("commanders"), data.get("companion")),
             format=data.get("decklist_format"),
             bracket=data.get("bracket"),
             with_overview=True,  # the deck overview under the problems
-        ).report
+        )
     except DecklistError as error:
         return render_page(form=form, error=str(error)), 422
     except CardDataUnavailable as error:
@@ -223,10 +225,10 @@ def validate_and_render(form: dict, data: dict):
     except CardDataError:
         current_app.logger.exception("card data failed while validating from the page")
         return render_page(form=form, error="Card data could not be read. Try again later."), 503
-    return render_page(form=form, report=report)
+    return render_page(form=form, report=validated.report, translated=validated.translated)
 
 
-def render_page(*, form: dict | None = None, report=None, error: str | None = None) -> str:
+def render_page(*, form: dict | None = None, report=None, error: str | None = None, translated=()) -> str:
     """Render the page: the form (refilled), and the verdict or an error when there is one."""
     form = form or {"text": "", "format": "", "commanders": [], "companion": "", "bracket": ""}
     return render_template(
@@ -235,7 +237,7 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         formats=FORMATS,
         report=report,
         error=error,
-        lines=listing(form["text"], report.violations) if report else (),
+        lines=listing(form["text"], report.violations, translated) if report else (),
         counts=severity_counts(report.violations) if report else {},
         color_names=COLOR_NAMES,
         scryfall_url=responses.scryfall_search_url,
@@ -254,11 +256,16 @@ def card_data_metadata():
         return None
 
 
-def listing(text: str, violations) -> list[Line]:
-    """The submitted text split into numbered lines, each marked by the violations naming it."""
+def listing(text: str, violations, translated=()) -> list[Line]:
+    """The submitted text split into numbered lines, each marked by the violations naming it
+    and by the English card of a name it wrote in another language (pipeline.Translated)."""
     marks = line_marks(violations)
+    english: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for _, card, lang, numbers in translated:
+        for number in numbers:
+            english[number].append((card, LANGUAGE_NAMES.get(lang, lang)))
     return [
-        Line(number, content, *marks.get(number, (None, ())))
+        Line(number, content, *marks.get(number, (None, ())), tuple(english.get(number, ())))
         for number, content in enumerate(display_lines(text), start=1)
     ]
 

@@ -52,7 +52,7 @@ def _no_internet_sources(monkeypatch):
     # create_app(test mapping) starts from the table's defaults, not the environment.
     table_defaults = config.defaults
     monkeypatch.setattr(config, "defaults", lambda scope="app": {**table_defaults(scope), "SPELLBOOK_URL": nowhere})
-    for name in ("MASS_LAND_DENIAL_FILE", "COMBOS_FILE"):
+    for name in ("MASS_LAND_DENIAL_FILE", "COMBOS_FILE", "CARD_NAMES_FILE", "CARD_NAME_LANGUAGES"):
         monkeypatch.delenv(name, raising=False)
 
 

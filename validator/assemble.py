@@ -143,7 +143,7 @@ def assemble(
         planar=piles[Section.PLANAR].entries(),
         schemes=piles[Section.SCHEMES].entries(),
         unknown=tuple(
-            UnknownName(name, quantity, tuple(sorted(lines)), tuple(suggestions.get(name, ()))[:3], section)
+            UnknownName.of(name, quantity, lines, suggestions.get(name, ()), section)
             for (name, section), (quantity, lines) in unknown.items()
         ),
         color_choices=_canonical_choices(cards, designation.color_choices),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping, NamedTuple
+from typing import Mapping, NamedTuple, Sequence
 
 WUBRG = "WUBRG"
 MANA_SYMBOL = re.compile(r"\{([^}]+)\}")  # one mana symbol of a cost: {U}, {R/G}, {X}
@@ -101,6 +101,17 @@ class Entry(NamedTuple):
     lines: tuple[int, ...] = ()
 
 
+MAX_CANDIDATES = 10  # cards an ambiguous name lists (one printed name of more is no real case)
+
+
+class Candidates(tuple):
+    """In place of suggestions: the cards a name printed in another language names when it
+    names several (Italian "Eliminare": Cancel and Wipe Away). The name is ambiguous_card,
+    never a guess; it counts like an unknown card."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class UnknownName:
     """A name in the list that resolved to no card, as typed."""
@@ -113,3 +124,12 @@ class UnknownName:
     # "schemes", or "sideboard", "maybeboard", "ignored" outside the game): only
     # commander and main names count toward the 100
     section: str = "main"
+    ambiguous: bool = False  # a name printed for several cards: `suggestions` are the candidates
+
+    @classmethod
+    def of(cls, name: str, quantity: int, lines, suggested: Sequence[str], section: str) -> "UnknownName":
+        """An unresolved name with its suggestions (3 at most), or the candidates of an
+        ambiguous one (MAX_CANDIDATES at most)."""
+        if isinstance(suggested, Candidates):
+            return cls(name, quantity, tuple(sorted(lines)), tuple(suggested)[:MAX_CANDIDATES], section, True)
+        return cls(name, quantity, tuple(sorted(lines)), tuple(suggested)[:3], section)

@@ -44,6 +44,9 @@ def unknown_card(deck: Deck) -> Iterator[Violation]:
         if unknown.section in GAME_SECTIONS:  # elsewhere: named by sideboard / not_in_deck
             by_name.setdefault(unknown.name, []).append(unknown)
     for name, entries in by_name.items():
+        if entries[0].ambiguous:
+            yield _ambiguous(name, entries)
+            continue
         suggestions = next((u.suggestions for u in entries if u.suggestions), ())[:3]
         hint = f" Did you mean {or_list(suggestions)}?" if suggestions else ""
         yield Violation(
@@ -53,6 +56,19 @@ def unknown_card(deck: Deck) -> Iterator[Violation]:
             lines=line_numbers(entries),
             suggestions=suggestions,
         )
+
+
+def _ambiguous(name: str, entries: list) -> Violation:
+    """A name printed in another language for several cards: which one is meant is not guessed."""
+    candidates = entries[0].suggestions
+    return Violation(
+        Code.AMBIGUOUS_CARD,
+        f"\"{name}\" is the printed name of {len(candidates)} different cards: {or_list(candidates)}. "
+        "Write the card's English name (or another printed name of it).",
+        cards=(name,),
+        lines=line_numbers(entries),
+        suggestions=candidates,
+    )
 
 
 def commander_missing(deck: Deck) -> Iterator[Violation]:

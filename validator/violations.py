@@ -51,6 +51,8 @@ class Code(StrEnum):
     # Real decklists, second round (issue 22): warnings about what a reader assumed or skipped.
     QUANTITY_ASSUMED = "quantity_assumed"  # a card row whose quantity is no number: one copy counted
     UNREAD_LINES = "unread_lines"  # a Markdown document's lines outside its list: prose, not cards
+    # Card names in other languages (issue 23): a printed name of several cards, never a guess.
+    AMBIGUOUS_CARD = "ambiguous_card"
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,14 @@
     cards import PATH         build the store from a local bulk file (air-gapped CI); the
                               bracket lists from MASS_LAND_DENIAL_FILE / COMBOS_FILE if set
     cards brackets            refresh only the bracket lists
+    cards import-names PATH.. the table of names printed in other languages from local files
+                              (Scryfall card objects or MTGJSON files with foreignData)
     cards status [--json]     what the store holds
+
+`sync` also rebuilds the names table from Scryfall's all_cards bulk file (or CARD_NAMES_FILE)
+when it is due (CARD_NAMES_REFRESH_SECONDS, weekly) and that file is newer; CARD_NAME_LANGUAGES
+says which languages (empty: none). A names refresh that fails keeps the last table and is a
+warning, like a bracket list's.
 
 (`python -m edh_service.cli.cards ...` runs the same.)
 
@@ -28,16 +35,17 @@ import sys
 from dataclasses import asdict
 from typing import Any, Callable
 
-from card_data import bracket_lists, bracket_tables
+from card_data import bracket_lists, bracket_tables, names_sync, names_table
 from card_data.building import SyncResult
 from card_data.errors import CardDataError, CardDataUnavailable
-from card_data.settings import BracketSources
+from card_data.settings import BracketSources, NameSources
 from card_data.store import read_metadata
 from card_data.sync import import_file, sync
-from edh_service.config import ConfigError, bracket_sources as sources_of, setting, store_settings
+from edh_service.config import ConfigError, bracket_sources as sources_of, name_sources, setting, store_settings
 
 # The settings each command reads of the table (the service reads them from app.config).
 BRACKET_SETTINGS = ("SCRYFALL_API_URL", "SPELLBOOK_URL", "MASS_LAND_DENIAL_FILE", "COMBOS_FILE", "USER_AGENT")
+NAME_SETTINGS = ("CARD_NAME_LANGUAGES", "CARD_NAMES_FILE", "CARD_NAMES_REFRESH_SECONDS")
 
 EXIT_ERROR = 1
 EXIT_TEMPFAIL = 75  # sysexits.h: try again later (a cron job or CI can tell it apart)
@@ -52,11 +60,18 @@ def _parser() -> argparse.ArgumentParser:
     sync_parser = commands.add_parser("sync", parents=[common], help="download Scryfall's oracle-cards bulk file if newer")
     sync_parser.add_argument("--api-url", default=setting("SCRYFALL_API_URL"), help="Scryfall API base (default: %(default)s)")
     sync_parser.add_argument("--force", action="store_true", help="download even if the store is current")
+    sync_parser.add_argument("--no-names", action="store_true",
+                             help="leave the names in other languages to the service's background sync (make run)")
     import_parser = commands.add_parser("import", parents=[common], help="build the store from a local bulk file")
     import_parser.add_argument("path", help=".jsonl.gz, .jsonl, .json or .json.gz bulk file")
     import_parser.add_argument("--updated-at", help="the file's updated_at (default: bulk-data.json beside it, or mtime)")
     brackets_parser = commands.add_parser("brackets", parents=[common], help="refresh only the bracket lists")
     brackets_parser.add_argument("--api-url", default=setting("SCRYFALL_API_URL"), help="Scryfall API base (default: %(default)s)")
+    names_parser = commands.add_parser("import-names", parents=[common],
+                                       help="load the names printed in other languages from local files")
+    names_parser.add_argument("paths", nargs="+", metavar="PATH",
+                              help="Scryfall card objects (.jsonl[.gz], a JSON list or list object) or MTGJSON files")
+    names_parser.add_argument("--updated-at", help="the files' updated_at (default: the newest file's mtime)")
     status_parser = commands.add_parser("status", parents=[common], help="show what the store holds")
     status_parser.add_argument("--json", action="store_true", help="print JSON")
     return parser
@@ -97,21 +112,50 @@ def _describe(list_status: bracket_tables.ListStatus) -> str:
 
 
 def _status(db: str, as_json: bool) -> int:
-    """Print the store's metadata and bracket lists; exit 1 when there is no store."""
+    """Print the store's metadata, bracket lists and names table; exit 1 when there is no store."""
     meta = read_metadata(db)
     lists = bracket_tables.status(db) if meta else None
+    names = names_table.read_status(db) if meta else None
     if as_json:
         print(json.dumps({
             "db": db, "card_data": asdict(meta) if meta else None,
             "brackets": {kind: value.as_dict() for kind, value in lists.items()} if lists else None,
-        }))
+            "card_names": names.shown() if names else None,
+        }, ensure_ascii=False))
     elif meta is None:
         print(f"{db}: no card store (run `cards sync` or `cards import PATH`)")
     else:
         print(f"{db}: {meta.cards} cards from {meta.source}, updated_at {meta.updated_at}")
         for kind, list_status in (lists or {}).items():
             print(f"  {LABELS[kind]}: {_describe(list_status)}")
+        print(f"  card names: {_describe_names(names)}")
     return 0 if meta else EXIT_ERROR
+
+
+def _describe_names(names: names_table.NamesStatus) -> str:
+    """The names table's status in words."""
+    if not names.loaded:
+        text = "not loaded (names in other languages are unknown cards)"
+    else:
+        text = (f"{names.names} printed names in {len(names.languages)} languages ({', '.join(names.languages)}) "
+                f"from {names.source}, updated_at {names.updated_at}, refreshed {names.refreshed_at}")
+    if names.error:
+        text += f"; last refresh failed at {names.failed_at}: {names.error}"
+    return text
+
+
+def _report_names(outcome: names_sync.NamesRefresh) -> None:
+    """What a names refresh did: a line, or a warning on stderr when it failed."""
+    if outcome.status == "failed":
+        kept = "keeping the last table" if outcome.names.loaded else "no table loaded"
+        print(f"warning: card names not refreshed ({kept}): {outcome.error}", file=sys.stderr)
+    elif outcome.status != "off":
+        print(f"card names: {_describe_names(outcome.names)}")
+
+
+def _name_sources() -> NameSources:
+    """The names table's sources from the settings table (as the service reads them)."""
+    return name_sources({name: setting(name) for name in NAME_SETTINGS})
 
 
 def bracket_sources(setting: Callable[[str], Any], **overrides: Any) -> BracketSources:
@@ -135,9 +179,18 @@ def main(argv: list[str] | None = None) -> int:
                                        "REDIS_URL": setting("REDIS_URL"),
                                        "CARD_DATA_SHARED_DIR": setting("CARD_DATA_SHARED_DIR")})
             _report(sync(settings, force=args.force, brackets=sources), args.db)
+            if not args.no_names:
+                _report_names(names_sync.refresh(settings, _name_sources(), force=args.force))
         elif args.command == "import":
             sources = bracket_sources(setting)
             _report(import_file(args.db, args.path, updated_at=args.updated_at, brackets=sources), args.db)
+        elif args.command == "import-names":
+            languages = _name_sources().wanted()
+            if _name_sources().off:
+                print("cards import-names: CARD_NAME_LANGUAGES is empty: the names table is off", file=sys.stderr)
+                return EXIT_ERROR
+            names = names_sync.import_names(args.db, *args.paths, languages=languages, updated_at=args.updated_at)
+            print(f"{args.db} card names updated: {_describe_names(names)}")
         elif args.command == "brackets":
             _report_brackets(bracket_lists.refresh(args.db, bracket_sources(setting, api_url=args.api_url)))
         else:
@@ -145,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     except CardDataUnavailable as error:
         print(f"cards {args.command}: {error}", file=sys.stderr)
         return EXIT_TEMPFAIL
+    except ConfigError as error:  # a setting only this command reads (CARD_NAME_LANGUAGES...)
+        print(f"cards {args.command}: {error}", file=sys.stderr)
+        return EXIT_ERROR
     except CardDataError as error:
         print(f"cards {args.command}: {error}", file=sys.stderr)
         return EXIT_ERROR

@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 from typing import Callable, Iterable, Sequence
 
 from card_data import StoreMetadata
+from card_data.printed_names import LANGUAGE_NAMES
 from edh_service.cli.printable import JSON_UNPRINTABLE, json_escape, printable
 from edh_service.cli.results import PROG, STDIN, Checked
 from edh_service.responses import dump_report
@@ -61,12 +62,27 @@ def bracket_line(result: Checked) -> str | None:
     return f"minimum bracket {bracket.minimum}{declared}: " + " ".join(r.message for r in bracket.reasons)
 
 
+def languages_line(result: Checked) -> str | None:
+    """'read in other languages: 12 lines in Spanish (es), 1 line in German (de)': how many
+    lines named a card in which language, most first; None when every name was English."""
+    lines: dict[str, set[int]] = {}
+    for _, _, lang, numbers in result.translated:
+        lines.setdefault(lang, set()).update(numbers)
+    counted = sorted(((len(numbers), lang) for lang, numbers in lines.items() if numbers), key=lambda c: (-c[0], c[1]))
+    if not counted:
+        return None
+    return "read in other languages: " + ", ".join(
+        f"{plural(count, 'line')} in {LANGUAGE_NAMES.get(lang, lang)} ({lang})" for count, lang in counted)
+
+
 def render_text(results: Sequence[Checked], *, strict: bool, card_meta: StoreMetadata | None) -> str:
     """Human output: each file's status, its bracket line, its violations; a summary line."""
     lines = []
     for result in results:
         lines.append(file_status(result, strict))
         if (line := bracket_line(result)) is not None:
+            lines.append(f"  {line}")
+        if (line := languages_line(result)) is not None:
             lines.append(f"  {line}")
         lines.extend(f"  {violation_line(result.name, v)}" for v in result.violations())
     lines.append(summary(results, strict))
@@ -78,7 +94,7 @@ def report_json(result: Checked, card_meta: StoreMetadata | None) -> dict:
     if result.error:
         return {"file": result.name, "valid": False, "error": result.error}
     # responses.dump_report is the API's own serializer: both speak exactly the same JSON.
-    return {"file": result.name, **dump_report(result.report, card_meta)}
+    return {"file": result.name, **dump_report(result.report, card_meta, translated=result.translated)}
 
 
 def render_json(results: Sequence[Checked], *, strict: bool, card_meta: StoreMetadata | None) -> str:

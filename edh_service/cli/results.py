@@ -27,6 +27,7 @@ class Checked:
     path: str  # as the user named it; "-" is stdin
     report: Report | None = None
     error: str | None = None
+    translated: tuple = ()  # pipeline.Translated: the names read in another language
 
     @property
     def name(self) -> str:

@@ -105,8 +105,8 @@ def check_file(path: str, repository: CardRepository, designation: Designation |
         return Checked(path, error=f"cannot read: {error}")
     hint = format_hint(path, text)
     try:
-        report = pipeline.validate_text(text, repository, designation or NOBODY, format=hint if hint in FORMATS else None,
-                               bracket=bracket).report
+        validated = pipeline.validate_text(text, repository, designation or NOBODY,
+                                           format=hint if hint in FORMATS else None, bracket=bracket)
     except DecklistError as error:
         return Checked(path, error=f"cannot check: {error}")
     except CardDataError:
@@ -114,7 +114,7 @@ def check_file(path: str, repository: CardRepository, designation: Designation |
     except Exception as error:  # noqa: BLE001 - a crash must not pass for "invalid deck" (1)
         print_traceback(error, streams.stderr if streams else sys.stderr)
         return Checked(path, error=f"internal error: {error!r}")
-    return Checked(path, report=report)
+    return Checked(path, report=validated.report, translated=validated.translated)
 
 
 def print_traceback(error: BaseException, stderr: TextIO) -> None:

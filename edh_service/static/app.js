@@ -10,6 +10,14 @@
 
 (function () {
   const COLOR_NAMES = { W: "White", U: "Blue", B: "Black", R: "Red", G: "Green", C: "Colorless" };
+  /* card_data.printed_names.LANGUAGE_NAMES */
+  const LANGUAGE_NAMES = {
+    es: "Spanish", fr: "French", de: "German", it: "Italian", pt: "Portuguese", ja: "Japanese",
+    ko: "Korean", ru: "Russian", zhs: "Simplified Chinese", zht: "Traditional Chinese", he: "Hebrew",
+    la: "Latin", grc: "Ancient Greek", ar: "Arabic", sa: "Sanskrit", ph: "Phyrexian",
+  };
+  /* The codes whose cards are names as written (no card to link to). */
+  const TYPED_CODES = ["unknown_card", "ambiguous_card"];
   /* validator.brackets.BRACKET_NAMES */
   const BRACKET_NAMES = { 1: "Exhibition", 2: "Core", 3: "Upgraded", 4: "Optimized", 5: "cEDH" };
 
@@ -235,7 +243,7 @@
         v.rule ? [" ", el("span", { class: "rule", text: `rule ${v.rule}` })] : null),
       el("p", { class: "message", text: isolateNames(v.message, v.cards || []) }),
       cards.length ? el("p", { class: "cards" }, el("span", { class: "label", text: cards.length === 1 ? "Card:" : "Cards:" }), " ",
-        el("span", { class: "inline-list" }, v.code === "unknown_card" ? typedList(cards) : cardList(cards))) : null,
+        el("span", { class: "inline-list" }, TYPED_CODES.includes(v.code) ? typedList(cards) : cardList(cards))) : null,
       lines.length ? el("p", { class: "lines" }, el("span", { class: "label", text: lines.length === 1 ? "Line:" : "Lines:" }), " ", lineLinks) : null,
       suggestions.length ? el("p", { class: "suggestions" }, el("span", { class: "label", text: "Did you mean:" }), " ", cardList(suggestions)) : null);
   }
@@ -254,8 +262,21 @@
     return marks;
   }
 
-  function renderListing(text, violations) {
+  /* line number -> [[English name, language name], ...], as web.listing computes it. */
+  function lineTranslations(translated) {
+    const english = new Map();
+    for (const t of translated || []) {
+      for (const n of t.lines) {
+        if (!english.has(n)) english.set(n, []);
+        english.get(n).push([t.card, LANGUAGE_NAMES[t.lang] || t.lang]);
+      }
+    }
+    return english;
+  }
+
+  function renderListing(text, violations, translated) {
     const marks = lineMarks(violations);
+    const english = lineTranslations(translated);
     // Number lines as the parser does (CR, LF, CRLF; web.display_lines), minus a final empty one.
     const lines = text.split(/\r\r\n|\r\n|\r|\n/);
     if (lines.length && lines[lines.length - 1] === "") lines.pop();
@@ -265,6 +286,10 @@
       return el("li", { id: `L${n}`, class: mark ? `line flagged flagged-${mark.severity}` : "line", "data-line": n },
         el("span", { class: "ln" }, el("span", { class: "visually-hidden", text: "Line " }), String(n)),
         el("span", { class: "text", text: content }),
+        (english.get(n) || []).map(([card, language]) => el("span", { class: "translated" },
+          el("span", { class: "visually-hidden", text: `read in ${language} as ` }),
+          el("span", { class: "english", lang: "en", text: card }), " ",
+          el("span", { class: "lang", "aria-hidden": "true", text: language }))),
         mark ? el("span", { class: "mark" }, el("span", { class: "visually-hidden", text: `${mark.severity}: ` }), mark.codes.join(", ")) : null);
     }));
   }
@@ -419,7 +444,7 @@
       renderOverview(report.overview),
       el("h3", { id: "listing-heading", text: "Your list" }),
       el("p", { class: "hint", text: "Lines with a problem are marked." }),
-      renderListing(text, report.violations),
+      renderListing(text, report.violations, report.translated),
     ].filter((part) => part !== null));
     document.title = `${report.valid ? "Legal" : "Not legal"} · Commander deck validator`;
     return line;

@@ -55,3 +55,16 @@ def browser():
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(params=(True, False), ids=("js", "no-js"))
+def page(request, browser):
+    """A fresh page with JavaScript on or off; console errors (CSP reports too) are collected."""
+    context = browser.new_context(java_script_enabled=request.param, viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.console_errors = []
+    page.on("console", lambda message: message.type == "error" and page.console_errors.append(message.text))
+    page.on("pageerror", lambda error: page.console_errors.append(str(error)))
+    page.js = request.param
+    yield page
+    context.close()

@@ -48,7 +48,7 @@ def test_legal_deck_is_200_valid_with_the_design_shape(client):
     assert response.status_code == 200
     body = response.get_json()
     assert list(body) == ["valid", "format", "decklist_format", "commanders", "companion",
-                          "color_identity", "card_count", "violations", "bracket", "card_data"]
+                          "color_identity", "card_count", "violations", "translated", "bracket", "card_data"]
     assert body["violations"] == []
     assert body["valid"] is True
     assert body["format"] == "commander"
@@ -268,7 +268,8 @@ def test_readyz_reports_the_store(client, fixture_db):
     assert response.status_code == 200
     assert response.get_json() == {"status": "ready",
                                    "card_data": {"updated_at": FIXTURE_UPDATED_AT, "cards": cards},
-                                   "bracket_lists": {"mass_land_denial": None, "two_card_combos": None}}
+                                   "bracket_lists": {"mass_land_denial": None, "two_card_combos": None},
+                                   "card_names": {"languages": [], "names": 0, "updated_at": None}}
 
 
 def test_cors_on_a_successful_validation(client):

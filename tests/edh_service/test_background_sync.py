@@ -151,7 +151,9 @@ def test_an_existing_store_is_only_refreshed_later(scryfall_server, make_app, fi
     # (not a fixed sleep and a hope that it would have asked by then).
     syncer = app.extensions["card_data_sync"]
     assert wait_for(lambda: syncer.retry_after() > 3000)
-    assert scryfall_server.requests == []  # `make run` already synced; no request at start
+    # `make run` already synced the cards: at start only the names table (none yet: due) is
+    # asked for (this server has no all_cards: a 404, recorded, the cards serve on).
+    assert scryfall_server.paths() == ["/bulk-data/all-cards"]
 
 
 def test_offline_never_syncs(scryfall_server, make_app):
@@ -212,3 +214,47 @@ def test_a_syncer_that_loses_the_redis_lock_stops_syncing_and_waits(scryfall_ser
     finally:
         syncer.stop()
         coordination.close()
+
+
+def test_the_names_refresh_never_delays_readiness(scryfall_server, make_app, monkeypatch):
+    """The background job syncs the cards, then the names: /readyz is 200 while the names are
+    still being built, and validations read them once they are in."""
+    import threading
+
+    from card_data import names_sync
+    from tests.support.factories import PRINTED_NAMES
+    from tests.support.scryfall_server import FIXTURES, load_jsonl
+
+    scryfall_server.all_cards = load_jsonl(FIXTURES / PRINTED_NAMES)
+    building, release = threading.Event(), threading.Event()
+    real_refresh = names_sync.refresh
+
+    def slow_refresh(*args, **kwargs):
+        building.set()
+        release.wait(10)
+        return real_refresh(*args, **kwargs)
+
+    monkeypatch.setattr(names_sync, "refresh", slow_refresh)
+    client = make_app(scryfall_server).test_client()
+    assert building.wait(10)  # the cards are in, the names are being built
+    ready = client.get("/readyz")
+    assert ready.status_code == 200 and ready.get_json()["card_names"]["names"] == 0
+    body = client.post("/api/v1/validate", json={"decklist": "1 Contrahechizo"}).get_json()
+    assert body["translated"] == [] and "unknown_card" in [v["code"] for v in body["violations"]]
+    release.set()
+    assert wait_for(lambda: client.get("/readyz").get_json()["card_names"]["names"] == 26)
+    body = client.post("/api/v1/validate", json={"decklist": "1 Contrahechizo"}).get_json()
+    assert body["translated"] == [{"name": "Contrahechizo", "card": "Counterspell", "lang": "es", "lines": [1]}]
+
+
+def test_an_existing_store_gets_its_names_at_start(scryfall_server, make_app, fixture_db, tmp_path):
+    """`make run` synced the cards (`cards sync --no-names`): the service builds the names."""
+    from tests.support.factories import PRINTED_NAMES
+    from tests.support.scryfall_server import FIXTURES, load_jsonl
+
+    scryfall_server.all_cards = load_jsonl(FIXTURES / PRINTED_NAMES)
+    (tmp_path / "cards.sqlite3").write_bytes(fixture_db.read_bytes())
+    client = make_app(scryfall_server, CARD_DATA_REFRESH_SECONDS=3600).test_client()
+    assert client.get("/readyz").status_code == 200
+    assert wait_for(lambda: client.get("/readyz").get_json()["card_names"]["names"] == 26)
+    assert "/files/oracle-cards.jsonl.gz" not in scryfall_server.paths()  # the cards were not synced again

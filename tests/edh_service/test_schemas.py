@@ -20,7 +20,7 @@ DECKS = {
 }
 
 
-def schema_dump(report, meta, include=()) -> dict:
+def schema_dump(report, meta, include=(), translated=()) -> dict:
     """What ReportSchema (marshmallow) makes of the same report."""
     return schemas.ReportSchema().dump({
         "valid": report.valid,
@@ -31,6 +31,7 @@ def schema_dump(report, meta, include=()) -> dict:
         "color_identity": report.color_identity,
         "card_count": report.card_count,
         "violations": report.violations,
+        "translated": [dict(zip(("name", "card", "lang", "lines"), entry)) for entry in translated],
         "bracket": report.bracket,
         "card_data": {"source": meta.source or "scryfall", "updated_at": meta.updated_at},
         **({"overview": responses.dump_overview(report.overview)} if "overview" in include else {}),
@@ -40,11 +41,11 @@ def schema_dump(report, meta, include=()) -> dict:
 @pytest.mark.parametrize("name", DECKS)
 def test_the_hand_built_report_is_what_report_schema_dumps(app, name):
     repository = repository_of(app)
-    report, source = service.validate_text(DECKS[name], repository, with_overview=True)
+    report, source, translated = service.validate_text(DECKS[name], repository, with_overview=True)
     meta = source or repository.metadata()
-    built = responses.dump_report(report, meta, "commander", ("overview",))
-    assert built == schema_dump(report, meta, ("overview",))
-    assert list(built) == list(schema_dump(report, meta, ("overview",)))  # the documented key order too
+    built = responses.dump_report(report, meta, "commander", ("overview",), translated)
+    assert built == schema_dump(report, meta, ("overview",), translated)
+    assert list(built) == list(schema_dump(report, meta, ("overview",), translated))  # the documented key order too
     json.dumps(built)  # plain JSON types only: no enum or tuple leaks out
 
 

@@ -343,3 +343,28 @@ def everywhere(c: Card, **values: str) -> Card:
     legalities.update(values)
     kept = {key: value for key, value in legalities.items() if value is not None}
     return replace(c, legality=kept.get("commander", "not_legal"), legalities=kept)
+
+
+# --- card names in other languages (issue 23) ------------------------------------------
+
+# Hand-made Scryfall objects of other languages for cards of tests/fixtures/cards.jsonl.
+PRINTED_NAMES = "names/printed-names.jsonl"
+
+
+def load_card_names(db) -> None:
+    """The names of tests/fixtures/names/printed-names.jsonl into the store at db, as
+    `cards import-names` does."""
+    from pathlib import Path
+
+    from card_data import names_sync
+
+    status = names_sync.import_names(db, Path(__file__).resolve().parents[1] / "fixtures" / PRINTED_NAMES,
+                                     updated_at="2026-11-29T00:00:00+00:00")
+    assert status.loaded and status.names > 20
+
+
+# deck_text()'s 100-card list with names in other languages: Spanish commander and spells,
+# German "Sol-Ring" (English by the loose match: punctuation forgiven), French Île.
+FOREIGN_SPELLS = tuple({"Counterspell": "Contrahechizo", "Swords to Plowshares": "Espadas en rejas de arado",
+                        "Sol Ring": "Sol-Ring"}.get(name, name) for name in SPELLS)
+FOREIGN_BASICS = (("Forest", 20), ("Isla", 10), ("Île", 10), ("Plains", 20), ("Swamp", 19))

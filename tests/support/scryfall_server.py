@@ -4,6 +4,10 @@ Serves:
   GET  /bulk-data/oracle-cards          a bulk_data object (jsonl_download_uri and/or download_uri)
   GET  /files/oracle-cards.jsonl.gz     the gzipped JSON Lines bulk file
   GET  /files/oracle-cards.json[.gz]    the same cards as one JSON array (the old format)
+  GET  /bulk-data/all-cards             the all_cards bulk_data object (when `all_cards` or
+                                        `all_cards_file` is set; else 404, as for a type that is gone)
+  GET  /files/all-cards.jsonl.gz        every printing in every language: `all_cards` gzipped
+                                        (`all_cards_truncate` cuts it), or `all_cards_file` from disk
   POST /cards/collection                {"data": [...], "not_found": [...]} by name or face name
   GET  /cards/search?q=...[&page=N]     `search_results[q]` in pages of `search_page_size`,
                                         next_page an absolute URL; no match: 404 (as Scryfall)
@@ -96,6 +100,10 @@ class ScryfallServer:
     collection_body: bytes | None = None
     search_body: bytes | None = None
     search_next: str | None = None
+    all_cards: list[dict[str, Any]] | None = None  # the all_cards file's objects (None: no such bulk type)
+    all_cards_file: Path | None = None  # served as is, streamed from disk (benchmarks)
+    all_cards_updated_at: str = "2026-11-30T09:12:44.000+00:00"
+    all_cards_truncate: bool = False  # the all_cards file ends halfway (honest length)
 
     def __post_init__(self) -> None:
         self._httpd: ThreadingHTTPServer | None = None
@@ -170,6 +178,20 @@ class ScryfallServer:
         if self.offer in ("json", "both"):
             body["download_uri"] = f"{self.base_url}/files/oracle-cards.json"
         return body
+
+    def all_cards_object(self) -> dict[str, Any]:
+        """The bulk_data object for all_cards."""
+        return {
+            "object": "bulk_data", "id": "e2ef41e3-5778-4bc2-af3f-78eca4dd9c23", "type": "all_cards",
+            "updated_at": self.all_cards_updated_at, "name": "All Cards", "content_type": "application/jsonl",
+            "content_encoding": "gzip", "jsonl_download_uri": f"{self.base_url}/files/all-cards.jsonl.gz",
+        }
+
+    def all_cards_bytes(self) -> bytes:
+        """The gzipped all_cards file (cut in half with all_cards_truncate)."""
+        lines = "".join(json.dumps(card, ensure_ascii=False) + "\n" for card in self.all_cards or ())
+        body = gzip.compress(lines.encode("utf-8"))
+        return body[: len(body) // 2] if self.all_cards_truncate else body
 
     def collection(self, identifiers: Iterable[dict[str, Any]]) -> dict[str, Any]:
         """A /cards/collection List: data in request order, not_found for the rest."""
@@ -281,6 +303,12 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_answer(state.bulk_object_body)
         elif self.path == "/bulk-data/oracle-cards":
             self._send(200, json.dumps(state.bulk_object()).encode())
+        elif self.path == "/bulk-data/all-cards" and (state.all_cards is not None or state.all_cards_file):
+            self._send(200, json.dumps(state.all_cards_object()).encode())
+        elif self.path == "/files/all-cards.jsonl.gz" and state.all_cards_file is not None:
+            self._stream_file(state.all_cards_file, "application/gzip")
+        elif self.path == "/files/all-cards.jsonl.gz" and state.all_cards is not None:
+            self._send_file(state.all_cards_bytes(), "application/gzip")
         elif self.path == "/files/oracle-cards.jsonl.gz":
             self._send_file(state.jsonl_bytes(), "application/gzip")
         elif self.path in ("/files/oracle-cards.json", "/files/oracle-cards.json.gz"):
@@ -305,18 +333,22 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
         self._send(200, body, content_type, **headers)
 
+    def _stream_file(self, path: Path, content_type: str) -> None:
+        """A file from disk, streamed (benchmarks' large files)."""
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(path.stat().st_size))
+        self.end_headers()
+        with path.open("rb") as handle:
+            shutil.copyfileobj(handle, self.wfile, 1024 * 1024)
+
     def _send_export(self, gz: bool) -> None:
         """The Spellbook export: bytes from memory (with the file faults) or a file streamed from disk."""
         state = self.server_state
         if state.spellbook_file is not None and state.spellbook_file.name.endswith(".gz") != gz:
             self._error(404, "not_found", "No such export file")
         elif state.spellbook_file is not None:
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(state.spellbook_file.stat().st_size))
-            self.end_headers()
-            with state.spellbook_file.open("rb") as handle:
-                shutil.copyfileobj(handle, self.wfile, 1024 * 1024)
+            self._stream_file(state.spellbook_file, "application/json")
         elif state.spellbook_export is None or (gz and not state.spellbook_offer_gz):
             self._error(404, "not_found", "No export here")
         else:
