@@ -13,10 +13,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from marshmallow import Schema, fields, post_dump, validate
+from marshmallow import Schema, ValidationError, fields, post_dump, validate
 
 from validator.brackets import BRACKETS
 from validator.deck import WUBRG
+from validator.formats import FORMATS as GAME_FORMAT_TABLE, KEYS, UnknownFormat, format_named
 from validator.overview import COLORS, CURVE_BUCKETS
 from validator.parse import FORMATS, MAX_NAME_LENGTH
 from validator.violations import Code
@@ -26,10 +27,13 @@ from validator.violations import Code
 MAX_DECKLIST_LENGTH = 1024 * 1024
 MAX_COMMANDERS = 5
 MAX_COLOR_CHOICES = 5
+MAX_SIGNATURE_SPELLS = 5  # the engine says signature_spell past one per oathbreaker
 BATCH_LIMIT = 50  # default; the app's BATCH_LIMIT config may lower or raise it
 # Optional response blocks a request may ask for with "include" (the base shape is fixed).
-INCLUDES = ("overview",)
-GAME_FORMATS = ("commander",)
+INCLUDES = ("overview", "formats")
+GAME_FORMATS = KEYS  # the canonical keys (validator.formats); aliases are accepted on the way in
+# Every spelling a request may use, for the OpenAPI document (the field itself ignores case).
+GAME_FORMAT_NAMES = tuple(name for f in GAME_FORMAT_TABLE for name in (f.key, *f.aliases))
 
 
 # Python converts at most 4,300 digits to an int (ValueError); no field takes a number near
@@ -61,6 +65,31 @@ def bracket_field(*, strict: bool = True) -> fields.Integer:
     )
 
 
+class GameFormat(fields.String):
+    """The game format: a key or alias in any case (validator.formats.format_named), loaded
+    as its canonical key; anything else is refused with a message listing the seven keys."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return format_named(text).key
+        except UnknownFormat as error:
+            raise ValidationError(str(error)) from None
+
+
+def game_format_field() -> GameFormat:
+    """The request's `format` (absent or null: the list's own, else commander)."""
+    return GameFormat(
+        load_default=None,
+        allow_none=True,
+        metadata={"enum": list(GAME_FORMAT_NAMES),
+                  "description": "The game format to check against: " + ", ".join(KEYS) + " (aliases edh, "
+                                 "duelcommander, dc, historicbrawl, pdh, pauperedh; any case). Omitted: the format "
+                                 "the list names for itself (format_inferred), else commander. The response "
+                                 "says the canonical key."},
+    )
+
+
 def card_name(**kwargs: Any) -> fields.String:
     """A card name field: non-empty and bounded."""
     return fields.String(validate=validate.Length(1, MAX_NAME_LENGTH), **kwargs)
@@ -75,11 +104,7 @@ class ValidateRequestSchema(Schema):
         metadata={"description": "The decklist in any supported format (text, Arena, Moxfield, "
                                  "Archidekt, MTGO .dek, Cockatrice .cod, Forge/XMage .dck)."},
     )
-    format = fields.String(
-        load_default="commander",
-        validate=validate.OneOf(GAME_FORMATS),
-        metadata={"description": "The game format to check against."},
-    )
+    format = game_format_field()
     decklist_format = fields.String(
         load_default=None,
         allow_none=True,
@@ -106,6 +131,14 @@ class ValidateRequestSchema(Schema):
         validate=validate.Length(max=MAX_COLOR_CHOICES),
         metadata={"description": 'Color chosen for a commander, e.g. {"The Prismatic Piper": "R"}.'},
     )
+    signature_spells = fields.List(
+        card_name(),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=MAX_SIGNATURE_SPELLS),
+        metadata={"description": "Oathbreaker only: designate the signature spells, overriding what the text "
+                                 "marks (a 422 in any other format)."},
+    )
     bracket = bracket_field()
     include = fields.List(
         fields.String(validate=validate.OneOf(INCLUDES)),
@@ -113,7 +146,8 @@ class ValidateRequestSchema(Schema):
         allow_none=True,
         validate=validate.Length(max=len(INCLUDES)),
         metadata={"description": 'Optional blocks to add to the response: ["overview"] adds `overview` '
-                                 "(mana curve, color balance, card types, cards by type, preview images)."},
+                                 "(mana curve, color balance, card types, cards by type, preview images); "
+                                 '["formats"] adds `formats` (every game format\'s verdict).'},
     )
 
 
@@ -243,23 +277,42 @@ class BracketSchema(Schema):
     reasons = fields.List(fields.Nested(BracketReasonSchema), required=True)
 
 
+class FormatVerdictSchema(Schema):
+    """One game format's verdict in the `formats` block."""
+
+    valid = fields.Boolean(required=True)
+    codes = fields.List(fields.String(metadata={"enum": [c.value for c in Code]}), required=True,
+                        metadata={"description": "The distinct error codes in that format, sorted."})
+
+
+FormatsBlockSchema = Schema.from_dict(
+    {key: fields.Nested(FormatVerdictSchema, required=True) for key in KEYS}, name="FormatsBlockSchema")
+
+
 class ReportSchema(Schema):
     """Response of POST /api/v1/validate: the verdict and every violation."""
 
     valid = fields.Boolean(required=True)
-    format = fields.String(required=True, metadata={"description": "The game format checked."})
+    format = fields.String(required=True, validate=validate.OneOf(GAME_FORMATS),
+                           metadata={"description": "The game format checked (its canonical key)."})
     decklist_format = fields.String(
         required=True, metadata={"description": "The decklist syntax it was read as (text, arena...)."}
     )
     commanders = fields.List(fields.String(), required=True)
     companion = fields.String(required=True, allow_none=True)
+    signature_spells = fields.List(fields.String(), required=True, metadata={
+        "description": "Oathbreaker: the signature spells (canonical names); empty in the other formats."})
     color_identity = fields.List(fields.String(validate=validate.OneOf(tuple(WUBRG))), required=True)
     card_count = fields.Integer(required=True)
     violations = fields.List(fields.Nested(ViolationSchema), required=True)
-    bracket = fields.Nested(BracketSchema, required=True)
+    bracket = fields.Nested(BracketSchema, required=True, allow_none=True,
+                            metadata={"description": "null outside commander (brackets are Commander's)."})
     card_data = fields.Nested(CardDataSchema, required=True)
     overview = fields.Nested(OverviewSchema, metadata={"description": 'Only when the request asks: "include": '
                                                                     '["overview"] (or ?include=overview).'})
+    formats = fields.Nested(FormatsBlockSchema, metadata={
+        "description": 'Only when the request asks: "include": ["formats"] (or ?include=formats): for every '
+                       "game format, whether the list is legal there and its error codes."})
 
 
 class BatchResponseSchema(Schema):
@@ -348,6 +401,14 @@ class ReadyBracketListsSchema(Schema):
     two_card_combos = fields.Nested(ReadyBracketListSchema, required=True, allow_none=True)
 
 
+class ReadyFormatListsSchema(Schema):
+    """The formats' synced lists; null for a list not loaded."""
+
+    pauper_commanders = fields.Nested(ReadyBracketListSchema, required=True, allow_none=True, metadata={
+        "description": "Scryfall's is:paupercommander list (or PAUPER_COMMANDERS_FILE); null: not loaded, a Pauper "
+                       "Commander commander is then legality_unknown."})
+
+
 class ReadySchema(Schema):
     """Response of GET /readyz once card data is loaded."""
 
@@ -356,10 +417,49 @@ class ReadySchema(Schema):
     bracket_lists = fields.Nested(ReadyBracketListsSchema, required=True,
                                   metadata={"description": "Not a readiness condition: without a list, "
                                                            "validation says that check was not made."})
+    format_lists = fields.Nested(ReadyFormatListsSchema, required=True,
+                                 metadata={"description": "Not a readiness condition either."})
     degraded = fields.Boolean(metadata={"description": "Present (true) when the last background sync "
                                                       "failed: answers come from the last good store."})
     last_sync_error = fields.String(metadata={"description": "That the last sync failed (with degraded); "
                                                              "why is in the service's log."})
+
+
+class FormatSchema(Schema):
+    """One row of GET /api/v1/formats: a Commander-family format as the engine judges it."""
+
+    key = fields.String(required=True, validate=validate.OneOf(GAME_FORMATS))
+    name = fields.String(required=True)
+    deck_size = fields.Integer(required=True, metadata={"description": "Exactly this many cards, commanders "
+                                                                       "(and signature spells) included."})
+    commander = fields.String(required=True, metadata={"description": "Who can command, in words."})
+    legality_key = fields.String(required=True, metadata={"description": "The Scryfall legalities key the "
+                                                                         "cards are judged by."})
+    brackets = fields.Boolean(required=True, metadata={"description": "Commander Brackets apply."})
+    aliases = fields.List(fields.String(), required=True)
+
+
+class SourceSchema(Schema):
+    """When one source of the formats' data was last updated (its own updated_at)."""
+
+    updated_at = fields.String(required=True, allow_none=True)
+    entries = fields.Integer(metadata={"description": "How many names a synced list holds."})
+
+
+class FormatSourcesSchema(Schema):
+    """Where the formats' data comes from; null for what is not loaded."""
+
+    legalities = fields.Nested(SourceSchema, required=True, allow_none=True, metadata={
+        "description": "Every card's legalities: the Scryfall bulk file the store was built from."})
+    pauper_commanders = fields.Nested(SourceSchema, required=True, allow_none=True, metadata={
+        "description": "Scryfall's is:paupercommander list (or PAUPER_COMMANDERS_FILE)."})
+
+
+class FormatsResponseSchema(Schema):
+    """Response of GET /api/v1/formats: the formats table and its data's dates."""
+
+    formats = fields.List(fields.Nested(FormatSchema), required=True)
+    sources = fields.Nested(FormatSourcesSchema, required=True)
 
 
 class ErrorSchema(Schema):
