@@ -14,7 +14,7 @@ import json
 import pytest
 
 from tests.support.apps import offline_app
-from tests.support.format_store import UPDATED_AT, format_store
+from tests.support.format_store import UPDATED_AT, format_deck as deck, format_store
 from tests.support.responses import assert_envelope
 from validator.formats import KEYS, format_table
 
@@ -23,19 +23,6 @@ ATRAXA = "Atraxa, Praetors' Voice"
 TEFERI = "Teferi, Master of Time"
 KARN = "Karn, Legacy Reforged"
 WITNESS = "Eternal Witness"
-
-
-def deck(commanders, *cards, size=100, basic="Island", section="Commander") -> str:
-    """A list: the commanders in a Commander section, `cards` (name or (quantity, name)),
-    and basic lands up to `size`."""
-    lines = [section] + [f"1 {name}" for name in commanders] + ["", "Deck"]
-    count = len(commanders)
-    for item in cards:
-        quantity, name = item if isinstance(item, tuple) else (1, item)
-        lines.append(f"{quantity} {name}")
-        count += quantity
-    lines.append(f"{size - count} {basic}")
-    return "\n".join(lines) + "\n"
 
 
 @pytest.fixture(scope="module")

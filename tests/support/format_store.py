@@ -22,3 +22,16 @@ def format_store(db: Path, *, pauper_commanders: bool = True) -> Path:
         if pauper_commanders else None
     import_file(db, FORMAT_CARDS, updated_at=UPDATED_AT, brackets=sources)
     return db
+
+
+def format_deck(commanders, *cards, size: int = 100, basic: str = "Island", section: str = "Commander") -> str:
+    """A list of the formats' cards: the commanders in a Commander section, `cards` (a name,
+    or (quantity, name)), and `basic` lands up to `size`."""
+    lines = [section] + [f"1 {name}" for name in commanders] + ["", "Deck"]
+    count = len(commanders)
+    for item in cards:
+        quantity, name = item if isinstance(item, tuple) else (1, item)
+        lines.append(f"{quantity} {name}")
+        count += quantity
+    lines.append(f"{size - count} {basic}")
+    return "\n".join(lines) + "\n"
