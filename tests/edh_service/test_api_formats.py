@@ -14,27 +14,20 @@ import json
 import pytest
 
 from tests.support.apps import offline_app
-from tests.support.format_store import UPDATED_AT, format_deck as deck, format_store
+from tests.support.format_store import TEFERI, UPDATED_AT, format_deck as deck, format_store
 from tests.support.responses import assert_envelope
 from validator.formats import KEYS, format_table
 
 VALIDATE = "/api/v1/validate"
 ATRAXA = "Atraxa, Praetors' Voice"
-TEFERI = "Teferi, Master of Time"
 KARN = "Karn, Legacy Reforged"
 WITNESS = "Eternal Witness"
 
 
-@pytest.fixture(scope="module")
-def format_db(tmp_path_factory):
-    """The formats' store with the PDH list loaded (built once; nothing writes to it)."""
-    return format_store(tmp_path_factory.mktemp("formats") / "cards.sqlite3")
-
-
 @pytest.fixture
-def client(format_db):
-    """A test client over the formats' store."""
-    return offline_app(format_db).test_client()
+def client(formats_db):
+    """A test client over the formats' store (the PDH list loaded)."""
+    return offline_app(formats_db).test_client()
 
 
 def validate(client, decklist: str, **fields) -> dict:

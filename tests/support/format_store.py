@@ -14,6 +14,7 @@ from tests.support.scryfall_server import FORMAT_FIXTURES
 FORMAT_CARDS = FORMAT_FIXTURES / "cards.jsonl"
 PDH_FILE = FORMAT_FIXTURES / "pauper-commanders.txt"
 UPDATED_AT = "2026-11-20T00:00:00+00:00"
+TEFERI = "Teferi, Master of Time"  # a legendary planeswalker: Brawl's commander, Oathbreaker's oathbreaker
 
 
 def format_store(db: Path, *, pauper_commanders: bool = True) -> Path:

@@ -10,15 +10,13 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from tests.support.cli_runs import annotations, run_cli, run_process
-from tests.support.format_store import format_deck, format_store
-
-TEFERI = "Teferi, Master of Time"
+from tests.support.format_store import TEFERI, format_deck
 
 
-@pytest.fixture(scope="module")
-def db(tmp_path_factory):
+@pytest.fixture
+def db(formats_db):
     """The formats' store (every legality key, the PDH list)."""
-    return format_store(tmp_path_factory.mktemp("formats") / "cards.sqlite3")
+    return formats_db
 
 
 @pytest.fixture
