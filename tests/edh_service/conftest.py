@@ -55,3 +55,17 @@ def browser():
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(params=(True, False), ids=("js", "no-js"))
+def page(request, browser):
+    """A fresh page of `browser` with JavaScript on or off (`page.js`); console errors (CSP
+    reports too) are collected in `page.console_errors`."""
+    context = browser.new_context(java_script_enabled=request.param, viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.console_errors = []
+    page.on("console", lambda message: message.type == "error" and page.console_errors.append(message.text))
+    page.on("pageerror", lambda error: page.console_errors.append(str(error)))
+    page.js = request.param
+    yield page
+    context.close()

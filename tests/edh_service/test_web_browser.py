@@ -21,19 +21,6 @@ OFFENDING_LINES = sorted({n for _, lines in ILLEGAL_EXPECTED.values() for n in l
 pytestmark = requires_chromium
 
 
-@pytest.fixture(params=(True, False), ids=("js", "no-js"))
-def page(request, browser):
-    """A fresh page with JavaScript on or off; console errors (CSP reports too) are collected."""
-    context = browser.new_context(java_script_enabled=request.param, viewport={"width": 1100, "height": 900})
-    page = context.new_page()
-    page.console_errors = []
-    page.on("console", lambda message: message.type == "error" and page.console_errors.append(message.text))
-    page.on("pageerror", lambda error: page.console_errors.append(str(error)))
-    page.js = request.param
-    yield page
-    context.close()
-
-
 def shown_violations(page) -> dict[str, list[int]]:
     """code -> line numbers of every violation the page shows."""
     return {
