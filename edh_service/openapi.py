@@ -12,7 +12,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, jsonify, render_template_string
 
-from edh_service import schemas
+from edh_service import format_schemas, schemas
 
 bp = Blueprint("openapi", __name__)
 
@@ -49,7 +49,7 @@ BAD_INPUT = {
 BATCH_INPUT = {**BAD_INPUT, "415": error_response("Not application/json.")}
 
 TEXT_PARAMETERS = [
-    {"in": "query", "name": "format", "schema": {"type": "string", "enum": list(schemas.GAME_FORMAT_NAMES)},
+    {"in": "query", "name": "format", "schema": {"type": "string", "enum": list(format_schemas.GAME_FORMAT_NAMES)},
      "description": "The game format, a key or alias in any case (a JSON field of the same name wins); "
                     "omitted: the one the list names, else commander."},
     {"in": "query", "name": "decklist_format",
