@@ -216,6 +216,11 @@ def run() -> list[Row]:
             answer.write_bytes(fetch(base, body.read_bytes()))
             size = answer.stat().st_size
             single, loaded, cpu_us = measure(base, script, body, master)
+            # the same deck with every format's verdict (include=formats, issue 21), same server
+            every = Path(scratch) / "deck-formats.json"
+            every.write_bytes(json.dumps({"decklist": deck, "include": ["formats"]}).encode())
+            assert len(check_deck(base, every.read_bytes())["formats"]) == 7
+            formats_single, formats_loaded, formats_cpu_us = measure(base, script, every, master)
             rss = worker_rss_mb(master)
         with served(store, app="bench.floor_app:app", BENCH_FLOOR_BODY=str(answer)) as (base, master):
             floor_single, floors, floor_cpu_us = measure(base, script, body, master)
@@ -239,6 +244,10 @@ def run() -> list[Row]:
         Row(name, "decks/s as a share of that floor", f"{decks / floor_two:.0%}"),
         Row(name, f"gunicorn workers' CPU per request, {conns}: service / floor",
             f"{cpu_us:.0f} / {floor_cpu_us:.0f} µs"),
+        Row(name, "include=formats: p50 latency, 1 connection", f"{formats_single['p50_us'] / 1000:.2f} ms"),
+        Row(name, f"include=formats: decks/s, {conns}", spread(formats_loaded)),
+        Row(name, "include=formats / one validation: workers' CPU per request",
+            f"{formats_cpu_us:.0f} / {cpu_us:.0f} µs = {formats_cpu_us / cpu_us:.2f}x", "< 3x"),
         Row(name, "RSS per worker after the runs (real store)", " / ".join(f"{mb:.0f} MB" for mb in rss)),
         Row(name, "setup", f"{wrk_version()} + Lua POST; gunicorn {GUNICORN_SETTINGS}, "
                            f"{os.cpu_count()} cores; {data}; {len(report['violations'])} violations; "

@@ -7,7 +7,9 @@ on a busy shared machine where timings swing by half.
 
 METRIC: validate (bench_engine's deck), check (bench_engine's list), validate_text and
 validate_text_formats (the real store's Forge precon, without and with every format's
-verdict); default: the first three. Each runs twice under cachegrind with
+verdict), api and api_formats (that deck as a JSON POST /api/v1/validate through Flask's
+test client, the request naming no format; api_formats with "include": ["formats"]):
+the whole view, schema load and JSON dump included; default: the first three. Each runs twice under cachegrind with
 PYTHONHASHSEED=0: 0 and N calls after the same setup and warm-up; the difference over N
 is one call's instructions. `--tree` runs another checkout's code with this venv
 (`git archive COMMIT | tar -x -C DIR`). Needs valgrind (Debian's `valgrind` package);
@@ -34,7 +36,14 @@ from validator.engine import check, validate
 which, calls = sys.argv[1], int(sys.argv[2])
 cards, decklist = build_cards(), build_decklist()
 deck = assemble(decklist, cards)
-if which.startswith("validate_text"):
+if which.startswith("api"):
+    from bench.bench_http import store_and_deck
+    from tests.support.apps import offline_app
+    db, text, _ = store_and_deck()
+    client = offline_app(db).test_client()
+    body = {"decklist": text, **({"include": ["formats"]} if which == "api_formats" else {})}
+    call = lambda: client.post("/api/v1/validate", json=body)
+elif which.startswith("validate_text"):
     from bench.bench_http import store_and_deck
     from card_data import open_repository
     from card_data.settings import StoreSettings
@@ -50,7 +59,7 @@ for _ in range(30):
 for _ in range(calls):
     call()
 """
-METRICS = ("validate", "check", "validate_text", "validate_text_formats")
+METRICS = ("validate", "check", "validate_text", "validate_text_formats", "api", "api_formats")
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 

@@ -1,11 +1,16 @@
-"""The lists behind Commander Brackets: where each comes from and how a refresh replaces it.
+"""The synced lists (Commander Brackets' two, and the Pauper Commander commander list of the
+Commander-family formats): where each comes from and how a refresh replaces it.
 
-Sources (DESIGN.md, "Commander Brackets"), refreshed with each `cards sync`:
+Sources (DESIGN.md, "Commander Brackets" and "Commander-family formats"), refreshed with
+each `cards sync`:
 - mass land denial: Scryfall's tag search `otag:mass-land-denial` (every page, through the
   rate-limited ScryfallClient), or MASS_LAND_DENIAL_FILE (one name a line);
 - two-card combos: Commander Spellbook's variants export from SPELLBOOK_URL (spellbook.py),
-  or COMBOS_FILE (one `Card A@Card B` a line). `#` starts a comment line in both files.
-`settings.BracketSources` says which; the caller builds it from its configuration.
+  or COMBOS_FILE (one `Card A@Card B` a line);
+- Pauper Commander commanders: Scryfall's search `is:paupercommander` (every page, the same
+  client, budget and lockout), or PAUPER_COMMANDERS_FILE (one name a line).
+`#` starts a comment line in every file. `settings.BracketSources` says which; the caller
+builds it from its configuration.
 
 A refresh replaces one list at a time (bracket_tables.py holds the SQL); any failure (network,
 a 404 tag, a malformed export, a bad file, an empty list) leaves the last good list in place
@@ -27,8 +32,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from card_data import bracket_tables
-from card_data.bracket_tables import MASS_LAND_DENIAL, TWO_CARD_COMBOS, ListStatus, ListWriter, now
-from card_data.client import ScryfallClient
+from card_data.bracket_tables import (
+    MASS_LAND_DENIAL, NAME_LISTS, PAUPER_COMMANDERS, TWO_CARD_COMBOS, ListStatus, ListWriter, now,
+)
+from card_data.client import SEARCH_PAGE_SIZE, ScryfallClient
 from card_data.convert import MAX_NAME_LENGTH, clean_name
 from card_data.errors import CardDataError, CardDataNotFound
 from card_data.file_coordination import RateLimits
@@ -39,9 +46,14 @@ from card_data.streams import cut, read_capped
 log = logging.getLogger(__name__)
 
 MASS_LAND_DENIAL_QUERY = "otag:mass-land-denial"
+PAUPER_COMMANDERS_QUERY = "is:paupercommander"
+# is:paupercommander matched about 5,600 cards in 2026 (pdh-json-updater's 2026-06-26 run:
+# 5,624 uncommon creatures and Backgrounds), 33 pages of 175: room to double, still bounded.
+PAUPER_COMMANDER_PAGES = 70
 # An override file is read whole: ../shared/brackets' combo list (1,700 pairs) is 70 KB.
 MAX_LIST_FILE_BYTES = 16 << 20
-ENTRY_WORDS = {MASS_LAND_DENIAL: "mass land denial cards", TWO_CARD_COMBOS: "two-card combos"}  # in messages
+ENTRY_WORDS = {MASS_LAND_DENIAL: "mass land denial cards", TWO_CARD_COMBOS: "two-card combos",  # in messages
+               PAUPER_COMMANDERS: "Pauper Commander commanders"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +93,8 @@ def _read_file(path: str) -> tuple[str, str, str]:
 # -- sources --------------------------------------------------------------------------------
 
 
-def mass_land_denial_from_file(path: str) -> Fetched:
-    """MASS_LAND_DENIAL_FILE: one card name a line."""
+def names_from_file(path: str) -> Fetched:
+    """MASS_LAND_DENIAL_FILE or PAUPER_COMMANDERS_FILE: one card name a line."""
     text, source, updated_at = _read_file(path)
     return Fetched([line for _, line in iter_lines(text)], source, updated_at)
 
@@ -99,17 +111,30 @@ def combos_from_file(path: str) -> Fetched:
     return Fetched(pairs, source, updated_at)
 
 
-def mass_land_denial_from_scryfall(client: ScryfallClient) -> Fetched:
-    """Every card of Scryfall's otag:mass-land-denial search.
+def names_from_search(client: ScryfallClient, query: str, **bounds: int) -> Fetched:
+    """The names of every card a Scryfall search matches (otag:mass-land-denial,
+    is:paupercommander); `bounds` are ScryfallClient.search's page and card limits.
 
-    A 404 means the search matched nothing: the tag is gone or renamed (an empty list is
-    refused for any source, see `refuse_empty`).
+    A 404 means the search matched nothing: the tag or keyword is gone or renamed (an empty
+    list is refused for any source, see `refuse_empty`).
     """
     try:
-        names = [card.get("name") for card in client.search(MASS_LAND_DENIAL_QUERY)]
+        names = [card.get("name") for card in client.search(query, **bounds)]
     except CardDataNotFound as error:
-        raise CardDataError(f"Scryfall's {MASS_LAND_DENIAL_QUERY} matched no cards (no such tag?): {error}") from error
-    return Fetched([name for name in names if name], f"scryfall:{MASS_LAND_DENIAL_QUERY}", now())
+        raise CardDataError(f"Scryfall's {query} matched no cards (no such tag?): {error}") from error
+    return Fetched([name for name in names if name], f"scryfall:{query}", now())
+
+
+def mass_land_denial_from_scryfall(client: ScryfallClient) -> Fetched:
+    """Every card of Scryfall's otag:mass-land-denial search."""
+    return names_from_search(client, MASS_LAND_DENIAL_QUERY)
+
+
+def pauper_commanders_from_scryfall(client: ScryfallClient) -> Fetched:
+    """Every card of Scryfall's is:paupercommander search (the cards legal as a PDH commander:
+    Scryfall's own paupercommander legality says not_legal for them, FORMATS.md)."""
+    return names_from_search(client, PAUPER_COMMANDERS_QUERY, max_pages=PAUPER_COMMANDER_PAGES,
+                             max_cards=PAUPER_COMMANDER_PAGES * SEARCH_PAGE_SIZE)
 
 
 def combos_from_spellbook(client: SpellbookClient) -> Fetched:
@@ -132,9 +157,10 @@ def iter_lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def refuse_empty(kind: str, rows: list, source: str) -> None:
-    """An empty list is never stored: both lists have had a hundred to thousands of entries
+    """An empty list is never stored: every list has had a hundred to thousands of entries
     for years, so an empty one says the source broke (a renamed tag, an export without its
-    two-card variants, a truncated file), not that no deck has any. Storing it would clear
+    two-card variants, a truncated file), not that no deck has any (or that no card can
+    command in Pauper Commander). Storing it would clear
     every deck; failing keeps the last good list, and the failure is recorded."""
     if not rows:
         raise CardDataError(f"{source} gave no {ENTRY_WORDS[kind]}: an empty list is refused, the last list stays")
@@ -153,7 +179,7 @@ def _rows(tables: ListWriter, kind: str, fetched: Fetched) -> tuple[list[tuple],
     """The table rows of one fetched list, its names canonical, and how many names the
     store does not know; an empty list or a name that is no name fails it."""
     raw = fetched.entries
-    names = _checked_names(raw if kind == MASS_LAND_DENIAL else [name for pair, _ in raw for name in pair],
+    names = _checked_names(raw if kind in NAME_LISTS else [name for pair, _ in raw for name in pair],
                            fetched.source)
     canonical = tables.canonical(names)
     unresolved = {clean_name(name) for name in names if name not in canonical}
@@ -161,7 +187,7 @@ def _rows(tables: ListWriter, kind: str, fetched: Fetched) -> tuple[list[tuple],
     def resolved(name: str) -> str:
         return canonical.get(name) or clean_name(name)
 
-    if kind == MASS_LAND_DENIAL:
+    if kind in NAME_LISTS:
         rows = sorted({(resolved(name),) for name in raw})
     else:
         merged: dict[tuple[str, str], bool] = {}
@@ -188,18 +214,30 @@ def refresh(
     spellbook: SpellbookClient | None = None,
     network: bool = True,
 ) -> dict[str, Refresh]:
-    """Refresh both lists from their sources into the store at db_path, each on its own.
+    """Refresh every list from its source into the store at db_path, each on its own.
 
     `network=False` refreshes only the lists that have a file override (`cards import`).
     A list that fails keeps its last good data; the failure is in its Refresh and status.
     """
     fetchers: dict[str, Callable[[], Fetched]] = {}
-    if sources.mass_land_denial_file:
-        fetchers[MASS_LAND_DENIAL] = lambda: mass_land_denial_from_file(sources.mass_land_denial_file)
-    elif network:
-        fetchers[MASS_LAND_DENIAL] = lambda: mass_land_denial_from_scryfall(
-            client or ScryfallClient(sources.api_url, user_agent=sources.user_agent,
-                                     limits=RateLimits.for_store(db_path)))
+    made: list[ScryfallClient] = []
+
+    def scryfall() -> ScryfallClient:
+        """The given client, else one on the store's budget, made once (both searches share it)."""
+        if client is not None:
+            return client
+        if not made:
+            made.append(ScryfallClient(sources.api_url, user_agent=sources.user_agent,
+                                       limits=RateLimits.for_store(db_path)))
+        return made[0]
+
+    searches = ((MASS_LAND_DENIAL, sources.mass_land_denial_file, mass_land_denial_from_scryfall),
+                (PAUPER_COMMANDERS, sources.pauper_commanders_file, pauper_commanders_from_scryfall))
+    for kind, path, from_scryfall in searches:
+        if path:
+            fetchers[kind] = lambda path=path: names_from_file(path)
+        elif network:
+            fetchers[kind] = lambda search=from_scryfall: search(scryfall())
     if sources.combos_file:
         fetchers[TWO_CARD_COMBOS] = lambda: combos_from_file(sources.combos_file)
     elif network:

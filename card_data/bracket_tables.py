@@ -1,5 +1,6 @@
-"""The bracket lists' tables in the store file (Commander Brackets' data, DESIGN.md): the
-SQL behind bracket_lists.py, beside the store's own (store.py). Every SQLite error becomes
+"""The synced lists' tables in the store file (Commander Brackets' data, and the Pauper
+Commander commander list of the Commander-family formats, DESIGN.md): the SQL behind
+bracket_lists.py, beside the store's own (store.py). Every SQLite error becomes
 CardDataError through store.sqlite_errors, the store's one translation; a store built
 before these tables existed reads as "not loaded".
 
@@ -26,10 +27,15 @@ from card_data.errors import CardDataError
 from card_data.store_tables import now
 from card_data.store import BUSY_TIMEOUT_SECONDS, canonical_names, sqlite_errors
 from validator.brackets import BracketData, Combo
+from validator.formats import FormatData
 
 MASS_LAND_DENIAL = "mass_land_denial"
 TWO_CARD_COMBOS = "two_card_combos"
-LISTS = (MASS_LAND_DENIAL, TWO_CARD_COMBOS)
+PAUPER_COMMANDERS = "pauper_commanders"  # Scryfall's is:paupercommander (validator.formats.FormatData)
+BRACKET_LISTS = (MASS_LAND_DENIAL, TWO_CARD_COMBOS)
+FORMAT_LISTS = (PAUPER_COMMANDERS,)
+LISTS = BRACKET_LISTS + FORMAT_LISTS
+NAME_LISTS = frozenset({MASS_LAND_DENIAL, PAUPER_COMMANDERS})  # one `name` column (the other: pairs)
 T = TypeVar("T")
 
 SCHEMA = """
@@ -42,11 +48,12 @@ CREATE TABLE IF NOT EXISTS bracket_failures (
     list TEXT PRIMARY KEY, failed_at TEXT NOT NULL, error TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS mass_land_denial (name TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pauper_commanders (name TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS two_card_combos (
     card_a TEXT NOT NULL, card_b TEXT NOT NULL, fast INTEGER NOT NULL, PRIMARY KEY (card_a, card_b)
 ) WITHOUT ROWID;
 """
-TABLES = ("bracket_lists", "bracket_failures", MASS_LAND_DENIAL, TWO_CARD_COMBOS)
+TABLES = ("bracket_lists", "bracket_failures", MASS_LAND_DENIAL, TWO_CARD_COMBOS, PAUPER_COMMANDERS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +96,7 @@ class ListWriter:
         try:
             _ensure_tables(conn)
             conn.execute(f"DELETE FROM {kind}")
-            marks = "?" if kind == MASS_LAND_DENIAL else "?, ?, ?"
+            marks = "?" if kind in NAME_LISTS else "?, ?, ?"
             conn.executemany(f"INSERT INTO {kind} VALUES ({marks})", rows)
             conn.execute(
                 "INSERT OR REPLACE INTO bracket_lists VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -203,6 +210,18 @@ def read(conn: sqlite3.Connection) -> BracketData:
         return BracketData(mass_land_denial=denial, combos=combos)
 
     return _reading(lists, BracketData())
+
+
+def read_format_data(conn: sqlite3.Connection) -> FormatData:
+    """The formats' lists in a store as the engine's FormatData (None for a list never loaded)."""
+
+    def lists() -> FormatData:
+        if not tuple(conn.execute("SELECT 1 FROM bracket_lists WHERE list = ?", (PAUPER_COMMANDERS,))):
+            return FormatData()
+        return FormatData(pauper_commanders=frozenset(
+            name for (name,) in conn.execute(f"SELECT name FROM {PAUPER_COMMANDERS}")))
+
+    return _reading(lists, FormatData())
 
 
 def carry_over(old_path: str | os.PathLike, new_path: str | os.PathLike) -> None:

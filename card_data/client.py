@@ -33,8 +33,9 @@ from card_data.streams import cut, size_text
 # endpoints, is file_coordination.RATE_LIMITED_INTERVAL).
 LOCKOUT_SECONDS = 30
 COLLECTION_BATCH = 75  # identifiers per POST /cards/collection
-# The one search we make (otag:mass-land-denial, about 106 cards) is one page of 175; an
-# endless has_more chain stops here, and so many cards at most are kept from a search.
+# otag:mass-land-denial (about 106 cards) is one page of 175; an endless has_more chain stops
+# here, and so many cards at most are kept from a search (is:paupercommander, some 5,600
+# cards, passes its own bounds: bracket_lists.PAUPER_COMMANDER_PAGES).
 MAX_SEARCH_PAGES = 20
 SEARCH_PAGE_SIZE = 175
 MAX_SEARCH_CARDS = MAX_SEARCH_PAGES * SEARCH_PAGE_SIZE
@@ -159,29 +160,31 @@ class ScryfallClient:
             not_found += batch_missing
         return found, not_found
 
-    def search(self, query: str) -> Iterator[dict[str, Any]]:
+    def search(self, query: str, *, max_pages: int = MAX_SEARCH_PAGES,
+               max_cards: int = MAX_SEARCH_CARDS) -> Iterator[dict[str, Any]]:
         """Every card a search matches (GET /cards/search, following next_page, 2 requests a second).
 
         Scryfall answers 404 when no card matches: that raises CardDataNotFound. A chain of
         pages is followed only on this API's own search endpoint, never to a page it already
-        gave, for MAX_SEARCH_PAGES pages and MAX_SEARCH_CARDS cards at most.
+        gave, for `max_pages` pages and `max_cards` cards at most (MAX_SEARCH_PAGES and
+        MAX_SEARCH_CARDS unless a search is known to be longer: is:paupercommander).
         """
         url, params = f"{self.api_url}/cards/search", {"q": query}
         followed: set[str] = set()
         cards = 0
-        for _ in range(MAX_SEARCH_PAGES):
+        for _ in range(max_pages):
             body = self._json("GET", url, limited=True, params=params)
             if body.get("object") != "list" or not isinstance(body.get("data"), list):
                 raise CardDataError(f"Scryfall's answer to the search {query!r} is not a list")
             page = [card for card in body["data"] if isinstance(card, dict)]
             cards += len(page)
-            if cards > MAX_SEARCH_CARDS:
-                raise CardDataError(f"Scryfall's search {query!r} returned over {MAX_SEARCH_CARDS:,} cards: refused")
+            if cards > max_cards:
+                raise CardDataError(f"Scryfall's search {query!r} returned over {max_cards:,} cards: refused")
             yield from page
             if not body.get("has_more"):
                 return
             url, params = self._next_page(body.get("next_page"), query, followed), None  # next_page carries the query
-        raise CardDataError(f"Scryfall's search {query!r} has more than {MAX_SEARCH_PAGES} pages")
+        raise CardDataError(f"Scryfall's search {query!r} has more than {max_pages} pages")
 
     def _next_page(self, url: Any, query: str, followed: set[str]) -> str:
         """A search page's next_page, when it is a new page of this API's search endpoint."""

@@ -25,6 +25,7 @@ from card_data.settings import StoreSettings
 from card_data.store import CardStore, Snapshot, StoreMetadata, file_stamp, settled
 from validator.brackets import BracketData
 from validator.deck import Card, wubrg
+from validator.formats import FormatData
 from validator.parse import MAX_NAME_LENGTH  # no card name is longer; longer input is not worth a request
 
 log = logging.getLogger(__name__)
@@ -64,9 +65,9 @@ class CardRepository:
         self.client = None if offline else client
         # Languages whose printed names resolve: None every one the table has, () none.
         self.name_languages = None if name_languages is None else frozenset(name_languages)
-        # (store build, list versions) -> BracketData: rebuilt only when a list or the file changes
-        # (file stamp it holds for, or None; (build, list versions); BracketData)
-        self._brackets: tuple[tuple | None, tuple, BracketData] | None = None
+        # (store build, list versions) -> the lists: rebuilt only when a list or the file changes
+        # (file stamp it holds for, or None; (build, list versions); BracketData; FormatData)
+        self._lists: tuple[tuple | None, tuple, BracketData, FormatData] | None = None
 
     def resolve(self, names: Iterable[str], *, suggest_limit: int = MAX_SUGGESTED_NAMES) -> Resolution:
         """Resolve a batch of names (as typed) to Cards; raises CardDataUnavailable without data.
@@ -116,19 +117,34 @@ class CardRepository:
         the same lists; anything else asks the store for the lists' versions. `stamp` is a
         Resolution's (the file its cards came from), which spares that stat.
         """
+        return self._synced_lists(stamp)[2]
+
+    def format_data(self, stamp: tuple[int, int, int, int] | None = None) -> FormatData:
+        """The formats' lists of the current store (the Pauper Commander commanders), for
+        check(format_data=...): None for a list never loaded (an old store included), so the
+        engine says legality_unknown. Cached with bracket_data, on the same terms."""
+        return self._synced_lists(stamp)[3]
+
+    def _synced_lists(self, stamp: tuple[int, int, int, int] | None) -> tuple[tuple | None, tuple, BracketData,
+                                                                                FormatData]:
+        """The cache entry of the current store's lists (see bracket_data)."""
         if stamp is None:
             try:
                 stamp = file_stamp(os.stat(self.store.path))
             except OSError:
                 stamp = None  # no store: snapshot() below says so
-        cached = self._brackets
+        cached = self._lists
         if cached is not None and stamp is not None and cached[0] == stamp:
-            return cached[2]
+            return cached
         snapshot = self.store.snapshot()
         key = (snapshot.generation.build_id, bracket_tables.versions(snapshot.conn))
-        data = cached[2] if cached is not None and cached[1] == key else bracket_tables.read(snapshot.conn)
-        self._brackets = (stamp if stamp is not None and settled(stamp) else None, key, data)
-        return data
+        if cached is not None and cached[1] == key:
+            brackets, formats = cached[2], cached[3]
+        else:
+            brackets, formats = bracket_tables.read(snapshot.conn), bracket_tables.read_format_data(snapshot.conn)
+        entry = (stamp if stamp is not None and settled(stamp) else None, key, brackets, formats)
+        self._lists = entry
+        return entry
 
     def names_status(self) -> names_table.NamesStatus:
         """The table of names printed in other languages: languages, names, updated_at (empty
@@ -138,7 +154,8 @@ class CardRepository:
         return names_table.read_status(self.store.path)
 
     def bracket_status(self) -> dict[str, bracket_tables.ListStatus] | None:
-        """Source, updated_at, size and last failure of each bracket list (None: no store)."""
+        """Source, updated_at, size and last failure of each synced list, the bracket lists and
+        the formats' (bracket_tables.LISTS; None: no store)."""
         return bracket_tables.status(self.store.path)
 
     def describe(self, name: str) -> dict[str, Any] | None:

@@ -4,7 +4,8 @@ edh_service.config's table; a test or another program builds them directly).
 
     StoreSettings   the store file, Scryfall's API, offline, the User-Agent, and the
                     several-instances coordination (REDIS_URL, the shared folder)
-    BracketSources  where each Commander Brackets list comes from
+    BracketSources  where each synced list comes from (Commander Brackets' two, the
+                    Pauper Commander commander list)
 
 card_data knows no setting names: these values are its whole configuration. This module
 imports nothing but the standard library.
@@ -62,14 +63,15 @@ class StoreSettings:
 
 @dataclass(frozen=True, slots=True)
 class BracketSources:
-    """Where each bracket list comes from: a file override, else Scryfall's tag search /
-    Spellbook's export."""
+    """Where each synced list comes from: a file override, else Scryfall's searches (mass
+    land denial, the Pauper Commander commanders) / Spellbook's export."""
 
     api_url: str = DEFAULT_API_URL
     spellbook_url: str = DEFAULT_SPELLBOOK_URL
     mass_land_denial_file: str | None = None
     combos_file: str | None = None
     user_agent: str | None = None
+    pauper_commanders_file: str | None = None
 
 
 WEEK_SECONDS = 7 * 24 * 3600

@@ -17,12 +17,14 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, NotFound, UnsupportedMediaType
 
 from card_data import CardDataUnavailable
+from card_data.bracket_tables import BRACKET_LISTS, FORMAT_LISTS, ListStatus
 from card_data.repository import MAX_SUGGESTED_NAMES
 from edh_service import card_extension, observability, pipeline, responses, schemas
 from edh_service.card_extension import get_repository
 from edh_service.errors import unprocessable
 from validator.brackets import BracketData, card_flags
 from validator.decklist import Decklist, Designation
+from validator.formats import FieldNotInFormat, UnknownFormat, format_table
 from validator.parse import DecklistError, parse, split_lines
 from validator.parse.common import line_count as count_lines
 from validator.phrasing import and_list
@@ -43,7 +45,7 @@ TEXT_CHARSETS = re.compile(
     r"(?:utf_8(?:_sig)?|utf_(?:16|32)(?:_[lb]e)?|ascii|iso8859_\d+|cp\d+|mac_[a-z0-9]+|koi8_[a-z]|"
     r"kz1048|ptcp154|tis_620|hp_roman8|shift_jis(?:_2004|x0213)?|euc_[a-z0-9_]+|gb2312|gbk|gb18030|"
     r"hz|big5(?:hkscs)?|iso2022_[a-z0-9_]+|johab)\Z")
-QUERY_LISTS = ("commanders", "include")  # the query options that are lists: repeat them for more values
+QUERY_LISTS = ("commanders", "include", "signature_spells")  # the query options that are lists: repeat them for more values
 
 
 # --- the API ---------------------------------------------------------------------------
@@ -68,9 +70,25 @@ def validate_batch():
     # The decks share one suggestion budget: fuzzy "did you mean" costs ~13 ms a name, and
     # 50 decks of garbage names would otherwise take minutes (measured: 20 decks, 38 s).
     share = max(BATCH_MIN_SUGGESTIONS, MAX_SUGGESTED_NAMES // len(data["decks"]))
-    results = [validate_deck(deck, suggest_limit=share, decklist=decklist)
-               for deck, decklist in zip(data["decks"], decklists)]
+    results = [validate_deck(deck, suggest_limit=share, decklist=decklist, where=("decks", str(index)))
+               for index, (deck, decklist) in enumerate(zip(data["decks"], decklists))]
     return jsonify({"results": results})
+
+
+@bp.get("/formats")
+def formats():
+    """The Commander-family formats as the engine judges them, and the dates of their data."""
+    repository = get_repository()
+    try:
+        meta = repository.metadata()
+    except CardDataUnavailable:  # the table is the code's: it is served before any card data
+        meta = None
+    lists = repository.bracket_status() or {}
+    pauper = lists.get(FORMAT_LISTS[0])
+    return jsonify({"formats": format_table(), "sources": {
+        "legalities": {"updated_at": responses.dump_card_data(meta)["updated_at"]} if meta else None,
+        "pauper_commanders": list_body(pauper) if pauper is not None and pauper.loaded else None,
+    }})
 
 
 def parse_batch(decks: list[Mapping[str, Any]], limit: int) -> list[Decklist]:
@@ -122,23 +140,38 @@ def card(name: str):
     return jsonify(card_body(found, repository.describe(name) or {}, repository.bracket_data()))
 
 
-def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, decklist: Decklist | None = None) -> dict:
+def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, decklist: Decklist | None = None,
+                  where: tuple[str, ...] = ()) -> dict:
     """Run one loaded request through the engine and dump the Report (`decklist`: its
-    decklist already parsed, as a batch does)."""
+    decklist already parsed, as a batch does; `where`: the item's path in a batch, for a 422).
+
+    No `format`: the list's own (format_inferred), else Commander. A field the format has
+    no use for (a declared bracket outside Commander, signature spells outside Oathbreaker)
+    is a 422 naming it: the format may be the one the list named, known only here."""
     repo = get_repository()
-    report, source, translated = pipeline.validate_text(
-        data["decklist"],
-        repo,
-        Designation.of(data.get("commanders"), data.get("companion"), data.get("color_choices")),
-        decklist=decklist,
-        suggest_limit=suggest_limit,
-        format=data.get("decklist_format"),
-        bracket=data.get("bracket"),
-        with_overview="overview" in (data.get("include") or ()),
-    )
+    include = data.get("include") or ()
+    try:
+        report, source, translated = pipeline.validate_text(
+            data["decklist"],
+            repo,
+            Designation.of(data.get("commanders"), data.get("companion"), data.get("color_choices"),
+                           data.get("signature_spells")),
+            decklist=decklist,
+            suggest_limit=suggest_limit,
+            format=data.get("decklist_format"),
+            bracket=data.get("bracket"),
+            with_overview="overview" in include,
+            game_format=data.get("format"),
+            with_formats="formats" in include,
+        )
+    except (FieldNotInFormat, UnknownFormat) as error:
+        errors: dict = {error.field: [str(error)]}
+        for key in reversed(where):
+            errors = {key: errors}
+        raise unprocessable(str(error), errors) from None
     observability.record_verdict(report.valid)
     # The metadata of the store the cards came from, not of whatever file is current now.
-    return responses.dump_report(report, source or repo.metadata(), data["format"], data.get("include"), translated)
+    return responses.dump_report(report, source or repo.metadata(), include, translated)
 
 
 def card_body(card, described: Mapping[str, Any], bracket_data: BracketData) -> dict:
@@ -239,7 +272,24 @@ def load(schema: Schema, data: Any) -> dict:
     try:
         return schema.load(data)
     except ValidationError as error:
-        raise unprocessable("The request does not have the expected shape.", error.messages) from None
+        message = "The request does not have the expected shape."
+        unknown = format_message(error.messages)
+        if unknown:  # DESIGN: the message itself lists the seven keys
+            message = f"{message} {unknown}"
+        raise unprocessable(message, error.messages) from None
+
+
+def format_message(messages: Any) -> str | None:
+    """The first `format` field's message in a schema's (nested) error messages, if any."""
+    if not isinstance(messages, Mapping):
+        return None
+    for key, value in messages.items():
+        if key == "format" and isinstance(value, list) and value and isinstance(value[0], str):
+            return value[0]
+        found = format_message(value)
+        if found:
+            return found
+    return None
 
 
 # --- health ----------------------------------------------------------------------------
@@ -256,8 +306,10 @@ def readyz():
     if meta is None or not meta.cards:
         raise CardDataUnavailable("card data is not loaded yet", card_extension.wait_seconds())
     updated = responses.dump_card_data(meta)["updated_at"]
+    lists = get_repository().bracket_status() or {}
     body = {"status": "ready", "card_data": {"updated_at": updated, "cards": meta.cards},
-            "bracket_lists": bracket_lists(), "card_names": get_repository().names_status().shown()}
+            "bracket_lists": lists_body(lists, BRACKET_LISTS), "format_lists": lists_body(lists, FORMAT_LISTS),
+            "card_names": get_repository().names_status().shown()}
     syncer = card_extension.get_syncer()
     if syncer is not None and syncer.last_error:
         # Still serving from the last good store, but it is not being refreshed: say so.
@@ -269,11 +321,15 @@ def readyz():
     return jsonify(body)
 
 
-def bracket_lists() -> dict[str, dict | None]:
-    """Each bracket list's size and date as /readyz shows it (None: not loaded, so brackets
-    say the check was not made). Not a readiness condition: validation works without them."""
-    lists = get_repository().bracket_status() or {}
-    return {kind: {"entries": status.entries, "updated_at": status.updated_at} if status.loaded else None
-            for kind, status in lists.items()}
+def lists_body(lists: Mapping[str, ListStatus], kinds: tuple[str, ...]) -> dict[str, dict | None]:
+    """Each synced list's size and date as /readyz shows it (None: not loaded, so brackets
+    say the check was not made, and a Pauper Commander commander is legality_unknown). Not
+    a readiness condition: validation works without them."""
+    return {kind: list_body(lists[kind]) if kind in lists and lists[kind].loaded else None for kind in kinds}
+
+
+def list_body(status: ListStatus) -> dict:
+    """One loaded list: its entries and its source's updated_at."""
+    return {"entries": status.entries, "updated_at": status.updated_at}
 
 

@@ -217,6 +217,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("CARD_NAMES_FILE", text, None,
             "names table from a local file (Scryfall card objects as JSON Lines, gzip or not, a JSON list or a "
             "list object; or an MTGJSON file with `foreignData`) instead of `all_cards`", shown_default="unset"),
+    Setting("PAUPER_COMMANDERS_FILE", text, None,
+            "Pauper Commander commander list from a file (one name a line, `#` comments) instead "
+            "of Scryfall's `is:paupercommander` search", shown_default="unset"),
     Setting("REDIS_URL", redis_url, None,
             "several instances: Redis shared by every instance for the request budgets, "
             "Scryfall's lockout and the sync lock (`redis://host:6379/0`); unset, one instance",
@@ -351,14 +354,16 @@ def name_sources(values: Mapping[str, Any]) -> NameSources:
 
 
 def bracket_sources(values: Mapping[str, Any], **overrides: Any) -> BracketSources:
-    """The bracket lists' sources from the table's values (SCRYFALL_API_URL, SPELLBOOK_URL,
-    MASS_LAND_DENIAL_FILE, COMBOS_FILE, USER_AGENT); keyword overrides that are not None win."""
+    """The synced lists' sources from the table's values (SCRYFALL_API_URL, SPELLBOOK_URL,
+    MASS_LAND_DENIAL_FILE, COMBOS_FILE, PAUPER_COMMANDERS_FILE, USER_AGENT); keyword overrides
+    that are not None win."""
     chosen = {
         "api_url": values.get("SCRYFALL_API_URL") or DEFAULT_API_URL,
         "spellbook_url": values.get("SPELLBOOK_URL") or DEFAULT_SPELLBOOK_URL,
         "mass_land_denial_file": values.get("MASS_LAND_DENIAL_FILE") or None,
         "combos_file": values.get("COMBOS_FILE") or None,
         "user_agent": values.get("USER_AGENT") or None,
+        "pauper_commanders_file": values.get("PAUPER_COMMANDERS_FILE") or None,
     }
     chosen.update({key: value for key, value in overrides.items() if value is not None})
     return BracketSources(**chosen)

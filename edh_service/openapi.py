@@ -12,7 +12,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, jsonify, render_template_string
 
-from edh_service import schemas
+from edh_service import format_schemas, schemas
 
 bp = Blueprint("openapi", __name__)
 
@@ -49,8 +49,9 @@ BAD_INPUT = {
 BATCH_INPUT = {**BAD_INPUT, "415": error_response("Not application/json.")}
 
 TEXT_PARAMETERS = [
-    {"in": "query", "name": "format", "schema": {"type": "string", "enum": list(schemas.GAME_FORMATS)},
-     "description": "The game format (a JSON field of the same name wins)."},
+    {"in": "query", "name": "format", "schema": {"type": "string", "enum": list(format_schemas.GAME_FORMAT_NAMES)},
+     "description": "The game format, a key or alias in any case (a JSON field of the same name wins); "
+                    "omitted: the one the list names, else commander."},
     {"in": "query", "name": "decklist_format",
      "schema": {"type": "string", "enum": list(schemas.ValidateRequestSchema().fields["decklist_format"]
                                                  .validate.choices)},
@@ -62,12 +63,16 @@ TEXT_PARAMETERS = [
     {"in": "query", "name": "companion",
      "schema": {"type": "string", "minLength": 1, "maxLength": schemas.MAX_NAME_LENGTH},
      "description": "Designate the companion (JSON `companion` wins)."},
+    {"in": "query", "name": "signature_spells", "style": "form", "explode": True,
+     "schema": {"type": "array", "maxItems": schemas.MAX_SIGNATURE_SPELLS,
+                "items": {"type": "string", "minLength": 1, "maxLength": schemas.MAX_NAME_LENGTH}},
+     "description": "Oathbreaker: designate a signature spell; repeat for two (JSON `signature_spells` wins)."},
     {"in": "query", "name": "bracket", "schema": {"type": "integer", "minimum": 1, "maximum": 5},
      "description": "Declare the Commander Bracket, 1 to 5: what the list breaks in it is an error "
                     "(bracket_*). A JSON `bracket` wins."},
     {"in": "query", "name": "include", "style": "form", "explode": True,
      "schema": {"type": "array", "maxItems": len(schemas.INCLUDES), "items": {"type": "string", "enum": list(schemas.INCLUDES)}},
-     "description": "Optional response blocks: `overview` (JSON `include` wins)."},
+     "description": "Optional response blocks: `overview`, `formats` (JSON `include` wins)."},
 ]
 
 
@@ -93,6 +98,14 @@ def operations() -> dict[str, dict]:
             "responses": {"200": {"description": "One result per deck, in request order.",
                                   "content": {"application/json": {"schema": "BatchResponseSchema"}}},
                           **BATCH_INPUT},
+        }},
+        "/api/v1/formats": {"get": {
+            "summary": "The Commander-family formats",
+            "description": "Each format's deck size, who can command, legality key, brackets and aliases, and "
+                           "the updated_at of the data behind them (null: not loaded).",
+            "responses": {"200": {"description": "The formats table.",
+                                  "content": {"application/json": {"schema": "FormatsResponseSchema"}}},
+                          "429": TOO_MANY},
         }},
         "/api/v1/cards/{name}": {"get": {
             "summary": "What the service knows about one card",

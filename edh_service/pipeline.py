@@ -98,7 +98,8 @@ def validate_text(
     is the game format (a key or alias, or a validator.formats.Format; UnknownFormat, a
     ValueError, for anything else); None judges the list in the format it names for itself
     (with a format_inferred warning), else Commander. `format_data` is what the formats'
-    rules are given (the Pauper Commander commander list; None: not loaded). A declared
+    rules are given (the Pauper Commander commander list); None: the store file's own
+    (`repository.format_data`, None inside it for a list not loaded). A declared
     bracket outside Commander, or signature spells outside Oathbreaker, raise
     validator.formats.FieldNotInFormat (a ValueError with `.field`). `with_formats` fills
     Report.formats, every format's {valid, codes} (include=formats).
@@ -118,7 +119,7 @@ def validate_text(
         bracket=bracket,
         with_overview=with_overview,
         game_format=game_format,
-        format_data=format_data,
+        format_data=repository.format_data(resolution.stamp) if format_data is None else format_data,
         with_formats=with_formats,
     )
     return Validated(report, resolution.metadata, translated_names(decklist, names, resolution.translated))

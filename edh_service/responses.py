@@ -15,7 +15,7 @@ from card_data import StoreMetadata
 from edh_service.charts import preview_images
 from edh_service.schemas import OverviewSchema
 from validator.brackets import Bracket
-from validator.engine import Report
+from validator.engine import FormatVerdict, Report
 from validator.overview import Overview
 from validator.violations import Code, Violation
 
@@ -70,22 +70,25 @@ def dump_overview(overview: Overview) -> dict:
     })
 
 
-def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | None, game_format: str = "commander",
+def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | None,
                 include: Iterable[str] | None = (), translated: Iterable[Sequence] = ()) -> dict:
     """The JSON body for one validated deck (the API's documented shape: valid, format,
     commanders, ...), shared by the API and the CLI.
 
-    The API's `format` is the game format ("commander"); the engine's Report.format is
-    the decklist syntax it read, which goes out as `decklist_format`. `translated` is
-    pipeline.Validated.translated ((name, card, lang, lines) tuples): the names read in another
-    language, always present (an empty list when none).
+    The API's `format` is the game format the deck was judged in (Report.game_format, the
+    canonical key: the request's, or the one the list named for itself); the engine's
+    Report.format is the decklist syntax it read, which goes out as `decklist_format`.
+    `include` adds the optional blocks the Report holds (`overview`, `formats`).
+    `translated` is pipeline.Validated.translated ((name, card, lang, lines) tuples): the
+    names read in another language, always present (an empty list when none).
     """
     body = {
         "valid": report.valid,
-        "format": game_format,
+        "format": report.game_format,
         "decklist_format": report.format,
         "commanders": list(report.commanders),
         "companion": report.companion,
+        "signature_spells": list(report.signature_spells),
         "color_identity": list(report.color_identity),
         "card_count": report.card_count,
         "violations": [dump_violation(violation) for violation in report.violations],
@@ -94,9 +97,17 @@ def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | N
                           for name, card, lang, lines in translated]
     body["bracket"] = dump_bracket(report.bracket)
     body["card_data"] = dump_card_data(card_meta)
-    if "overview" in (include or ()) and report.overview is not None:
+    include = include or ()
+    if "overview" in include and report.overview is not None:
         body["overview"] = dump_overview(report.overview)
+    if "formats" in include and report.formats is not None:
+        body["formats"] = dump_formats(report.formats)
     return body
+
+
+def dump_formats(formats: Mapping[str, FormatVerdict]) -> dict:
+    """The `formats` block: every game format's {valid, codes}, in the table's order."""
+    return {key: {"valid": verdict.valid, "codes": list(verdict.codes)} for key, verdict in formats.items()}
 
 
 def dump_violation(violation: Violation) -> dict:

@@ -17,6 +17,7 @@ from marshmallow import Schema, fields, post_dump, validate
 
 from validator.brackets import BRACKETS
 from validator.deck import WUBRG
+from edh_service.format_schemas import GAME_FORMATS, FormatsBlockSchema, game_format_field
 from validator.overview import COLORS, CURVE_BUCKETS
 from validator.parse import FORMATS, MAX_NAME_LENGTH
 from validator.violations import Code
@@ -26,10 +27,10 @@ from validator.violations import Code
 MAX_DECKLIST_LENGTH = 1024 * 1024
 MAX_COMMANDERS = 5
 MAX_COLOR_CHOICES = 5
+MAX_SIGNATURE_SPELLS = 5  # the engine says signature_spell past one per oathbreaker
 BATCH_LIMIT = 50  # default; the app's BATCH_LIMIT config may lower or raise it
 # Optional response blocks a request may ask for with "include" (the base shape is fixed).
-INCLUDES = ("overview",)
-GAME_FORMATS = ("commander",)
+INCLUDES = ("overview", "formats")
 
 
 # Python converts at most 4,300 digits to an int (ValueError); no field takes a number near
@@ -75,11 +76,7 @@ class ValidateRequestSchema(Schema):
         metadata={"description": "The decklist in any supported format (text, Arena, Moxfield, "
                                  "Archidekt, MTGO .dek, Cockatrice .cod, Forge/XMage .dck)."},
     )
-    format = fields.String(
-        load_default="commander",
-        validate=validate.OneOf(GAME_FORMATS),
-        metadata={"description": "The game format to check against."},
-    )
+    format = game_format_field()
     decklist_format = fields.String(
         load_default=None,
         allow_none=True,
@@ -106,6 +103,14 @@ class ValidateRequestSchema(Schema):
         validate=validate.Length(max=MAX_COLOR_CHOICES),
         metadata={"description": 'Color chosen for a commander, e.g. {"The Prismatic Piper": "R"}.'},
     )
+    signature_spells = fields.List(
+        card_name(),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=MAX_SIGNATURE_SPELLS),
+        metadata={"description": "Oathbreaker only: designate the signature spells, overriding what the text "
+                                 "marks (a 422 in any other format)."},
+    )
     bracket = bracket_field()
     include = fields.List(
         fields.String(validate=validate.OneOf(INCLUDES)),
@@ -113,7 +118,8 @@ class ValidateRequestSchema(Schema):
         allow_none=True,
         validate=validate.Length(max=len(INCLUDES)),
         metadata={"description": 'Optional blocks to add to the response: ["overview"] adds `overview` '
-                                 "(mana curve, color balance, card types, cards by type, preview images)."},
+                                 "(mana curve, color balance, card types, cards by type, preview images); "
+                                 '["formats"] adds `formats` (every game format\'s verdict).'},
     )
 
 
@@ -261,22 +267,29 @@ class ReportSchema(Schema):
     """Response of POST /api/v1/validate: the verdict and every violation."""
 
     valid = fields.Boolean(required=True)
-    format = fields.String(required=True, metadata={"description": "The game format checked."})
+    format = fields.String(required=True, validate=validate.OneOf(GAME_FORMATS),
+                           metadata={"description": "The game format checked (its canonical key)."})
     decklist_format = fields.String(
         required=True, metadata={"description": "The decklist syntax it was read as (text, arena...)."}
     )
     commanders = fields.List(fields.String(), required=True)
     companion = fields.String(required=True, allow_none=True)
+    signature_spells = fields.List(fields.String(), required=True, metadata={
+        "description": "Oathbreaker: the signature spells (canonical names); empty in the other formats."})
     color_identity = fields.List(fields.String(validate=validate.OneOf(tuple(WUBRG))), required=True)
     card_count = fields.Integer(required=True)
     violations = fields.List(fields.Nested(ViolationSchema), required=True)
     translated = fields.List(fields.Nested(TranslatedSchema), required=True,
                              metadata={"description": "One entry per distinct name (as written) read in another "
                                                       "language; empty when none."})
-    bracket = fields.Nested(BracketSchema, required=True)
+    bracket = fields.Nested(BracketSchema, required=True, allow_none=True,
+                            metadata={"description": "null outside commander (brackets are Commander's)."})
     card_data = fields.Nested(CardDataSchema, required=True)
     overview = fields.Nested(OverviewSchema, metadata={"description": 'Only when the request asks: "include": '
                                                                     '["overview"] (or ?include=overview).'})
+    formats = fields.Nested(FormatsBlockSchema, metadata={
+        "description": 'Only when the request asks: "include": ["formats"] (or ?include=formats): for every '
+                       "game format, whether the list is legal there and its error codes."})
 
 
 class BatchResponseSchema(Schema):
@@ -375,6 +388,14 @@ class CardNamesSchema(Schema):
                                metadata={"description": "The updated_at of the file the table was built from."})
 
 
+class ReadyFormatListsSchema(Schema):
+    """The formats' synced lists; null for a list not loaded."""
+
+    pauper_commanders = fields.Nested(ReadyBracketListSchema, required=True, allow_none=True, metadata={
+        "description": "Scryfall's is:paupercommander list (or PAUPER_COMMANDERS_FILE); null: not loaded, a Pauper "
+                       "Commander commander is then legality_unknown."})
+
+
 class ReadySchema(Schema):
     """Response of GET /readyz once card data is loaded."""
 
@@ -383,6 +404,8 @@ class ReadySchema(Schema):
     bracket_lists = fields.Nested(ReadyBracketListsSchema, required=True,
                                   metadata={"description": "Not a readiness condition: without a list, "
                                                            "validation says that check was not made."})
+    format_lists = fields.Nested(ReadyFormatListsSchema, required=True,
+                                 metadata={"description": "Not a readiness condition either."})
     card_names = fields.Nested(CardNamesSchema, required=True,
                                metadata={"description": "Not a readiness condition: without the table, names "
                                                         "in other languages are unknown cards."})

@@ -21,6 +21,7 @@ from edh_service.errors import close_stopped_body
 from card_data.printed_names import LANGUAGE_NAMES
 from validator.brackets import BRACKET_NAMES
 from validator.decklist import Designation
+from validator.formats import FORMATS as GAME_FORMATS, FieldNotInFormat, UnknownFormat
 from validator.overview import COLOR_NAMES
 from validator.parse import FORMATS, DecklistError, split_lines
 from validator.phrasing import plural
@@ -55,6 +56,7 @@ SECURITY_HEADERS = {
 
 VALIDATE_SCHEMA = schemas.ValidateRequestSchema()  # stateless, safe to share between requests
 MAX_COMMANDER_FIELDS = 2  # the form offers a commander and a partner
+FORMAT_BY_KEY = {f.key: f for f in GAME_FORMATS}  # the template names the format a report was judged in
 # Bidirectional controls: embeddings and overrides (U+202A-202E, closed by U+202C) and
 # isolates (U+2066-2068, closed by U+2069), plus the marks. A typed name holding an override
 # reversed the rest of the message quoting it ("Did you mean ..." read backwards).
@@ -157,6 +159,7 @@ def read_form() -> dict:
         "commanders": [name for name in commanders if name],
         "companion": request.form.get("companion", "").strip(),
         "bracket": request.form.get("bracket", "").strip(),
+        "game_format": request.form.get("game_format", "").strip(),
     }
 
 
@@ -172,12 +175,14 @@ def api_fields(form: dict) -> dict:
     if form["bracket"]:
         # a number for the schema to range-check; anything else it refuses as it stands
         body["bracket"] = schemas.integer(form["bracket"]) if form["bracket"].isdecimal() else form["bracket"]
+    if form.get("game_format"):  # the game format; the form's `format` is the list's syntax
+        body["format"] = form["game_format"]
     return body
 
 
 # The API's field names as the form labels them, for error messages a person reads.
 FIELD_LABELS = {"decklist": "Decklist", "decklist_format": "List format", "commanders": "Commander",
-                "companion": "Companion", "bracket": "Bracket"}
+                "companion": "Companion", "bracket": "Bracket", "format": "Game format"}
 
 
 def describe_errors(messages: dict) -> str:
@@ -212,8 +217,10 @@ def validate_and_render(form: dict, data: dict):
             format=data.get("decklist_format"),
             bracket=data.get("bracket"),
             with_overview=True,  # the deck overview under the problems
+            game_format=data.get("format"),  # None: the list's own, else Commander
+            with_formats=True,  # "legal in ..." for every format, under the facts
         )
-    except DecklistError as error:
+    except (DecklistError, FieldNotInFormat, UnknownFormat) as error:
         return render_page(form=form, error=str(error)), 422
     except CardDataUnavailable as error:
         # The same figure the API and /readyz send.
@@ -230,7 +237,7 @@ def validate_and_render(form: dict, data: dict):
 
 def render_page(*, form: dict | None = None, report=None, error: str | None = None, translated=()) -> str:
     """Render the page: the form (refilled), and the verdict or an error when there is one."""
-    form = form or {"text": "", "format": "", "commanders": [], "companion": "", "bracket": ""}
+    form = form or {"text": "", "format": "", "commanders": [], "companion": "", "bracket": "", "game_format": ""}
     return render_template(
         "index.html",
         form=form,
@@ -244,6 +251,8 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         card_data=card_data_metadata(),
         max_name=schemas.MAX_NAME_LENGTH,
         bracket_names=BRACKET_NAMES,
+        game_formats=GAME_FORMATS,
+        format_by_key=FORMAT_BY_KEY,
         **charts.page_context(report),  # the deck overview and the card previews
     )
 

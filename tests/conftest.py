@@ -104,6 +104,15 @@ def live_server(_fixture_db_template, tmp_path_factory):
         yield base
 
 
+@pytest.fixture(scope="session")
+def formats_db(tmp_path_factory) -> Path:
+    """The Commander-family formats' store (tests/support/format_store.py: every legality
+    key, the PDH list loaded), built once; nothing may write to it."""
+    from tests.support.format_store import format_store
+
+    return format_store(tmp_path_factory.mktemp("formats") / "cards.sqlite3")
+
+
 @pytest.fixture
 def app_config() -> dict:
     """Settings a test module adds to the shared `app` (override this fixture to add some)."""

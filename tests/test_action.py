@@ -52,8 +52,8 @@ def test_action_declares_its_interface():
     """Inputs and outputs the README documents; the store is saved after the check, always."""
     action = load_action()
     assert action["runs"]["using"] == "composite"
-    assert set(action["inputs"]) == {"paths", "strict", "bracket", "format", "cache-key", "python-version",
-                                     "bulk-file"}
+    assert set(action["inputs"]) == {"paths", "strict", "bracket", "game-format", "format", "cache-key",
+                                     "python-version", "bulk-file"}
     assert action["inputs"]["format"]["default"] == "github"
     assert set(action["outputs"]) == {"invalid-files", "report"}
     steps = action["runs"]["steps"]
@@ -198,6 +198,20 @@ def test_bracket_is_passed_only_when_set(runner, action_path):
         return
     assert check.returncode in (0, 1), check.stderr  # not 2: the option was accepted
     assert "1 file checked" in check.stdout
+
+
+def test_game_format_is_passed_only_when_set(runner):
+    """Set: edh-validate judges in that format (an alias gives the canonical key); a bad name
+    is a usage error (2), never a pass. Empty (the tests above): each list's own, else commander."""
+    run = runner(**{"game-format": "DC"}, paths="decks/precon.txt", format="json")
+    check = run.step("check")
+    assert check.returncode in (0, 1), check.stderr
+    assert '"format": "duel"' in check.stdout and '"format": "commander"' not in check.stdout
+    # the fixture bulk file has the commander key alone: duel's values are unknown, never legal
+    assert '"code": "legality_unknown"' in check.stdout
+    run = runner(**{"game-format": "modern"}, paths="decks/precon.txt")
+    check = run.step("check")
+    assert check.returncode == 2 and "unknown game format 'modern'" in check.stderr
 
 
 @pytest.mark.parametrize(("output_format", "output", "strict", "expected"), [

@@ -1,10 +1,12 @@
 """The `cards` command: sync, import and status of the card store.
 
     cards sync [--force]      download Scryfall's oracle-cards bulk file if it is newer, then
-                              refresh the bracket lists (mass land denial, two-card combos)
+                              refresh the synced lists (mass land denial, two-card combos,
+                              Pauper Commander commanders)
     cards import PATH         build the store from a local bulk file (air-gapped CI); the
-                              bracket lists from MASS_LAND_DENIAL_FILE / COMBOS_FILE if set
-    cards brackets            refresh only the bracket lists
+                              lists from MASS_LAND_DENIAL_FILE / COMBOS_FILE /
+                              PAUPER_COMMANDERS_FILE if set
+    cards brackets            refresh only the synced lists
     cards import-names PATH.. the table of names printed in other languages from local files
                               (Scryfall card objects or MTGJSON files with foreignData)
     cards status [--json]     what the store holds
@@ -21,7 +23,7 @@ they are read as the service reads them (edh_service.config, turned into card_da
 StoreSettings and BracketSources by config.store_settings / bracket_sources). With REDIS_URL (several
 instances) `sync` shares Scryfall's budget through Redis and, with CARD_DATA_SHARED_DIR,
 uses or publishes the bulk file there (docs/several-instances.md).
-SPELLBOOK_URL, MASS_LAND_DENIAL_FILE and COMBOS_FILE the bracket lists' sources.
+SPELLBOOK_URL, MASS_LAND_DENIAL_FILE, COMBOS_FILE and PAUPER_COMMANDERS_FILE the lists' sources.
 Exit codes: 0 done, 1 card data error, 75 temporarily unavailable (EX_TEMPFAIL). A bracket
 list that fails to refresh keeps its last data and is a warning on stderr, not an error:
 the card data, which validation needs, is fine.
@@ -44,7 +46,8 @@ from card_data.sync import import_file, sync
 from edh_service.config import ConfigError, bracket_sources as sources_of, name_sources, setting, store_settings
 
 # The settings each command reads of the table (the service reads them from app.config).
-BRACKET_SETTINGS = ("SCRYFALL_API_URL", "SPELLBOOK_URL", "MASS_LAND_DENIAL_FILE", "COMBOS_FILE", "USER_AGENT")
+BRACKET_SETTINGS = ("SCRYFALL_API_URL", "SPELLBOOK_URL", "MASS_LAND_DENIAL_FILE", "COMBOS_FILE", "USER_AGENT",
+                    "PAUPER_COMMANDERS_FILE")
 NAME_SETTINGS = ("CARD_NAME_LANGUAGES", "CARD_NAMES_FILE", "CARD_NAMES_REFRESH_SECONDS")
 
 EXIT_ERROR = 1
@@ -95,13 +98,21 @@ def _report_brackets(refreshed: dict) -> None:
             print(f"{LABELS[kind]}: {_describe(outcome.list_status)}")
 
 
-LABELS = {bracket_tables.MASS_LAND_DENIAL: "mass land denial", bracket_tables.TWO_CARD_COMBOS: "two-card combos"}
+LABELS = {bracket_tables.MASS_LAND_DENIAL: "mass land denial", bracket_tables.TWO_CARD_COMBOS: "two-card combos",
+          bracket_tables.PAUPER_COMMANDERS: "Pauper Commander commanders"}
+
+
+NOT_LOADED = {
+    bracket_tables.MASS_LAND_DENIAL: "not loaded (brackets report it as not checked)",
+    bracket_tables.TWO_CARD_COMBOS: "not loaded (brackets report it as not checked)",
+    bracket_tables.PAUPER_COMMANDERS: "not loaded (Pauper Commander commanders are legality_unknown)",
+}
 
 
 def _describe(list_status: bracket_tables.ListStatus) -> str:
     """One list's status in words."""
     if not list_status.loaded:
-        text = "not loaded (brackets report it as not checked)"
+        text = NOT_LOADED[list_status.list]
     else:
         unresolved = f" ({list_status.unresolved} names unknown to the card data)" if list_status.unresolved else ""
         text = (f"{list_status.entries} entries{unresolved} from {list_status.source}, updated_at "
@@ -119,7 +130,8 @@ def _status(db: str, as_json: bool) -> int:
     if as_json:
         print(json.dumps({
             "db": db, "card_data": asdict(meta) if meta else None,
-            "brackets": {kind: value.as_dict() for kind, value in lists.items()} if lists else None,
+            "brackets": _as_dicts(lists, bracket_tables.BRACKET_LISTS),
+            "format_lists": _as_dicts(lists, bracket_tables.FORMAT_LISTS),
             "card_names": names.shown() if names else None,
         }, ensure_ascii=False))
     elif meta is None:
@@ -156,6 +168,11 @@ def _report_names(outcome: names_sync.NamesRefresh) -> None:
 def _name_sources() -> NameSources:
     """The names table's sources from the settings table (as the service reads them)."""
     return name_sources({name: setting(name) for name in NAME_SETTINGS})
+
+
+def _as_dicts(lists: dict[str, bracket_tables.ListStatus] | None, kinds: tuple[str, ...]) -> dict | None:
+    """The statuses of these lists, JSON-ready (None without a store)."""
+    return {kind: lists[kind].as_dict() for kind in kinds} if lists else None
 
 
 def bracket_sources(setting: Callable[[str], Any], **overrides: Any) -> BracketSources:

@@ -15,7 +15,8 @@ from edh_service.cli.printable import JSON_UNPRINTABLE, json_escape, printable
 from edh_service.cli.results import PROG, STDIN, Checked
 from edh_service.responses import dump_report
 from validator.brackets import Bracket
-from validator.phrasing import plural
+from validator.formats import format_named
+from validator.phrasing import and_list, plural
 from validator.violations import Violation
 
 
@@ -49,7 +50,22 @@ def file_status(result: Checked, strict: bool) -> str:
         return f"{result.name}: not checked: {result.error}"
     errors, warnings = result.counts()
     verdict = "invalid" if result.fails(strict) else "valid"
-    return f"{result.name}: {verdict} ({plural(errors, 'error')}, {plural(warnings, 'warning')})"
+    judged = judged_in(result)
+    where = f" in {judged}" if judged else ""
+    return f"{result.name}: {verdict}{where} ({plural(errors, 'error')}, {plural(warnings, 'warning')})"
+
+
+def judged_in(result: Checked) -> str | None:
+    """'Duel Commander (duel)': the game format a checked file was judged in, when it is not
+    Commander (the default says nothing, so Commander runs read as before)."""
+    key = result.report.game_format if result.report is not None else "commander"
+    return None if key == "commander" else f"{format_named(key).name} ({key})"
+
+
+def signature_line(result: Checked) -> str | None:
+    """'signature spells: Brainstorm' for an Oathbreaker deck that has them."""
+    spells = result.report.signature_spells if result.report is not None else ()
+    return f"signature {'spells' if len(spells) > 1 else 'spell'}: {and_list(spells)}" if spells else None
 
 
 def bracket_line(result: Checked) -> str | None:
@@ -80,10 +96,9 @@ def render_text(results: Sequence[Checked], *, strict: bool, card_meta: StoreMet
     lines = []
     for result in results:
         lines.append(file_status(result, strict))
-        if (line := bracket_line(result)) is not None:
-            lines.append(f"  {line}")
-        if (line := languages_line(result)) is not None:
-            lines.append(f"  {line}")
+        for line in (signature_line(result), bracket_line(result), languages_line(result)):
+            if line is not None:
+                lines.append(f"  {line}")
         lines.extend(f"  {violation_line(result.name, v)}" for v in result.violations())
     lines.append(summary(results, strict))
     return "\n".join(map(printable, lines)) + "\n"
@@ -132,6 +147,8 @@ def github_lines(result: Checked, strict: bool) -> Iterable[str]:
     if result.error:
         yield workflow_command("error", result.error, file=file, title=PROG)
         return
+    if (judged := judged_in(result)) is not None:  # outside Commander, say where it was judged
+        yield workflow_command("notice", f"judged in {judged}", file=file, title=PROG)
     for v in result.violations():
         level = "error" if v.severity == "error" or strict else "warning"
         yield workflow_command(level, v.message, file=file, line=v.lines[0] if v.lines else None,
@@ -148,8 +165,12 @@ def render_github(results: Sequence[Checked], *, strict: bool, card_meta: StoreM
 def junit_case(result: Checked, strict: bool) -> ET.Element:
     """One <testcase> per file: <error> if unreadable, <failure> listing violations if it fails."""
     case = ET.Element("testcase", classname=PROG, name=printable(result.name), file=printable(result.name))
-    if result.report is not None and result.report.bracket is not None:
-        case.append(bracket_properties(result.report.bracket))
+    if result.report is not None:
+        properties = bracket_properties(result.report.bracket)
+        ET.SubElement(properties, "property", name="format", value=result.report.game_format)
+        for spell in result.report.signature_spells:
+            ET.SubElement(properties, "property", name="signature_spell", value=printable(spell))
+        case.append(properties)
     if result.error:
         ET.SubElement(case, "error", message=printable(result.error), type="not_checked").text = printable(result.error)
         return case
@@ -164,10 +185,13 @@ def junit_case(result: Checked, strict: bool) -> ET.Element:
     return case
 
 
-def bracket_properties(bracket: Bracket) -> ET.Element:
+def bracket_properties(bracket: Bracket | None) -> ET.Element:
     """<properties> of a testcase: bracket.minimum, bracket.declared (when given) and one
-    bracket.reason per reason, so a dashboard shows the bracket next to the verdict."""
+    bracket.reason per reason, so a dashboard shows the bracket next to the verdict (none
+    outside Commander: bracket None); junit_case adds `format` and any `signature_spell`."""
     properties = ET.Element("properties")
+    if bracket is None:
+        return properties
     ET.SubElement(properties, "property", name="bracket.minimum", value=str(bracket.minimum))
     if bracket.declared is not None:
         ET.SubElement(properties, "property", name="bracket.declared", value=str(bracket.declared))

@@ -30,6 +30,7 @@ from edh_service.cli.results import EXIT_USAGE, Checked, PROG, exit_code
 from edh_service.cli.store import open_card_store
 from validator.brackets import BRACKETS
 from validator.decklist import NOBODY, Designation
+from validator.formats import KEYS, FieldNotInFormat, UnknownFormat, format_named
 from validator.parse import FORMATS, DecklistError
 from validator.parse.common import snippet
 
@@ -80,8 +81,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--companion", metavar="NAME", help="designate the companion")
     parser.add_argument("--bracket", type=bracket_number, metavar="N",
                         help="declare the Commander Bracket (1-5): what a deck breaks in it is an "
-                        "error (bracket_* codes)")
+                        "error (bracket_* codes); Commander only")
+    parser.add_argument("--game-format", type=game_format_key, metavar="NAME",
+                        help=f"the game format to judge in: {', '.join(KEYS)} (or an alias: edh, dc, pdh...); "
+                        "default: the format a list names for itself, else commander")
+    parser.add_argument("--signature-spell", action="append", metavar="NAME",
+                        help="designate an oathbreaker's signature spell (repeat for two), overriding the lists")
     return parser
+
+
+def game_format_key(value: str) -> str:
+    """--game-format's NAME: a key or alias (any case) as its canonical key; anything else
+    is a usage error listing the keys, the value quoted cut short."""
+    try:
+        return format_named(value).key
+    except UnknownFormat:
+        raise argparse.ArgumentTypeError(f"unknown game format {snippet(value)!r} (choose from {', '.join(KEYS)})") \
+            from None
 
 
 def bracket_number(value: str) -> int:
@@ -94,11 +110,12 @@ def bracket_number(value: str) -> int:
     raise argparse.ArgumentTypeError(f"invalid choice: {snippet(value)!r} (choose from {choices})")
 
 
-
-
 def check_file(path: str, repository: CardRepository, designation: Designation | None = None, *,
-               bracket: int | None = None, streams: Streams | None = None) -> Checked:
-    """Read, parse and validate one input; a file it cannot read becomes Checked.error."""
+               bracket: int | None = None, game_format: str | None = None,
+               streams: Streams | None = None) -> Checked:
+    """Read, parse and validate one input; a file it cannot read becomes Checked.error, and
+    so does one whose format has no use for an option given (--bracket for a list naming
+    Brawl: it is not checked, exit 2, never "invalid")."""
     try:
         text = read_input(path, streams.stdin if streams else None)
     except (OSError, ValueError) as error:
@@ -106,8 +123,9 @@ def check_file(path: str, repository: CardRepository, designation: Designation |
     hint = format_hint(path, text)
     try:
         validated = pipeline.validate_text(text, repository, designation or NOBODY,
-                                           format=hint if hint in FORMATS else None, bracket=bracket)
-    except DecklistError as error:
+                                           format=hint if hint in FORMATS else None, bracket=bracket,
+                                           game_format=game_format)
+    except (DecklistError, FieldNotInFormat) as error:
         return Checked(path, error=f"cannot check: {error}")
     except CardDataError:
         raise  # the store itself failed: main() stops the whole run with exit code 2
@@ -136,7 +154,8 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
     be reached for them, the run goes on offline (those names come back unknown_card)
     rather than failing every deck: the store itself is there and answers the rest.
     """
-    designation = Designation.of(options.commander, options.companion)
+    designation = Designation.of(options.commander, options.companion, signature_spells=options.signature_spell)
+    judged = {"bracket": options.bracket, "game_format": options.game_format}
     offline = options.offline
     repository = open_card_store(options.card_db, offline=offline, bulk_file=options.bulk_file)
     results = []
@@ -146,8 +165,7 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
             results.append(Checked(path, error=item.refused))
             continue
         try:
-            results.append(check_file(path, repository, designation, bracket=options.bracket,
-                                      streams=streams))
+            results.append(check_file(path, repository, designation, **judged, streams=streams))
         except CardDataUnavailable as error:
             if offline:
                 raise
@@ -155,9 +173,22 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
                  streams.stderr)
             offline = True
             repository = open_card_store(options.card_db, offline=True, bulk_file=None)
-            results.append(check_file(path, repository, designation, bracket=options.bracket,
-                                      streams=streams))
+            results.append(check_file(path, repository, designation, **judged, streams=streams))
     return results, repository.metadata()
+
+
+def option_not_in_format(options: argparse.Namespace) -> str | None:
+    """Why the options contradict --game-format (--bracket outside commander,
+    --signature-spell outside oathbreaker), a usage error before any file is read; None
+    when they do not (without --game-format each file's own format decides, per file)."""
+    if options.game_format is None:
+        return None
+    fmt = format_named(options.game_format)
+    if options.bracket is not None and not fmt.brackets:
+        return f"--bracket applies only in commander, not in {fmt.key}"
+    if options.signature_spell and not fmt.signature_spells:
+        return f"--signature-spell applies only in oathbreaker, not in {fmt.key}"
+    return None
 
 
 def warn(message: str, stderr: TextIO) -> None:
@@ -188,6 +219,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
             options = parser.parse_args(argv)
         except SystemExit as exit:
             return int(exit.code or 0)
+    if (refused := option_not_in_format(options)) is not None:
+        return fail(refused, streams.stderr)
     try:
         inputs = expand_paths(options.paths)
     except UsageError as error:

@@ -172,19 +172,46 @@
 
   /* ---- rendering a validate response ---- */
 
+  /* A game format's name, deck size and role, from the form's own selector (the template
+     writes validator.formats' table into its options: nothing to keep in step here). */
+  function gameFormat(key) {
+    const option = form.querySelector(`select[name="game_format"] option[value="${key}"]`);
+    const data = option ? option.dataset : {};
+    return { key, name: data.name || key, deckSize: Number(data.deckSize || 100), role: data.role || "commander" };
+  }
+
   function renderFacts(report) {
+    const fmt = gameFormat(report.format);
     const commanders = report.commanders.length
       ? el("ul", { class: "inline-list" }, report.commanders.map((name) => el("li", {}, cardLink(name))))
       : "none found";
     const identity = report.color_identity.length ? report.color_identity.map(pip) : [pip("C")];
     const fact = (label, ...value) => el("div", {}, el("dt", { text: label }), el("dd", {}, ...value));
+    const role = fmt.role.charAt(0).toUpperCase() + fmt.role.slice(1);
+    const spells = report.signature_spells || [];
     return el("dl", { class: "facts" },
-      fact(report.commanders.length === 1 ? "Commander" : "Commanders", commanders),
+      el("div", {}, el("dt", { text: "Format" }), el("dd", { id: "judged-format", "data-format": fmt.key, text: fmt.name })),
+      fact(report.commanders.length === 1 ? role : `${role}s`, commanders),
       el("div", {}, el("dt", { text: "Color identity" }), el("dd", { class: "pips" }, identity)),
+      spells.length ? el("div", { class: "signature-spells" }, el("dt", { text: spells.length === 1 ? "Signature spell" : "Signature spells" }),
+        el("dd", {}, el("ul", { class: "inline-list" }, spells.map((name) => el("li", {}, cardLink(name)))))) : null,
       report.companion ? fact("Companion", cardLink(report.companion)) : null,
-      fact("Cards", el("span", { class: report.card_count === 100 ? "count-ok" : "count-bad", text: String(report.card_count) }), " of 100"),
+      fact("Cards", el("span", { class: report.card_count === fmt.deckSize ? "count-ok" : "count-bad", text: String(report.card_count) }), ` of ${fmt.deckSize}`),
       // The API's `format` is the game format; the syntax the list was read as is decklist_format.
       report.decklist_format ? fact("Read as", report.decklist_format) : null);
+  }
+
+  /* ---- every format's verdict (include: ["formats"], as the template renders it) ---- */
+
+  function renderFormats(formats) {
+    if (!formats) return [];
+    return [
+      el("h3", { id: "formats-heading", text: "In every format" }),
+      el("ul", { class: "format-verdicts", "aria-labelledby": "formats-heading" }, Object.entries(formats).map(([key, verdict]) =>
+        el("li", { class: `format-verdict ${verdict.valid ? "format-legal" : "format-illegal"}`, "data-format": key },
+          el("strong", { text: gameFormat(key).name }), `: ${verdict.valid ? "legal" : "not legal"}`,
+          ...(verdict.codes.length ? [" (", el("span", { class: "codes", text: verdict.codes.join(", ") }), ")"] : [])))),
+    ];
   }
 
   /* ---- the Commander Brackets block (as the template renders it) ---- */
@@ -436,9 +463,10 @@
     // replaceChildren writes a null as the text "null": leave the absent parts out
     result.replaceChildren(...[
       el("h2", { id: "result-heading", class: `verdict ${report.valid ? "verdict-legal" : "verdict-illegal"}`, text: report.valid ? "Legal" : "Not legal" }),
-      renderBracketMinimum(report.bracket),
+      report.bracket ? renderBracketMinimum(report.bracket) : null,  // null outside Commander
       renderFacts(report),
-      ...renderBracket(report.bracket),
+      ...renderFormats(report.formats),
+      ...(report.bracket ? renderBracket(report.bracket) : []),
       el("h3", { id: "problems-heading", text: problems }),
       report.violations.length ? el("ol", { class: "violations", "aria-labelledby": "problems-heading" }, report.violations.map(renderViolation)) : null,
       renderOverview(report.overview),
@@ -459,7 +487,7 @@
   }
 
   /* The API's field names as the form labels them (web.FIELD_LABELS). */
-  const FIELD_LABELS = { decklist: "Decklist", decklist_format: "List format", commanders: "Commander", companion: "Companion", bracket: "Bracket" };
+  const FIELD_LABELS = { decklist: "Decklist", decklist_format: "List format", commanders: "Commander", companion: "Companion", bracket: "Bracket", format: "Game format" };
 
   /* Every leaf message of marshmallow's nested {field: [messages]} errors. */
   function leaves(value) {
@@ -482,7 +510,7 @@
   }
 
   function requestBody() {
-    const body = { decklist: textarea.value, include: ["overview"] };  // the deck overview block
+    const body = { decklist: textarea.value, include: ["overview", "formats"] };  // the overview, every format's verdict
     const commanders = Array.from(form.querySelectorAll('input[name="commanders"]'))
       .map((input) => input.value.trim()).filter(Boolean);
     if (commanders.length) body.commanders = commanders;
@@ -492,6 +520,8 @@
     if (format) body.decklist_format = format;
     const bracket = form.elements.bracket && form.elements.bracket.value;
     if (bracket) body.bracket = Number(bracket);  // the select offers 1-5 only
+    const chosen = form.elements.game_format && form.elements.game_format.value;
+    if (chosen) body.format = chosen;  // the game format (the form's `format` is the list's syntax)
     return body;
   }
 

@@ -14,13 +14,15 @@ import pytest
 from card_data import BracketSources, bracket_lists, bracket_tables
 
 from card_data.settings import StoreSettings
-from card_data.bracket_tables import MASS_LAND_DENIAL, TWO_CARD_COMBOS
+from card_data.bracket_tables import MASS_LAND_DENIAL, PAUPER_COMMANDERS, TWO_CARD_COMBOS
 from card_data.client import ScryfallClient
 from card_data.errors import CardDataError
 from card_data.repository import open_repository
 from card_data.spellbook import SpellbookClient, export_urls, read_export
 from card_data.sync import import_file, sync
-from tests.support.scryfall_server import BRACKET_EXPORT, BRACKETS, FIXTURES, with_bracket_lists
+from tests.support.scryfall_server import (
+    BRACKET_EXPORT, BRACKETS, FIXTURES, FORMAT_FIXTURES, with_bracket_lists, with_format_lists,
+)
 from tests.support.spacing import RecordedLimits, assert_spaced
 from validator.brackets import BracketData, Combo
 
@@ -35,8 +37,9 @@ EXPECTED_DENIAL = frozenset({"Armageddon", "Boom // Bust", "Ravages of War", "Ru
 
 @pytest.fixture
 def server(scryfall_server):
-    """The local server with the fixture tag search and Spellbook export (with_bracket_lists)."""
-    return with_bracket_lists(scryfall_server)
+    """The local server with the fixture tag search and Spellbook export (with_bracket_lists),
+    and the is:paupercommander search (with_format_lists), as Scryfall answers all three."""
+    return with_format_lists(with_bracket_lists(scryfall_server))
 
 
 def sources(server, **overrides) -> BracketSources:
@@ -103,16 +106,21 @@ def test_refresh_from_the_sources(fixture_db, server):
     server.search_page_size = 2
     claims: list[float] = []
     results = refresh(fixture_db, server, claims)
-    assert {kind: r.status for kind, r in results.items()} == {MASS_LAND_DENIAL: "updated", TWO_CARD_COMBOS: "updated"}
+    assert {kind: r.status for kind, r in results.items()} == {MASS_LAND_DENIAL: "updated", TWO_CARD_COMBOS: "updated",
+                                                                PAUPER_COMMANDERS: "updated"}
     loaded = data(fixture_db)
     assert loaded.mass_land_denial == EXPECTED_DENIAL  # every page (2 cards a page: 3 pages)
     assert {combo.cards: combo.fast for combo in loaded.combos} == EXPECTED_COMBOS
     assert [p for p in server.paths("GET") if p.startswith("/spellbook")] == ["/spellbook/variants.json.gz"]
     searches = [r for r in server.requests if r.path.startswith("/cards/search")]
-    assert [r.path.rsplit("&page=", 1)[-1] if "&page=" in r.path else "1" for r in searches] == ["1", "2", "3"]
+    pages = [(r.path.split("q=")[1].split("&")[0], r.path.rsplit("&page=", 1)[-1] if "&page=" in r.path else "1")
+             for r in searches]
+    assert pages == [("otag%3Amass-land-denial", page) for page in "123"] + [
+        ("is%3Apaupercommander", page) for page in "123"]  # 5 commanders, 2 a page
     # the search endpoint's rate limit (2 a second): each page claims its slot an interval
     # after the one before, so it arrives at least that long after the previous claim began,
-    # however late the machine's load makes an arrival (and three never within one second)
+    # however late the machine's load makes an arrival (and three never within one second);
+    # both searches share the one budget
     assert_spaced(claims, [r.at for r in searches])
     for request in [*searches, server.requests[-1]]:
         assert request.headers["User-Agent"].startswith("edh-deck-validator/")
@@ -237,8 +245,9 @@ def test_the_repository_cache_follows_the_store(fixture_db, server):
 
 def test_files_override_the_sources_and_resolve_names(fixture_db, server):
     results = refresh(fixture_db, server, mass_land_denial_file=str(BRACKETS / "mass-land-denial.txt"),
-                      combos_file=str(BRACKETS / "combos.txt"))
-    assert server.requests == []  # no network when both files are given
+                      combos_file=str(BRACKETS / "combos.txt"),
+                      pauper_commanders_file=str(FORMAT_FIXTURES / "pauper-commanders.txt"))
+    assert server.requests == []  # no network when every list has its file
     loaded = data(fixture_db)
     # "vindicate" resolves to the card's name; unknown names are kept as written
     assert loaded.mass_land_denial == {"Armageddon", "Vindicate", "Ravages of War", "Not A Real Card"}
@@ -276,7 +285,8 @@ def test_sync_refreshes_both_and_a_new_store_keeps_them(tmp_path, server):
     client = ScryfallClient(server.base_url, backoff=0)
     first = sync(StoreSettings(db, api_url=server.base_url), client=client, brackets=sources(server))
     assert {kind: r.status for kind, r in first.brackets.items()} == {MASS_LAND_DENIAL: "updated",
-                                                                       TWO_CARD_COMBOS: "updated"}
+                                                                       TWO_CARD_COMBOS: "updated",
+                                                                       PAUPER_COMMANDERS: "updated"}
     # newer card data: a whole new store file is built; the lists come along even when
     # their sources fail this time
     server.updated_at = "2026-12-01T10:00:00.000+00:00"

@@ -59,7 +59,8 @@ def browser():
 
 @pytest.fixture(params=(True, False), ids=("js", "no-js"))
 def page(request, browser):
-    """A fresh page with JavaScript on or off; console errors (CSP reports too) are collected."""
+    """A fresh page of `browser` with JavaScript on or off (`page.js`); console errors (CSP
+    reports too) are collected in `page.console_errors`."""
     context = browser.new_context(java_script_enabled=request.param, viewport={"width": 1100, "height": 900})
     page = context.new_page()
     page.console_errors = []

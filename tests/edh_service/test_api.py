@@ -47,7 +47,7 @@ def test_legal_deck_is_200_valid_with_the_design_shape(client):
     response = client.post(VALIDATE, json={"decklist": LEGAL})
     assert response.status_code == 200
     body = response.get_json()
-    assert list(body) == ["valid", "format", "decklist_format", "commanders", "companion",
+    assert list(body) == ["valid", "format", "decklist_format", "commanders", "companion", "signature_spells",
                           "color_identity", "card_count", "violations", "translated", "bracket", "card_data"]
     assert body["violations"] == []
     assert body["valid"] is True
@@ -269,6 +269,7 @@ def test_readyz_reports_the_store(client, fixture_db):
     assert response.get_json() == {"status": "ready",
                                    "card_data": {"updated_at": FIXTURE_UPDATED_AT, "cards": cards},
                                    "bracket_lists": {"mass_land_denial": None, "two_card_combos": None},
+                                   "format_lists": {"pauper_commanders": None},
                                    "card_names": {"languages": [], "names": 0, "updated_at": None}}
 
 
@@ -283,7 +284,7 @@ def test_openapi_document_lists_every_endpoint(client):
     spec = client.get("/openapi.json").get_json()
     assert spec["openapi"].startswith("3.")
     assert set(spec["paths"]) == {"/api/v1/validate", "/api/v1/validate/batch", "/api/v1/cards/{name}",
-                                  "/healthz", "/readyz"}
+                                  "/api/v1/formats", "/healthz", "/readyz"}
     report = spec["components"]["schemas"]["Report"]
     assert set(report["required"]) >= {"valid", "format", "commanders", "companion", "color_identity",
                                        "card_count", "violations", "card_data"}

@@ -60,8 +60,8 @@ def test_overview_is_absent_unless_asked(client):
     """The response shape DESIGN fixes stays as it was: no `overview` key by default."""
     body = client.post(VALIDATE, json={"decklist": DECK}).get_json()
     assert "overview" not in body
-    assert set(body) == {"valid", "format", "decklist_format", "commanders", "companion", "color_identity",
-                         "card_count", "violations", "translated", "bracket", "card_data"}
+    assert set(body) == {"valid", "format", "decklist_format", "commanders", "companion", "signature_spells",
+                         "color_identity", "card_count", "violations", "translated", "bracket", "card_data"}
 
 
 def test_overview_block_has_the_decks_numbers(client):
@@ -115,7 +115,7 @@ def test_openapi_documents_the_block_and_the_include(client):
                                          "cards_by_type", "images"}
     assert set(schemas["Curve"]["properties"]) == set(OVERVIEW["curve"])
     include = schemas["ValidateRequest"]["properties"]["include"]
-    assert include["items"]["enum"] == ["overview"]
+    assert include["items"]["enum"] == ["overview", "formats"]
     parameters = spec["paths"][VALIDATE]["post"]["parameters"]
     assert any(p["name"] == "include" and p["in"] == "query" for p in parameters)
 

@@ -28,6 +28,7 @@ def schema_dump(report, meta, include=(), translated=()) -> dict:
         "decklist_format": report.format,
         "commanders": report.commanders,
         "companion": report.companion,
+        "signature_spells": report.signature_spells,
         "color_identity": report.color_identity,
         "card_count": report.card_count,
         "violations": report.violations,
@@ -43,7 +44,7 @@ def test_the_hand_built_report_is_what_report_schema_dumps(app, name):
     repository = repository_of(app)
     report, source, translated = service.validate_text(DECKS[name], repository, with_overview=True)
     meta = source or repository.metadata()
-    built = responses.dump_report(report, meta, "commander", ("overview",), translated)
+    built = responses.dump_report(report, meta, ("overview",), translated)
     assert built == schema_dump(report, meta, ("overview",), translated)
     assert list(built) == list(schema_dump(report, meta, ("overview",), translated))  # the documented key order too
     json.dumps(built)  # plain JSON types only: no enum or tuple leaks out

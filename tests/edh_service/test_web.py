@@ -252,6 +252,20 @@ def test_form_fields_get_the_api_bounds(client, fields, message):
     assert alert.startswith(message) and "200" in alert
 
 
+def test_the_game_format_field_is_the_apis_format(client):
+    """The selector's game_format is the API's `format` (the form's `format` stays the syntax):
+    a name the API refuses is a readable 422; a bracket outside Commander too."""
+    response = client.post("/", data={"decklist": LEGAL_DECK, "game_format": "modern"})
+    alert = soup_of(response).select_one("#result .alert").get_text()
+    assert response.status_code == 422 and alert.startswith("Game format: Unknown game format 'modern'")
+    response = client.post("/", data={"decklist": LEGAL_DECK, "game_format": "duel", "bracket": "2"})
+    assert response.status_code == 422
+    assert "bracket applies only in Commander" in soup_of(response).select_one("#result .alert").get_text()
+    page = soup_of(client.post("/", data={"decklist": LEGAL_DECK, "game_format": "predh", "format": "text"}))
+    assert page.select_one("#judged-format")["data-format"] == "predh"
+    assert len(page.select(".format-verdicts li")) == 7 and page.select_one("#bracket-minimum") is None
+
+
 def test_verdict_pages_are_not_cached(client):
     """The page echoes the user's list: never stored by a shared cache."""
     assert client.post("/", data={"decklist": LEGAL_DECK}).headers["Cache-Control"] == "no-store"

@@ -19,7 +19,7 @@ from card_data import BracketSources, bracket_lists, bracket_tables
 
 from card_data.settings import StoreSettings
 from edh_service.cli import cards as cli
-from card_data.bracket_tables import MASS_LAND_DENIAL, TWO_CARD_COMBOS
+from card_data.bracket_tables import MASS_LAND_DENIAL, PAUPER_COMMANDERS, TWO_CARD_COMBOS
 from card_data.settings import BracketSources
 from card_data.client import ScryfallClient
 from card_data.errors import CardDataError
@@ -30,7 +30,9 @@ from edh_service.factory import create_app
 from tests.support.live_http import VALIDATE, sha256
 from tests.support.hostile_files import HOSTILE_BULK, HOSTILE_EXPORTS, MB, SOL_RING, gzip_of
 from tests.support.measured import measure
-from tests.support.scryfall_server import BRACKETS, FIXTURES, ScryfallServer, load_jsonl, with_bracket_lists
+from tests.support.scryfall_server import (
+    BRACKETS, FIXTURES, FORMAT_FIXTURES, ScryfallServer, load_jsonl, with_bracket_lists,
+)
 
 RSS_BOUND_MB = 200
 CPU_BOUND_SECONDS = 10.0
@@ -63,12 +65,15 @@ def hostile(tmp_path):
 def good_lists(db, server) -> dict:
     """Load both lists from the good sources; return what the store holds."""
     results = bracket_lists.refresh(db, sources(server), client=ScryfallClient(server.base_url, backoff=0))
-    assert {kind: r.status for kind, r in results.items()} == {MASS_LAND_DENIAL: "updated", TWO_CARD_COMBOS: "updated"}
+    assert {kind: r.status for kind, r in results.items()} == {MASS_LAND_DENIAL: "updated", TWO_CARD_COMBOS: "updated",
+                                                                PAUPER_COMMANDERS: "updated"}
     return open_repository(StoreSettings(db, offline=True)).bracket_data()
 
 
 def sources(server, **overrides) -> BracketSources:
-    """Both lists from the local server."""
+    """Both bracket lists from the local server (the Pauper Commander list from its fixture
+    file, so the hostile searches below reach the mass land denial search alone)."""
+    overrides.setdefault("pauper_commanders_file", str(FORMAT_FIXTURES / "pauper-commanders.txt"))
     return BracketSources(api_url=server.base_url, spellbook_url=f"{server.base_url}/spellbook", **overrides)
 
 

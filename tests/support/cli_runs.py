@@ -22,7 +22,7 @@ from edh_service.cli import paths, validate
 
 ROOT = Path(__file__).resolve().parents[2]
 NOWHERE = "http://127.0.0.1:9"  # the discard port: nothing listens, so any request fails fast
-COMMAND = re.compile(r"^::(error|warning) ([^:]*)::(.*)$")  # a GitHub workflow command
+COMMAND = re.compile(r"^::(error|warning|notice) ([^:]*)::(.*)$")  # a GitHub workflow command
 
 
 @dataclass(frozen=True)

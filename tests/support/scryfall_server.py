@@ -48,7 +48,10 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BRACKETS = FIXTURES / "brackets"  # the bracket lists' fixtures
 BRACKET_EXPORT = (BRACKETS / "variants.json").read_bytes()  # a small Spellbook export
 MASS_LAND_DENIAL_QUERY = "otag:mass-land-denial"
+PAUPER_COMMANDERS_QUERY = "is:paupercommander"
 MASS_LAND_DENIAL_SEARCH = json.loads((BRACKETS / "mass-land-denial-search.json").read_text())  # one page
+FORMAT_FIXTURES = FIXTURES / "formats"
+PAUPER_COMMANDERS_SEARCH = json.loads((FORMAT_FIXTURES / "pauper-commanders-search.json").read_text())
 
 
 def load_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -392,4 +395,12 @@ def with_bracket_lists(server: ScryfallServer) -> ScryfallServer:
     export of tests/fixtures/brackets (both good, to begin with)."""
     server.search_results = {MASS_LAND_DENIAL_QUERY: MASS_LAND_DENIAL_SEARCH}
     server.spellbook_export = BRACKET_EXPORT
+    return server
+
+
+def with_format_lists(server: ScryfallServer) -> ScryfallServer:
+    """The server answering Scryfall's is:paupercommander search (the Pauper Commander
+    commander list: tests/fixtures/formats/pauper-commanders-search.json), beside any
+    search it answered already."""
+    server.search_results = {**server.search_results, PAUPER_COMMANDERS_QUERY: PAUPER_COMMANDERS_SEARCH}
     return server

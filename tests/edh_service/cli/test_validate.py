@@ -451,6 +451,7 @@ def test_junit_carries_the_bracket_as_properties(fixture_db):
     cases = {case.get("name"): case for case in ET.fromstring(result.stdout).iter("testcase")}
     properties = [(p.get("name"), p.get("value")) for p in cases[sample("valid.txt")].find("properties")]
     assert properties[:2] == [("bracket.minimum", "3"), ("bracket.declared", "2")]
-    assert [name for name, _ in properties[2:]] == ["bracket.reason"] * 3
+    assert [name for name, _ in properties[2:]] == ["bracket.reason"] * 3 + ["format"]
+    assert properties[-1] == ("format", "commander")
     assert properties[2][1].startswith("3 Game Changers (Demonic Tutor")
     assert "error bracket_game_changers" in cases[sample("valid.txt")].find("failure").text

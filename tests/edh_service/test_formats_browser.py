@@ -1,0 +1,111 @@
+"""The page's game format selector in real headless Chromium (issue 21), with and without
+JavaScript: the result names the format judged in, shows Oathbreaker's signature spell and
+every format's verdict, leaves the bracket block out outside Commander, says a list's own
+format when the selector is left alone; the two renderings agree; axe finds nothing severe.
+
+The app serves the formats' store (tests/support/format_store.py: every legality key, the
+PDH list) on loopback; the page loads nothing from elsewhere.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.edh_service.conftest import serving
+from tests.support.browser import axe_findings, requires_chromium, severe, submit
+from tests.support.format_store import TEFERI, format_deck
+from validator.formats import KEYS
+
+pytestmark = requires_chromium
+
+OATHBREAKER_LIST = format_deck([TEFERI], size=59) + "\nSignature Spell\n1 Brainstorm\n"
+BRAWL_LIST = "Format: Brawl\n" + format_deck([TEFERI], "Brainstorm")
+
+
+@pytest.fixture(scope="module")
+def formats_url(formats_db):
+    """The app over the formats' store."""
+    with serving(formats_db) as url:
+        yield url
+
+
+SHOWN_TEXT = """el => { const copy = el.cloneNode(true);
+    copy.querySelectorAll('.visually-hidden').forEach((node) => node.remove());
+    return copy.textContent.replace(/\\s+/g, ' ').trim(); }"""
+
+
+def validated(page, url: str, text: str, game_format: str = "") -> dict:
+    """Paste the list, choose the game format, submit; what the result shows."""
+    page.goto(url)
+    page.fill("#decklist", text)
+    page.select_option("#game-format", game_format)
+    submit(page)
+    # labels as written (CSS upper-cases them), values without the screen reader's "(opens Scryfall...)"
+    facts = {dt.text_content().strip(): dd.evaluate(SHOWN_TEXT)
+             for dt, dd in zip(page.locator(".facts dt").all(), page.locator(".facts dd").all())}
+    verdicts = {li.get_attribute("data-format"): li.inner_text().strip()
+                for li in page.locator(".format-verdicts li").all()}
+    return {
+        "heading": page.inner_text("#result-heading"),
+        "format": page.get_attribute("#judged-format", "data-format"),
+        "facts": facts,
+        "verdicts": verdicts,
+        "bracket": page.locator("#bracket-minimum").count(),
+        "codes": [li.get_attribute("data-code") for li in page.locator("li.violation").all()],
+        "selected": page.eval_on_selector("#game-format", "el => el.value"),
+    }
+
+
+def test_oathbreaker_shows_the_signature_spell(page, formats_url):
+    shown = validated(page, formats_url, OATHBREAKER_LIST, "oathbreaker")
+    assert (shown["heading"], shown["format"]) == ("Legal", "oathbreaker")
+    assert shown["facts"]["Format"] == "Oathbreaker"
+    assert shown["facts"]["Oathbreaker"] == TEFERI
+    assert shown["facts"]["Signature spell"] == "Brainstorm"
+    assert shown["facts"]["Cards"] == "60 of 60"
+    assert shown["bracket"] == 0  # brackets are Commander's
+    assert list(shown["verdicts"]) == list(KEYS)
+    assert shown["verdicts"]["oathbreaker"] == "Oathbreaker: legal"
+    assert shown["verdicts"]["commander"].startswith("Commander: not legal (")
+    assert shown["selected"] == "oathbreaker"  # the choice is kept
+    assert page.console_errors == []
+
+
+def test_the_list_names_its_own_format(page, formats_url):
+    shown = validated(page, formats_url, BRAWL_LIST)
+    assert (shown["heading"], shown["format"], shown["facts"]["Format"]) == ("Legal", "brawl", "Brawl")
+    assert shown["codes"] == ["format_inferred"]
+    assert shown["facts"]["Commander"] == TEFERI and shown["facts"]["Cards"] == "100 of 100"
+
+
+def test_commander_keeps_its_bracket_block(page, formats_url):
+    shown = validated(page, formats_url, BRAWL_LIST, "commander")
+    assert (shown["heading"], shown["format"], shown["bracket"]) == ("Not legal", "commander", 1)
+    assert "commander_ineligible" in shown["codes"]
+
+
+def test_a_bracket_outside_commander_is_refused(page, formats_url):
+    page.goto(formats_url)
+    page.fill("#decklist", OATHBREAKER_LIST)
+    page.select_option("#game-format", "oathbreaker")
+    page.select_option("#bracket", "2")
+    submit(page)
+    assert page.inner_text("#result-heading") == "Could not validate"
+    assert "bracket applies only in Commander" in page.inner_text(".alert")
+
+
+def test_both_renderings_agree(browser, formats_url):
+    shown = []
+    for js in (True, False):
+        context = browser.new_context(java_script_enabled=js)
+        shown.append(validated(context.new_page(), formats_url, OATHBREAKER_LIST, "oathbreaker"))
+        context.close()
+    assert shown[0] == shown[1]
+
+
+def test_the_result_passes_axe(browser, formats_url):
+    context = browser.new_context()
+    page = context.new_page()
+    validated(page, formats_url, OATHBREAKER_LIST, "oathbreaker")
+    assert severe(axe_findings(page)) == []
+    context.close()
