@@ -98,6 +98,11 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None,
     document's list part (validator/parse/markdown.py): the others are not there at all."""
     entries = collector.entries
     state = _State(entries)
+    # The card lines' fast path runs for nearly every line: its names are locals, the
+    # entries are built from tuples (every field given, no NamedTuple __new__ in Python), and
+    # the dialects its lines show are noted once each, after the loop (nothing reads them before).
+    append, new, printed_match, plain_match = entries.append, tuple.__new__, _PRINTED.fullmatch, _PLAIN.fullmatch
+    forge = arena = False
     for number, raw in numbered if numbered is not None else enumerate(lines, 1):
         line = raw.strip()
         if not line:
@@ -110,14 +115,24 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None,
             _new_block(state, len(entries), len(collector.problems))
         if state.metadata is None and len(line) <= MAX_LINE_LENGTH:
             if "(" in line or "|" in line:  # cheaper than a _PLAIN attempt that must fail
-                if _read_printed(line, number, state, entries):
+                # `1 Sol Ring (C21) 263` and `1 Sol Ring|C21|1`
+                if printed := printed_match(line):
+                    quantity, name, forge_set, arena_set, collector_number = printed.groups()
+                    if forge_set is None:
+                        arena = True
+                    else:
+                        forge = True
+                    append(new(ListEntry, (name.rstrip(), int(quantity), number, state.section,
+                                           forge_set or arena_set, collector_number, False, False)))
                     continue
-            elif plain := _PLAIN.fullmatch(line):
-                # built from a tuple, every field given, as in _read_printed (~10 µs a 100-line list)
-                entries.append(tuple.__new__(ListEntry, (plain[2], int(plain[1]), number, state.section,
-                                                         None, None, False, False)))
+            elif plain := plain_match(line):
+                append(new(ListEntry, (plain[2], int(plain[1]), number, state.section, None, None, False, False)))
                 continue
         _read_line(line, number, state, collector)
+    if forge:
+        state.seen.add("forge")
+    if arena:
+        state.seen.add("arena")
     dialect = format or next((d for d in DIALECTS if d in state.seen), "text")
     _settle_side_zone(state, collector, dialect == "xmage")
     _infer_from_last_block(state, collector)
@@ -136,20 +151,6 @@ def _new_block(state: _State, entries: int, problems: int) -> None:
     if state.section in _COMMAND_SECTIONS and entries > state.section_start:
         state.section = Section.MAIN
     state.blocks.append((entries, problems))
-
-
-def _read_printed(line: str, number: int, state: _State, entries: list) -> bool:
-    """Fast path for `1 Sol Ring (C21) 263` and `1 Sol Ring|C21|1`; False if not that."""
-    printed = _PRINTED.fullmatch(line)
-    if not printed:
-        return False
-    quantity, name, forge_set, arena_set, collector_number = printed.groups()
-    state.seen.add("arena" if forge_set is None else "forge")
-    # ListEntry(...) without NamedTuple's Python-level __new__, so every field is given:
-    # this runs for nearly every line of a printed list and costs ~45% less (Python 3.11)
-    entries.append(tuple.__new__(ListEntry, (name.rstrip(), int(quantity), number, state.section,
-                                             forge_set or arena_set, collector_number, False, False)))
-    return True
 
 
 def _read_line(line: str, number: int, state: _State, c: Collector) -> None:
