@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from itertools import compress
-from operator import attrgetter, itemgetter
 from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from validator.deck import Card
@@ -122,9 +120,6 @@ class Bracket(NamedTuple):
 # asked for every card of every deck, and the wrapper's cost would show in the engine bench.
 _EXTRA_TURN_TEXTS: dict[tuple[str, ...], bool] = {}
 _EXTRA_TURN_CACHE_SIZE = 16384
-# Fields _scan reads in C
-_CARD, _NAME, _GAME_CHANGER, _FACE_TEXTS = itemgetter(0), attrgetter("name"), attrgetter("game_changer"), \
-    attrgetter("face_texts")
 
 
 def _grants_extra_turn(face_texts: tuple[str, ...]) -> bool:
@@ -156,27 +151,32 @@ def _scan(deck: Deck, data: BracketData) -> tuple[list[str], list[str], list[str
     """One pass over the game's cards (commanders and main deck): Game Changers, extra-turn
     cards, mass land denial (None: no list), and each card's combo partners from the data.
 
-    Written for speed (it runs on every validation): each screen is a map over the cards
-    in C (attribute reads, the cached extra-turn answers, the combo index's look-ups), so
-    only the few cards a screen keeps cost Python work; a card listed twice (a singleton
-    error elsewhere) is folded by the caller's sort.
+    Written for speed (it runs on every validation): cached text look-ups inline, and a
+    card listed twice (a singleton error elsewhere) is folded by the caller's sort.
     """
-    cards = list(map(_CARD, (*deck.commanders, *deck.main)))
-    names = list(map(_NAME, cards))
-    changers = list(compress(names, map(_GAME_CHANGER, cards)))
-    grants = list(map(_EXTRA_TURN_TEXTS.get, map(_FACE_TEXTS, cards)))
-    if None in grants:  # a text not read yet
-        grants = [_grants_extra_turn(card.face_texts) if known is None else known for known, card in zip(grants, cards)]
-    extra_turns = list(compress(names, grants))
+    changers: list[str] = []
+    extra_turns: list[str] = []
     denial: list[str] = []
     partners: dict[str, tuple] = {}
-    if data._by_card:
-        found = list(map(data._by_card.get, names))
-        for name, (mass_land_denial, others) in compress(zip(names, found), found):
-            if mass_land_denial:
-                denial.append(name)
-            if others:
-                partners[name] = others
+    by_card = data._by_card
+    known = _EXTRA_TURN_TEXTS
+    for entries in (deck.commanders, deck.main):
+        for entry in entries:
+            card = entry.card
+            if card.game_changer:
+                changers.append(card.name)
+            grants = known.get(card.face_texts)
+            if grants is None:
+                grants = _grants_extra_turn(card.face_texts)
+            if grants:
+                extra_turns.append(card.name)
+            if by_card:
+                found = by_card.get(card.name)
+                if found is not None:
+                    if found[0]:
+                        denial.append(card.name)
+                    if found[1]:
+                        partners[card.name] = found[1]
     return changers, extra_turns, None if data.mass_land_denial is None else denial, partners
 
 

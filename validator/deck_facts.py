@@ -23,7 +23,6 @@ COLOR_LETTERS = frozenset(WUBRG)
 # Entry fields read in C (map, sum, set): a pass over 100 entries with no Python bytecode a card
 QUANTITY = itemgetter(1)  # Entry.quantity
 CARD_NAME = attrgetter("card.name")
-CARD_IDENTITY = attrgetter("card.color_identity")
 COUNTED_SECTIONS = ("main", "commander", "signature")  # UnknownName.section values that count
 
 

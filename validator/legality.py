@@ -8,8 +8,6 @@ codes-only twin for the all-formats block (same answers, no messages built).
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import attrgetter
 from typing import Iterator
 
 from validator.card_facts import is_non_deck, non_deck_kind
@@ -18,8 +16,6 @@ from validator.deck_facts import Deck, deck_format, deck_format_data
 from validator.formats import Format
 from validator.phrasing import and_list, card_names, line_numbers
 from validator.violations import Code, Severity, Violation
-
-_COMMANDER_SUSPECT = attrgetter("card.commander_suspect")
 
 
 def legality(deck: Deck) -> Iterator[Violation]:
@@ -52,8 +48,8 @@ def _legality_codes(deck: Deck, fmt: Format, unknown: bool = True) -> Iterator[t
     key = fmt.legality_key
     zone = [*deck.commanders, *deck.main, deck.companion] if deck.companion else [*deck.commanders, *deck.main]
     # a cheap screen first: almost every card is a legal, plain, traditional card
-    if key == "commander":  # Card.commander_suspect answers for that key: the screen runs in C
-        suspects = list(compress(zone, map(_COMMANDER_SUSPECT, zone)))
+    if key == "commander":  # Card.commander_suspect answers for that key: one attribute read a card
+        suspects = [e for e in zone if e.card.commander_suspect]
     else:
         suspects = [e for e in zone if (card := e.card).legalities.get(key) != "legal" or not card.plain]
     if not suspects:

@@ -22,7 +22,7 @@ from validator.card_facts import (
 from validator.companions import COMPANION_CONDITIONS
 from validator.deck import Entry
 from validator.deck_facts import (
-    CARD_IDENTITY, CARD_NAME, COLOR_LETTERS, QUANTITY, Deck, assumed_colors, card_count, commander_identity, deck_format, deck_format_data,
+    CARD_NAME, COLOR_LETTERS, QUANTITY, Deck, assumed_colors, card_count, commander_identity, deck_format, deck_format_data,
     designated_commanders, identity_entries, unchosen_commanders,
 )
 from validator.legality import legality, legality_codes
@@ -34,7 +34,6 @@ from validator.side_decks import GAME_SECTIONS, not_in_deck, planar_deck, scheme
 from validator.violations import Code, Severity, Violation
 
 Rule = Callable[[Deck], Iterable[Violation]]
-EMPTY: frozenset[str] = frozenset()
 _OVER_ONE = (1).__lt__  # quantity > 1, called from C
 
 # --- the rules ---------------------------------------------------------------------
@@ -231,10 +230,7 @@ def color_identity(deck: Deck) -> Iterator[Violation]:
     base = commander_identity(deck)
     wildcards = len(unchosen_commanders(deck))
     allowed = base | assumed_colors(deck, base, wildcards) if wildcards else base
-    entries = identity_entries(deck)
-    if EMPTY.union(*map(CARD_IDENTITY, entries)) <= allowed:
-        return  # every card fits (one union in C; the usual legal deck)
-    outside = [e for e in entries if not e.card.color_identity <= allowed]
+    outside = [e for e in identity_entries(deck) if not e.card.color_identity <= allowed]
     chosen = None
     if outside and not allowed and deck_format(deck).basic_land_type_choice:
         chosen = chosen_basic_land_type(outside)
