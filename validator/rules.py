@@ -12,7 +12,6 @@ families live beside it: the legality screen (legality.py) and the side decks
 from __future__ import annotations
 
 from collections import Counter
-from itertools import compress
 from typing import Callable, Iterable, Iterator
 
 from validator.card_facts import (
@@ -22,7 +21,7 @@ from validator.card_facts import (
 from validator.companions import COMPANION_CONDITIONS
 from validator.deck import Entry
 from validator.deck_facts import (
-    CARD_NAME, COLOR_LETTERS, QUANTITY, Deck, assumed_colors, card_count, commander_identity, deck_format, deck_format_data,
+    COLOR_LETTERS, Deck, assumed_colors, card_count, commander_identity, deck_format, deck_format_data,
     designated_commanders, identity_entries, unchosen_commanders,
 )
 from validator.legality import legality, legality_codes
@@ -34,7 +33,6 @@ from validator.side_decks import GAME_SECTIONS, not_in_deck, planar_deck, scheme
 from validator.violations import Code, Severity, Violation
 
 Rule = Callable[[Deck], Iterable[Violation]]
-_OVER_ONE = (1).__lt__  # quantity > 1, called from C
 
 # --- the rules ---------------------------------------------------------------------
 
@@ -161,15 +159,10 @@ def singleton(deck: Deck) -> Iterator[Violation]:
     """903.5b: one copy of each card but basic lands, unless its own text allows more."""
     # 903.11a: the companion may not share a name with a card in the deck either
     zone = [*deck.commanders, *deck.main, deck.companion] if deck.companion else [*deck.commanders, *deck.main]
-    if not zone:
-        return
-    names = list(map(CARD_NAME, zone))
-    # only names listed twice or with a quantity over one can break the rule: find those
-    # first, with both screens in C (most decks have neither but basic lands)
-    suspects = set()
-    if max(map(QUANTITY, zone)) > 1:
-        suspects.update(e.card.name for e in compress(zone, map(_OVER_ONE, map(QUANTITY, zone)))
-                        if "Basic" not in e.card.supertypes)
+    names = [e.card.name for e in zone]
+    # only names listed twice or with a quantity over one can break the rule: find those first
+    multiple = [e.card for e in zone if e.quantity > 1]
+    suspects = {c.name for c in multiple if "Basic" not in c.supertypes}
     if len(set(names)) != len(names):  # some name is listed on two lines or in two zones
         suspects.update(name for name, lines in Counter(names).items() if lines > 1)
     suspects = {name for name in suspects if not _non_deck_name(name, zone)}
