@@ -114,8 +114,7 @@ def assemble(
     commanders, companion = designation.commanders, designation.companion
     piles = {section: _Pile() for section in _SECTIONS}
     unknown: dict[tuple[str, str], list] = {}
-    # Nearly every line is a main-deck card met for the first time: that case is inline.
-    main, new = piles[_MAIN].slots, tuple.__new__
+    main, new = piles[_MAIN].slots, tuple.__new__  # nearly every line: a main-deck card met first (inline)
     for entry in decklist.entries:
         card = cards.get(entry.name)
         if card is None:  # outside the game sections it is only named (sideboard, not_in_deck)
