@@ -32,7 +32,12 @@ venv: $(STAMP)
 test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest
 
+# wrk drives the HTTP benchmarks: installed with apt-get as .ci/run installs what pip cannot
+# (root and apt-get only; elsewhere the HTTP rows are skipped with a one-line message).
 bench: $(STAMP)
+	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  echo "make bench: installing wrk (apt-get)" && export DEBIAN_FRONTEND=noninteractive && \
+	  apt-get update -qq && apt-get install -y -qq wrk >/dev/null; } || true
 	$(BIN)/python -m bench
 
 # Sync card data first (a progress bar on a terminal; Scryfall is asked only whether its

@@ -60,6 +60,7 @@ def run() -> list[Row]:
         return [Row(NAME, "skipped", "../shared/carddata is absent")]
     sys.path.insert(0, str(ROOT))
     from card_data import open_repository
+    from card_data.settings import StoreSettings
     from tests.support.scryfall_server import ScryfallServer
 
     with tempfile.TemporaryDirectory() as tmp, ScryfallServer(bulk_file=bulk_file, content_encoding=True) as server:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from bench.bench_http import LUA, check_deck, gunicorn, store_and_deck, wrk
 from bench.common import Row
+from bench.load_tool import find_wrk, skipped
 
 ROUNDS = 3
 SECONDS = 5
@@ -40,6 +41,8 @@ def run() -> list[Row]:
 
     if not available():
         return [Row("cluster", "skipped", "Debian's haproxy is not installed")]
+    if find_wrk() is None:
+        return skipped("cluster")
     store, deck, data = store_and_deck()
     with tempfile.TemporaryDirectory() as scratch, ExitStack() as running:
         scratch = Path(scratch)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 import urllib.request
@@ -28,9 +27,9 @@ from typing import Iterator
 
 from tests.support import live_server
 from bench.common import SHARED, Row
+from bench.load_tool import find_wrk, skipped
 
 ROOT = Path(__file__).resolve().parent.parent
-WRK = shutil.which("wrk") or "/usr/bin/wrk"
 REAL_CARDS = SHARED / "carddata" / "oracle-cards.jsonl.gz"
 # A real Commander precon (Forge .dck), 100 cards, every name known to the real data.
 REAL_DECK = SHARED / "decks" / "forge-precons" / "Paradox Power [WHO] [2023].dck"
@@ -125,7 +124,7 @@ def check_deck(base: str, body: bytes) -> dict:
 def wrk(base: str, script: Path, body: Path, *, threads: int, connections: int, seconds: int) -> dict:
     """Run wrk and return its RESULT line as numbers; any error or non-2xx fails the run."""
     output = subprocess.run(
-        [WRK, f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "-s", str(script),
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "-s", str(script),
          base + "/api/v1/validate"],
         env={**os.environ, "BENCH_BODY": str(body)}, capture_output=True, text=True, timeout=seconds + 30,
         check=True,
@@ -141,7 +140,7 @@ def wrk(base: str, script: Path, body: Path, *, threads: int, connections: int, 
 
 def wrk_version() -> str:
     """wrk's version line, to name the load tool precisely."""
-    completed = subprocess.run([WRK, "-v"], capture_output=True, text=True)
+    completed = subprocess.run(["wrk", "-v"], capture_output=True, text=True)
     return (completed.stdout or completed.stderr).split("[")[0].strip() or "wrk"
 
 
@@ -205,6 +204,8 @@ def spread(runs: list[dict]) -> str:
 def run() -> list[Row]:
     """Latency at one connection and throughput at four, for one 100-card deck; then the
     same for the floor (bench/floor_app.py: a fixed body of the same size, same settings)."""
+    if find_wrk() is None:
+        return skipped("http validate (100 cards)")
     store, deck, data = store_and_deck()
     with tempfile.TemporaryDirectory() as scratch:
         body, script = Path(scratch) / "deck.json", Path(scratch) / "post.lua"

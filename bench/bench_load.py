@@ -20,8 +20,9 @@ import tempfile
 import urllib.request
 from pathlib import Path
 
-from bench.bench_http import WRK, gunicorn, store_and_deck, wrk_version
+from bench.bench_http import gunicorn, store_and_deck, wrk_version
 from bench.common import Row
+from bench.load_tool import find_wrk, skipped
 
 LEVELS = (1, 8, 32)  # concurrent keep-alive connections
 LEVEL_SECONDS = 5
@@ -89,7 +90,7 @@ def load(base: str, script: Path, bodies: list[Path], connections: int, seconds:
     """One wrk run; returns its RESULT line as numbers (non-2xx are counted, not fatal)."""
     threads = min(2, connections)  # wrk shares the two cores with gunicorn
     output = subprocess.run(
-        [WRK, f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", str(script),
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", str(script),
          base + "/api/v1/validate"],
         env={**os.environ, "BENCH_BODIES": ";".join(map(str, bodies))},
         capture_output=True, text=True, timeout=seconds + 30, check=True,
@@ -102,6 +103,8 @@ def load(base: str, script: Path, bodies: list[Path], connections: int, seconds:
 
 def run() -> list[Row]:
     """Decks/s, p50/p99, requests served and failures at each concurrency level."""
+    if find_wrk() is None:
+        return skipped("load, 4-deck mix")
     store, deck, data = store_and_deck()
     rows = []
     with tempfile.TemporaryDirectory() as scratch:

@@ -7,9 +7,10 @@ on a busy shared machine where timings swing by half.
 
 METRIC: validate (bench_engine's deck), check (bench_engine's list), validate_text and
 validate_text_formats (the real store's Forge precon, without and with every format's
-verdict), api and api_formats (that deck as a JSON POST /api/v1/validate through Flask's
-test client, the request naming no format; api_formats with "include": ["formats"]):
-the whole view, schema load and JSON dump included; default: the first three. Each runs twice under cachegrind with
+verdict), validate_text_plain (the precon as a plain list), api and api_formats (that deck
+as a JSON POST /api/v1/validate through Flask's test client, the request naming no format;
+api_formats with "include": ["formats"]): the whole view, schema load and JSON dump
+included; default: the first four. Each runs twice under cachegrind with
 PYTHONHASHSEED=0: 0 and N calls after the same setup and warm-up; the difference over N
 is one call's instructions. `--tree` runs another checkout's code with this venv
 (`git archive COMMIT | tar -x -C DIR`). Needs valgrind (Debian's `valgrind` package);
@@ -51,6 +52,9 @@ elif which.startswith("validate_text"):
     db, text, _ = store_and_deck()
     repository = open_repository(StoreSettings(db, offline=True))
     extra = {"with_formats": True} if which == "validate_text_formats" else {}
+    if which == "validate_text_plain":
+        from bench.bench_service import plain_list
+        text = plain_list(text)
     call = lambda: service.validate_text(text, repository, **extra)
 else:
     call = {"validate": lambda: validate(deck), "check": lambda: check(decklist, cards)}[which]
@@ -59,7 +63,7 @@ for _ in range(30):
 for _ in range(calls):
     call()
 """
-METRICS = ("validate", "check", "validate_text", "validate_text_formats", "api", "api_formats")
+METRICS = ("validate", "check", "validate_text", "validate_text_plain", "validate_text_formats", "api", "api_formats")
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
@@ -92,7 +96,7 @@ def main(argv: list[str]) -> int:
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
-    for metric in args.metrics or METRICS[:3]:
+    for metric in args.metrics or METRICS[:4]:
         print(f"{args.tree}\t{metric}\t{per_call(args.tree.resolve(), metric, args.calls):,} instructions a call",
               flush=True)
     return 0

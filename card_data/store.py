@@ -239,8 +239,11 @@ class Snapshot:
 
     def known_cards(self, names: Iterable[str]) -> dict[str, Card]:
         """Cards of the typed names resolved before on this store file (see remember)."""
-        memo = self.generation.cards_by_name
-        return {name: card for name in names if (card := memo.get(name)) is not None}
+        names = names if isinstance(names, list) else list(names)
+        cards = list(map(self.generation.cards_by_name.get, names))  # the look-ups in C
+        if all(cards):  # every name known (a Card is always true): the usual warm deck
+            return dict(zip(names, cards))
+        return {name: card for name, card in zip(names, cards) if card is not None}
 
     def remember(self, cards: Mapping[str, Card]) -> None:
         """Keep typed name -> Card for names the store resolved by their key (at most

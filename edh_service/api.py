@@ -19,9 +19,10 @@ from werkzeug.exceptions import BadRequest, NotFound, UnsupportedMediaType
 from card_data import CardDataUnavailable
 from card_data.bracket_tables import BRACKET_LISTS, FORMAT_LISTS, ListStatus
 from card_data.repository import MAX_SUGGESTED_NAMES
-from edh_service import card_extension, observability, pipeline, responses, schemas
+from edh_service import card_extension, json_codec, observability, pipeline, responses, schemas
 from edh_service.card_extension import get_repository
 from edh_service.errors import unprocessable
+from edh_service.request_loading import loader_for
 from validator.brackets import BracketData, card_flags
 from validator.decklist import Decklist, Designation
 from validator.formats import FieldNotInFormat, UnknownFormat, format_table
@@ -226,7 +227,7 @@ def read_json() -> Any:
     # json.loads rather than request.get_json: parse_int keeps a 5,000-digit number from
     # reading as broken JSON (a 400), and the parser's reason reaches the client (Flask hides it).
     try:
-        body = json.loads(request.get_data(), parse_int=schemas.integer)
+        body = json_codec.loads(request.get_data(), parse_int=schemas.integer)  # orjson, else json.loads
     except UnicodeDecodeError:
         raise BadRequest("The JSON body is not valid UTF-8.") from None
     except ValueError as error:
@@ -268,9 +269,10 @@ def read_text() -> str:
 
 
 def load(schema: Schema, data: Any) -> dict:
-    """Load through a schema; shape problems become a 422 listing every field."""
+    """Load through a schema (its compiled checks for the clear case, request_loading);
+    shape problems become a 422 listing every field."""
     try:
-        return schema.load(data)
+        return loader_for(schema).load(data)
     except ValidationError as error:
         message = "The request does not have the expected shape."
         unknown = format_message(error.messages)

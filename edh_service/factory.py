@@ -14,6 +14,7 @@ from flask import Flask
 from card_data.settings import default_user_agent
 from edh_service import api, card_extension, config, errors, http_hooks, observability, openapi, ratelimit, web
 from edh_service.connections import DRAIN_FACTOR, DrainUnreadBodies
+from edh_service.json_codec import OrjsonProvider
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -28,7 +29,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["RATELIMIT_ENABLED"] = not test_config.get("TESTING", False)
         app.config.update(test_config)
     app.config["USER_AGENT"] = app.config["USER_AGENT"] or default_user_agent()
-    app.json.sort_keys = False  # keep the API's documented field order: valid, format, commanders...
+    app.json = OrjsonProvider(app)  # orjson; keys in the API's documented order: valid, format, commanders...
 
     card_extension.init_app(app)
     app.register_blueprint(api.bp)

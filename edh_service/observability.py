@@ -18,7 +18,7 @@ import re
 import sys
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterator, TextIO
 
@@ -188,16 +188,28 @@ class Metrics:
         registry.register(CardDataCollector(app))
         return metrics
 
+    # (endpoint, method, status) -> that label set's (requests, latency) children, and
+    # verdict -> its counter: `labels()` checks and locks on every call, and every label
+    # comes from a bounded set (see METHODS), so each child is looked up once
+    children: dict = field(default_factory=dict, repr=False)
+
     def observe(self, endpoint: str, method: str, status: int, seconds: float) -> None:
         """Count one answered request and its latency."""
-        labels = (endpoint, method, str(status))
-        self.requests.labels(*labels).inc()
-        self.latency.labels(*labels).observe(seconds)
+        pair = self.children.get((endpoint, method, status))
+        if pair is None:
+            labels = (endpoint, method, str(status))
+            pair = self.children[endpoint, method, status] = (self.requests.labels(*labels),
+                                                              self.latency.labels(*labels))
+        pair[0].inc()
+        pair[1].observe(seconds)
 
     def count_verdicts(self, verdicts: list[str]) -> None:
         """Count one validation per verdict."""
         for verdict in verdicts:
-            self.validations.labels(verdict).inc()
+            counter = self.children.get(verdict)
+            if counter is None:
+                counter = self.children[verdict] = self.validations.labels(verdict)
+            counter.inc()
 
 
 class CardDataCollector:

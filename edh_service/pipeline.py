@@ -3,6 +3,7 @@ parse -> resolve every name in one batch -> check, a Report out."""
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Mapping, NamedTuple
 
 from card_data import CardRepository
@@ -14,11 +15,16 @@ from validator.formats import Format, FormatData
 from validator.parse import parse
 
 
+_NAME = itemgetter(0)  # ListEntry.name
+
+
 def names_to_resolve(decklist: Decklist, designation: Designation = NOBODY) -> list[str]:
     """Every distinct name the check will look up: list entries, overrides, color choices."""
-    names = dict.fromkeys(entry.name for entry in decklist.entries)
-    names.update(dict.fromkeys(decklist.named_names()))  # a `# Commander: NAME` comment's readings
-    names.update(dict.fromkeys(designation.names()))
+    names = dict.fromkeys(map(_NAME, decklist.entries))  # ListEntry.name, read in C
+    if decklist.named_commanders is not None:
+        names.update(dict.fromkeys(decklist.named_names()))  # a `# Commander: NAME` comment's readings
+    if designation is not NOBODY:
+        names.update(dict.fromkeys(designation.names()))
     return list(names)
 
 

@@ -28,6 +28,7 @@ COMPANION_SOURCES = (Section.COMPANION, Section.SIDEBOARD, Section.MAYBEBOARD, S
 SIGNATURE_SOURCES = (Section.SIGNATURE, Section.MAIN, Section.COMMANDER, Section.SIDEBOARD, Section.MAYBEBOARD)
 # Iterating the enum class, like reading Section.X, costs far more than a tuple (Python 3.11).
 _SECTIONS = tuple(Section)
+_MAIN = Section.MAIN
 
 
 class _Pile:
@@ -113,12 +114,15 @@ def assemble(
     commanders, companion = designation.commanders, designation.companion
     piles = {section: _Pile() for section in _SECTIONS}
     unknown: dict[tuple[str, str], list] = {}
+    main, new = piles[_MAIN].slots, tuple.__new__  # nearly every line: a main-deck card met first (inline)
     for entry in decklist.entries:
         card = cards.get(entry.name)
-        if card is not None:
-            piles[entry.section].add_line(card, entry.quantity, entry.line)
-        else:  # outside the game sections it is only named (sideboard, not_in_deck)
+        if card is None:  # outside the game sections it is only named (sideboard, not_in_deck)
             _add_unknown(unknown, entry.name, entry.section, entry.quantity, (entry.line,))
+        elif entry.section is _MAIN and card.name not in main:
+            main[card.name] = new(Entry, (card, entry.quantity, (entry.line,)))  # as _Pile.add_line does
+        else:
+            piles[entry.section].add_line(card, entry.quantity, entry.line)
     for pile in piles.values():
         if pile.repeats:
             pile.settle()

@@ -64,11 +64,17 @@ class Card:
     # scheme, token, Conspiracy, Attraction, meld result...), so the rules' screens take
     # the careful path only for the others
     plain: bool = field(init=False, default=True, repr=False, compare=False, hash=False)
+    # derived: legality's screen in Commander has to look at it (not plain, or not `legal`
+    # there); read for every card of every deck, so worked out once per Card
+    commander_suspect: bool = field(init=False, default=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        """Derive `plain`; keep legalities["commander"] equal to `legality`, what it has always meant."""
-        object.__setattr__(self, "plain", self.layout in PLAIN_LAYOUTS and self.types.isdisjoint(SUSPECT_TYPES)
-                           and "Attraction" not in self.subtypes and not self.is_meld_result)
+        """Derive `plain` and `commander_suspect`; keep legalities["commander"] equal to
+        `legality`, what it has always meant."""
+        plain = (self.layout in PLAIN_LAYOUTS and self.types.isdisjoint(SUSPECT_TYPES)
+                 and "Attraction" not in self.subtypes and not self.is_meld_result)
+        object.__setattr__(self, "plain", plain)
+        object.__setattr__(self, "commander_suspect", not plain or self.legality != "legal")
         if self.legalities.get("commander") == self.legality:
             return
         if self.legalities:

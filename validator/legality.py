@@ -48,8 +48,8 @@ def _legality_codes(deck: Deck, fmt: Format, unknown: bool = True) -> Iterator[t
     key = fmt.legality_key
     zone = [*deck.commanders, *deck.main, deck.companion] if deck.companion else [*deck.commanders, *deck.main]
     # a cheap screen first: almost every card is a legal, plain, traditional card
-    if key == "commander":  # Card.legality is that key's value: an attribute read, the fastest
-        suspects = [e for e in zone if (card := e.card).legality != "legal" or not card.plain]
+    if key == "commander":  # Card.commander_suspect answers for that key: one attribute read a card
+        suspects = [e for e in zone if e.card.commander_suspect]
     else:
         suspects = [e for e in zone if (card := e.card).legalities.get(key) != "legal" or not card.plain]
     if not suspects:

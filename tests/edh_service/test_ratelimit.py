@@ -6,8 +6,10 @@ per client, off in tests unless asked, a 503's own Retry-After, REDIS_URL sharin
 from __future__ import annotations
 
 import logging
+import threading
+import time
 
-from edh_service.ratelimit import ClientBudget
+from edh_service.ratelimit import ClientBudget, SweptMemoryStorage
 from tests.support.apps import offline_app
 from tests.support.live_http import NORMAL_DECK, VALIDATE
 from tests.support.responses import assert_envelope, sample
@@ -19,6 +21,30 @@ def test_a_client_within_its_budget_passes_and_the_next_request_gets_the_wait():
     wait = budget.hit("10.0.0.1")
     assert wait is not None and 1 <= wait <= 60
     assert budget.hit("10.0.0.2") is None  # another client has a budget of its own
+
+
+def test_counting_in_memory_starts_no_thread_per_request(monkeypatch):
+    """limits' memory storage started a 10 ms Timer thread whenever none ran (a thread every
+    few requests); the budget's own sweeps expired counters in the caller's thread."""
+    budget = ClientBudget("1000/minute", "memory://")
+    assert isinstance(budget.storage, SweptMemoryStorage)
+    started = []
+    monkeypatch.setattr(threading.Thread, "start", lambda thread: started.append(thread))
+    for i in range(300):
+        assert budget.hit(f"client-{i % 7}") is None
+    assert started == []
+    assert budget.hit("client-0") is None and budget.counter.get_window_stats(budget.items[0], "edh-deck-validator",
+                                                                              "client-0").remaining == 1000 - 44
+
+
+def test_expired_counters_of_other_clients_are_swept():
+    budget = ClientBudget("5/second", "memory://")
+    budget.storage.SWEEP_SECONDS = 0.0
+    budget.hit("gone")
+    assert any("gone" in key for key in budget.storage.storage)
+    time.sleep(1.1)  # the one-second window ends
+    budget.hit("other")  # any client's request sweeps
+    assert not any("gone" in key for key in budget.storage.storage)
 
 
 def test_every_limit_of_a_spec_counts():

@@ -98,6 +98,12 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None,
     document's list part (validator/parse/markdown.py): the others are not there at all."""
     entries = collector.entries
     state = _State(entries)
+    # The card lines' fast path runs for nearly every line: a line read before (in any list)
+    # is one look-up (_CARD_LINES), the entries are built from tuples (every field given, no
+    # NamedTuple __new__ in Python), and the dialects its lines show are noted once each,
+    # after the loop (nothing reads them before).
+    append, new, seen_lines = entries.append, tuple.__new__, _CARD_LINES
+    forge = arena = False
     for number, raw in numbered if numbered is not None else enumerate(lines, 1):
         line = raw.strip()
         if not line:
@@ -109,15 +115,24 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None,
             state.gap = False
             _new_block(state, len(entries), len(collector.problems))
         if state.metadata is None and len(line) <= MAX_LINE_LENGTH:
-            if "(" in line or "|" in line:  # cheaper than a _PLAIN attempt that must fail
-                if _read_printed(line, number, state, entries):
-                    continue
-            elif plain := _PLAIN.fullmatch(line):
-                # built from a tuple, every field given, as in _read_printed (~10 µs a 100-line list)
-                entries.append(tuple.__new__(ListEntry, (plain[2], int(plain[1]), number, state.section,
-                                                         None, None, False, False)))
+            read = seen_lines.get(line)
+            if read is None:
+                read = _read_card_line(line)
+            if read is not None:
+                name, quantity, printing, collector_number, dialect = read
+                if dialect is not None:
+                    if dialect == "forge":
+                        forge = True
+                    else:
+                        arena = True
+                append(new(ListEntry, (name, quantity, number, state.section, printing, collector_number,
+                                       False, False)))
                 continue
         _read_line(line, number, state, collector)
+    if forge:
+        state.seen.add("forge")
+    if arena:
+        state.seen.add("arena")
     dialect = format or next((d for d in DIALECTS if d in state.seen), "text")
     _settle_side_zone(state, collector, dialect == "xmage")
     _infer_from_last_block(state, collector)
@@ -125,6 +140,37 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None,
     if state.totals:
         _settle_totals(state.totals, collector)
     return dialect
+
+
+# A card line the fast path read -> what it read (name, quantity, set, collector number,
+# dialect shown: None, "forge" or "arena"). A pure function of the stripped line, kept for
+# the next list: most lists share most lines ("1 Sol Ring", "1 Command Tower", basics), and
+# a line read again costs one look-up instead of a pattern match. Bounded like the card
+# store's name memos: when full it starts over, so a flood of distinct lines costs time,
+# never memory.
+_CARD_LINES: dict[str, tuple[str, int, str | None, str | None, str | None]] = {}
+MAX_MEMO_LINES = 20_000
+
+
+def _read_card_line(line: str) -> tuple | None:
+    """The fast path's reading of `1 Sol Ring`, `1 Sol Ring (C21) 263` and `1 Sol Ring|C21|1`
+    (remembered in _CARD_LINES), or None when the line is not one of those."""
+    if "(" in line or "|" in line:  # cheaper than a _PLAIN attempt that must fail
+        printed = _PRINTED.fullmatch(line)
+        if printed is None:
+            return None
+        quantity, name, forge_set, arena_set, collector_number = printed.groups()
+        read = (name.rstrip(), int(quantity), forge_set or arena_set, collector_number,
+                "arena" if forge_set is None else "forge")
+    else:
+        plain = _PLAIN.fullmatch(line)
+        if plain is None:
+            return None
+        read = (plain[2], int(plain[1]), None, None, None)
+    if len(_CARD_LINES) >= MAX_MEMO_LINES:
+        _CARD_LINES.clear()
+    _CARD_LINES[line] = read
+    return read
 
 
 def _new_block(state: _State, entries: int, problems: int) -> None:
@@ -136,20 +182,6 @@ def _new_block(state: _State, entries: int, problems: int) -> None:
     if state.section in _COMMAND_SECTIONS and entries > state.section_start:
         state.section = Section.MAIN
     state.blocks.append((entries, problems))
-
-
-def _read_printed(line: str, number: int, state: _State, entries: list) -> bool:
-    """Fast path for `1 Sol Ring (C21) 263` and `1 Sol Ring|C21|1`; False if not that."""
-    printed = _PRINTED.fullmatch(line)
-    if not printed:
-        return False
-    quantity, name, forge_set, arena_set, collector_number = printed.groups()
-    state.seen.add("arena" if forge_set is None else "forge")
-    # ListEntry(...) without NamedTuple's Python-level __new__, so every field is given:
-    # this runs for nearly every line of a printed list and costs ~45% less (Python 3.11)
-    entries.append(tuple.__new__(ListEntry, (name.rstrip(), int(quantity), number, state.section,
-                                             forge_set or arena_set, collector_number, False, False)))
-    return True
 
 
 def _read_line(line: str, number: int, state: _State, c: Collector) -> None:
