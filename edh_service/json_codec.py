@@ -13,21 +13,31 @@ it did, and every refusal says what it said.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable
 
 import orjson
 from flask.json.provider import JSONProvider
 
 OPTIONS = orjson.OPT_NON_STR_KEYS  # a dict keyed by ints (none today) dumps as the stdlib would
+# orjson reads an integer outside 64 bits as a float (-9223372036854775809 -> -9.2e18) where
+# json.loads keeps it exact: a body holding 19 digits in a row goes to json.loads (one
+# C-level scan; no real request has such a run outside a string, and a string's run only
+# costs the slower reader).
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+_LONG_DIGITS_TEXT = re.compile(r"[0-9]{19}")
 
 
 def loads(data: bytes | str, parse_int: Callable[[str], Any] | None = None) -> Any:
     """A JSON document: orjson's reading when it accepts it, else json.loads's answer or
     error (`parse_int` as json.loads takes it: what a long integer becomes)."""
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return json.loads(data, parse_int=parse_int)
+    long_digits = _LONG_DIGITS if isinstance(data, (bytes, bytearray)) else _LONG_DIGITS_TEXT
+    if long_digits.search(data) is None:
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(data, parse_int=parse_int)
 
 
 def dumps_bytes(obj: Any) -> bytes:

@@ -20,6 +20,9 @@ from typing import Any, Callable
 
 from marshmallow import Schema, fields, missing, validate
 
+from edh_service.format_schemas import GameFormat
+from validator.formats import UnknownFormat, format_named
+
 Check = Callable[[Any], Any]
 
 
@@ -87,6 +90,8 @@ def _compile_field(field: fields.Field) -> Check | None:
     allow_none = field.allow_none
     if type(field) is fields.String:
         kind: Check | None = _string
+    elif type(field) is GameFormat:
+        kind = _game_format
     elif type(field) is fields.Integer and field.strict:
         kind = _integer
     elif type(field) is fields.List:
@@ -132,6 +137,16 @@ def _compile_validators(validators: list) -> Callable[[Any], None] | None:
             check(value)
 
     return bounds
+
+
+def _game_format(value: Any) -> str:
+    """format_schemas.GameFormat's loading: a key or alias in any case -> the canonical key."""
+    if type(value) is not str:
+        raise _Unclear
+    try:
+        return format_named(value).key
+    except UnknownFormat:
+        raise _Unclear from None
 
 
 def _string(value: Any) -> str:

@@ -57,6 +57,10 @@ ACCEPTED = [
     {"bracket": 1, "decklist": "x"},  # key order of the body is not the answer's
     {"decklist": "x", "bracket": 5},
     {"decklist": "x", "commanders": ["A" * schemas.MAX_NAME_LENGTH] * schemas.MAX_COMMANDERS},
+    {"decklist": "x", "format": None},  # the list's own format, else commander (issue 21)
+    {"decklist": "x", "format": "EDH", "include": ["formats"]},  # an alias, any case: the canonical key
+    {"decklist": "x", "format": "pdh", "signature_spells": None},
+    {"decklist": "x", "format": "Oathbreaker", "signature_spells": ["Counterspell"]},
 ]
 REFUSED = [
     {},
@@ -66,7 +70,6 @@ REFUSED = [
     {"decklist": ["1 Sol Ring"]},
     {"decklist": "x", "unknown": 1},
     {"decklist": "x", "format": "modern"},
-    {"decklist": "x", "format": None},
     {"decklist": "x", "decklist_format": "pdf"},
     {"decklist": "x", "commanders": "A"},
     {"decklist": "x", "commanders": [""]},
