@@ -154,3 +154,11 @@ def test_signature_spells_named_in_another_language(app):
         ["Grist, the Hunger Tide"], None, None, ["Contrahechizo"]), game_format="oathbreaker")
     assert validated.report.signature_spells == ("Counterspell",)
     assert validated.translated == (("Contrahechizo", "Counterspell", "es", [5]),)
+
+
+def test_the_card_endpoint_reads_a_name_in_another_language(client):
+    body = client.get("/api/v1/cards/Contrahechizo").get_json()
+    assert body["name"] == "Counterspell" and body["color_identity"] == ["U"]
+    # Suggestions are English names, found among English names: a misspelled Spanish name has none.
+    missing = client.get("/api/v1/cards/Contrahechizzo")
+    assert missing.status_code == 404 and missing.get_json()["errors"]["suggestions"] == []
