@@ -16,7 +16,7 @@ import re
 
 from validator.decklist import Decklist
 from validator.parse.common import (
-    MAX_LINE_LENGTH, MAX_LINES, MAX_NAME_LENGTH, Collector, DecklistError, check_size, clean_text, split_lines,
+    MAX_LINE_LENGTH, MAX_LINES, MAX_NAME_LENGTH, Collector, DecklistError, check_size, clean_text, line_feeds, split_lines,
 )
 from validator.parse.csv import looks_like_csv, read_csv
 from validator.parse.json import load_json, looks_like_json, read_json
@@ -48,7 +48,9 @@ def parse(text: str, format: str | None = None) -> Decklist:
         raise DecklistError(f"Unknown decklist format {format!r}; expected one of {', '.join(FORMATS)}.")
     text = text.removeprefix("\ufeff")  # a BOM is no character of line 1
     if "\r" in text and "\r\r\n" in text:
-        text = text.replace("\r\r\n", "\n")  # one line break (split_lines), in XML and JSON too
+        # one line break as split_lines counts it, in XML and JSON too (all of them as LF: a
+        # partial replacement could leave a new CR CR LF that a second split counts again)
+        text = line_feeds(text)
     lines = split_lines(text)
     check_size(lines)
     collector = Collector()

@@ -97,12 +97,17 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 _INVISIBLE_RE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 
 
+def line_feeds(text: str) -> str:
+    """Every line break as LF: CR CR LF (a CRLF file converted to CRLF again: one break, or
+    every list would have a blank line after each line), CRLF and CR each one. A text with
+    no CR left splits the same (split_lines(line_feeds(t)) == split_lines(t))."""
+    return text.replace("\r\r\n", "\n").replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
 def split_lines(text: str) -> list[str]:
     """Lines as a client numbers them: CRLF, CR and LF each end one line (and nothing else),
-    and so does CR CR LF (a CRLF file converted to CRLF again: one break, or every list would
-    have a blank line after each line); zero-width characters and soft hyphens removed."""
-    if "\r" in text:
-        text = text.replace("\r\r\n", "\n").replace("\r\n", "\n").replace("\r", "\n")
+    and so does CR CR LF (line_feeds); zero-width characters and soft hyphens removed."""
+    text = line_feeds(text)
     if not text.isascii() and _INVISIBLE_RE.search(text):  # all of them are non-ASCII
         text = text.translate(_INVISIBLE)
     return text.split("\n")

@@ -9,7 +9,7 @@ import pytest
 
 from tests.validator.parse import C, M, MB, S, codes, one, rows, sample
 from validator.decklist import ListEntry, Section
-from validator.parse import FORMATS, MAX_LINE_LENGTH, MAX_LINES, DecklistError, parse
+from validator.parse import FORMATS, MAX_LINE_LENGTH, MAX_LINES, DecklistError, parse, split_lines
 from validator.violations import Code, Severity
 
 # --- one sample per format --------------------------------------------------------
@@ -376,3 +376,17 @@ def test_invisible_characters_pasted_from_web_pages_are_dropped(text):
     decklist = parse(text)
     assert rows(decklist) == [("Sol Ring", 1, M, 1)]
     assert decklist.problems == ()
+
+
+@pytest.mark.parametrize("text, lines", [
+    ("\r\r\r\r\n0", ["", "", "0"]),  # hypothesis found it: CR CR CR CR LF, then a line
+    ("a\r\r\r\r\nb", ["a", "", "b"]),
+    ("1 Sol Ring\r\r\n1 Forest\r\r\n", ["1 Sol Ring", "1 Forest", ""]),
+])
+def test_the_reader_numbers_cr_runs_as_split_lines_does(text, lines):
+    """A run of CRs before a LF: parse() numbers every line as split_lines does (the page and
+    the API count lines with it), so each non-blank line is an entry's or a problem's."""
+    assert split_lines(text) == lines
+    decklist = parse(text)
+    numbered = {entry.line for entry in decklist.entries} | {n for p in decklist.problems for n in p.lines}
+    assert numbered == {n for n, line in enumerate(lines, 1) if line.strip()}
