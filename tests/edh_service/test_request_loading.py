@@ -202,3 +202,11 @@ def test_responses_are_the_same_json():
     write UTF-8 compactly (ensure_ascii escapes are the only difference)."""
     body = {"valid": False, "cards": ["Lim-Dûl's Vault", "祖先の幻視"], "n": [1, 2.5, None, True], "nested": {"a": []}}
     assert json_codec.dumps_bytes(body) == json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def test_a_lone_surrogate_is_written_as_the_standard_library_escapes_it():
+    """orjson refuses to write a lone surrogate; the codec writes the stdlib's escape."""
+    assert json_codec.dumps_bytes({"name": "a\ud800b", "n": [1]}) == b'{"name":"a\\ud800b","n":[1]}'
+    assert json.loads(json_codec.dumps_bytes({"name": "\udfff"})) == {"name": "\udfff"}
+    assert json_codec.dumps_bytes({"name": "Sol Ring é"}) == '{"name":"Sol Ring é"}'.encode()
+
