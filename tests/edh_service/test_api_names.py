@@ -162,3 +162,14 @@ def test_the_card_endpoint_reads_a_name_in_another_language(client):
     # Suggestions are English names, found among English names: a misspelled Spanish name has none.
     missing = client.get("/api/v1/cards/Contrahechizzo")
     assert missing.status_code == 404 and missing.get_json()["errors"]["suggestions"] == []
+
+
+def test_a_foreign_signature_spell_in_the_request_field(client):
+    """Issue 21's signature_spells field reads names in other languages like commanders."""
+    body = client.post(VALIDATE, json={"decklist": SPANISH_DECK, "format": "oathbreaker",
+                                       "signature_spells": ["Contrahechizo"]}).get_json()
+    assert body["format"] == "oathbreaker"
+    assert body["signature_spells"] == ["Counterspell"]
+    translated = {entry["name"]: entry for entry in body["translated"]}
+    assert translated["Contrahechizo"]["card"] == "Counterspell"
+    assert "unknown_card" not in {v["code"] for v in body["violations"]}
