@@ -52,8 +52,8 @@ def test_action_declares_its_interface():
     """Inputs and outputs the README documents; the store is saved after the check, always."""
     action = load_action()
     assert action["runs"]["using"] == "composite"
-    assert set(action["inputs"]) == {"paths", "strict", "bracket", "game-format", "format", "cache-key",
-                                     "python-version", "bulk-file"}
+    assert set(action["inputs"]) == {"paths", "strict", "bracket", "game-format", "card-names", "format",
+                                     "cache-key", "python-version", "bulk-file"}
     assert action["inputs"]["format"]["default"] == "github"
     assert set(action["outputs"]) == {"invalid-files", "report"}
     steps = action["runs"]["steps"]
@@ -64,6 +64,23 @@ def test_action_declares_its_interface():
     assert save > check and steps[save]["if"].startswith("always()")
     # Inputs reach scripts through env: only, never spliced into the script text.
     assert not any("inputs." in s.get("run", "") for s in steps)
+
+
+@pytest.mark.parametrize(("card_names", "expected"), [
+    ("", ["sync", "--no-names", "--db"]), ("false", ["sync", "--no-names", "--db"]), ("true", ["sync", "--db"]),
+])
+def test_the_store_step_builds_the_names_table_only_when_asked(tmp_path, card_names, expected):
+    """all_cards is 390 MB: a cache miss downloads it only with card-names: "true"."""
+    build = next(s for s in load_action()["runs"]["steps"] if s.get("id") == "build")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    stub = bin_dir / "cards"
+    stub.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$EDH_STORE_DIR/args"\n')
+    stub.chmod(0o755)
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "EDH_STORE_DIR": str(tmp_path / "store"), "EDH_BULK_FILE": "",
+           "EDH_CARD_NAMES": card_names}
+    subprocess.run(["bash", "-e", "-c", build["run"]], env=env, check=True)
+    assert (tmp_path / "store" / "args").read_text().split()[: len(expected)] == expected
 
 
 # --- the steps, run -------------------------------------------------------------------
