@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from tests.support.cli_runs import NOWHERE
+
 ROOT = Path(__file__).resolve().parents[2]
 # As `make run` and the Docker image start it (the config is a module of the package).
 GUNICORN_CONFIG = "python:edh_service.gunicorn_conf"
@@ -56,13 +58,21 @@ def spawn(log: Path, port: int, *, own_group: bool = False, app: str = WSGI_APP,
     own_group: in a process group of its own, so that os.killpg() ends master and workers
     at once (a crash), where a SIGKILLed master alone leaves its workers serving.
     app: another WSGI app under the same config (the benchmark's fixed-response floor)."""
-    env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2",
-           "RATELIMIT_ENABLED": "0", **environment}
+    env = server_environment(port, **environment)
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # the gunicorn config makes a private one
     with open(log, "ab") as sink:  # a file, not a pipe: nobody reads it while clients run
         return subprocess.Popen([sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG, app],
                                 cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT,
                                 process_group=0 if own_group else None)
+
+
+def server_environment(port: int, **environment: str) -> dict[str, str]:
+    """gunicorn's environment: the inherited one, two workers, no rate limit, and every
+    upstream (Scryfall, Commander Spellbook) on a closed local port unless `environment`
+    names one: the background sync of a server that is not offline must never reach the
+    real hosts (this process's loopback-only guard does not reach a subprocess)."""
+    return {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2",
+            "RATELIMIT_ENABLED": "0", "SCRYFALL_API_URL": NOWHERE, "SPELLBOOK_URL": NOWHERE, **environment}
 
 
 def wait_ready(url: str, process: subprocess.Popen, log: Path, timeout: float = 30.0) -> None:
