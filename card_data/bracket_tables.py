@@ -20,7 +20,6 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, TypeVar
-from urllib.parse import quote
 
 from card_data import store_tables
 from card_data.errors import CardDataError
@@ -177,16 +176,8 @@ def statuses(conn: sqlite3.Connection) -> dict[str, ListStatus]:
 
 def status(db_path: str | os.PathLike) -> dict[str, ListStatus] | None:
     """What the store at db_path holds for each list; None when there is no usable store."""
-    path = Path(db_path)
-    if not path.is_file():
-        return None
     try:
-        with sqlite_errors(f"read bracket data of {path}"):
-            conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_SECONDS)
-            try:
-                return statuses(conn)
-            finally:
-                conn.close()
+        return store_tables.read_store(db_path, "read bracket data of", statuses)
     except CardDataError:
         return None
 

@@ -215,15 +215,8 @@ def status_of(conn: sqlite3.Connection) -> NamesStatus:
 
 def read_status(db_path: str | os.PathLike) -> NamesStatus:
     """The status of the store's table (empty when there is no store or no table yet)."""
-    db_path = Path(db_path)
-    if not db_path.is_file():
-        return NamesStatus()
-    with sqlite_errors(f"read the card names of {db_path}"):
-        conn = sqlite3.connect(f"file:{quote(str(db_path))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_SECONDS)
-        try:
-            return status_of(conn)
-        finally:
-            conn.close()
+    status = store_tables.read_store(db_path, "read the card names of", status_of)
+    return NamesStatus() if status is None else status
 
 
 def carry_over(old_path: str | os.PathLike, new_path: str | os.PathLike) -> None:

@@ -156,7 +156,7 @@ class StoreBuilder:
             self.path.unlink(missing_ok=True)
 
 
-def _connect_read_only(path: Path) -> sqlite3.Connection:
+def connect_read_only(path: Path) -> sqlite3.Connection:
     """A read-only connection: readers must never create or change the file."""
     return sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_SECONDS)
 
@@ -173,7 +173,7 @@ def read_metadata(path: str | os.PathLike) -> StoreMetadata | None:
         return None
     try:
         with sqlite_errors(f"read card store {path}"):
-            conn = _connect_read_only(path)
+            conn = connect_read_only(path)
             try:
                 meta = _read_meta(conn)
             finally:
@@ -357,7 +357,7 @@ class CardStore:
             old.close()
             local.conn = local.file_id = None
         with sqlite_errors(f"open the card store {self.path}"):
-            conn = _connect_read_only(self.path)
+            conn = connect_read_only(self.path)
             build_id = _read_meta(conn).get("build_id", "")
         local.conn, local.file_id = conn, file_id
         local.generation = self._generation_for(build_id)

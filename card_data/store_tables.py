@@ -1,6 +1,7 @@
 """What the store's side tables share (the bracket lists', bracket_tables.py; the names printed
 in other languages, names_table.py): their tables created inside a caller's transaction, the
-timestamps they record, and the copy of them into each new store file the sync builds.
+timestamps they record, a read of a store file by path, and the copy of them into each new
+store file the sync builds.
 """
 
 from __future__ import annotations
@@ -10,13 +11,28 @@ import os
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable, TypeVar
 from urllib.parse import quote
 
 from card_data.errors import CardDataError
-from card_data.store import BUSY_TIMEOUT_SECONDS, sqlite_errors
+from card_data.store import BUSY_TIMEOUT_SECONDS, connect_read_only, sqlite_errors
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def read_store(db_path: str | os.PathLike, doing: str, read: Callable[[sqlite3.Connection], T]) -> T | None:
+    """read(conn) on a read-only connection to the store at db_path; None when there is no
+    file. A SQLite error is CardDataError saying `doing` and the path."""
+    path = Path(db_path)
+    if not path.is_file():
+        return None
+    with sqlite_errors(f"{doing} {path}"):
+        conn = connect_read_only(path)
+        try:
+            return read(conn)
+        finally:
+            conn.close()
 
 
 def now() -> str:
