@@ -195,12 +195,13 @@ def card_body(card, described: Mapping[str, Any], bracket_data: BracketData) -> 
 def read_validate_request() -> dict:
     """A validate request from JSON, or from a text/plain body; query parameters give the
     options either way (JSON fields win over them)."""
-    if request.is_json:
+    served = request._get_current_object()  # one look-up through the context proxy
+    if served.is_json:
         body = read_json()
-        if isinstance(body, dict):
+        if isinstance(body, dict) and served.args:
             body = {**query_options(), **body}
         return load(schemas.validate_request_schema, body)
-    if request.mimetype == "text/plain":
+    if served.mimetype == "text/plain":
         return load(schemas.validate_request_schema, {**query_options(), "decklist": read_text()})
     raise UnsupportedMediaType("Send the decklist as application/json or text/plain.")
 
@@ -222,12 +223,14 @@ def query_options() -> dict:
 
 def read_json() -> Any:
     """The JSON body; 415 for another media type, 400 when it does not parse."""
-    if not request.is_json:
+    served = request._get_current_object()  # one look-up through the context proxy
+    if not served.is_json:
         raise UnsupportedMediaType("Send a JSON body with Content-Type: application/json.")
+    data = served.get_data()
     # json.loads rather than request.get_json: parse_int keeps a 5,000-digit number from
     # reading as broken JSON (a 400), and the parser's reason reaches the client (Flask hides it).
     try:
-        body = json_codec.loads(request.get_data(), parse_int=schemas.integer)  # orjson, else json.loads
+        body = json_codec.loads(data, parse_int=schemas.integer)  # orjson, else json.loads
     except UnicodeDecodeError:
         raise BadRequest("The JSON body is not valid UTF-8.") from None
     except ValueError as error:
@@ -240,7 +243,7 @@ def read_json() -> Any:
         # SQLite's UTF-8 encoder as a 500; refuse it here like any other undecodable body.
         # Only an escape can make one (strict UTF-8 refuses encoded surrogates), so a body
         # without any such escape is not encoded again (that cost ~10 µs a deck).
-        if SURROGATE_ESCAPE.search(request.get_data(cache=True)):
+        if SURROGATE_ESCAPE.search(data):
             json.dumps(body, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise BadRequest("The JSON body holds an unpaired surrogate escape; it is not valid Unicode.") from None

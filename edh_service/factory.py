@@ -7,7 +7,7 @@ a blueprint, as in Flask's tutorial (flaskr).
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from flask import Flask
 
@@ -17,10 +17,27 @@ from edh_service.connections import DRAIN_FACTOR, DrainUnreadBodies
 from edh_service.json_codec import OrjsonProvider
 
 
+class ServiceFlask(Flask):
+    """Flask, with each hook's and view's sync check made once: Flask asks
+    inspect.iscoroutinefunction of every hook on every request (seven a request here), and
+    every function this app registers is plain `def`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._synced: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        """Flask's answer for `func`, remembered (hooks and views are registered once)."""
+        synced = self._synced.get(func)
+        if synced is None:
+            synced = self._synced[func] = super().ensure_sync(func)
+        return synced
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Create the service: the settings' defaults, then the environment (or, in tests, the
     test mapping instead of the environment)."""
-    app = Flask(__name__)
+    app = ServiceFlask(__name__)
     app.config.from_mapping(config.defaults())
     if test_config is None:
         app.config.update(config.from_environment(os.environ))

@@ -5,7 +5,7 @@ the API's answers carry CORS headers for the origins the deployment allows (CORS
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Request, Response, current_app, request
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 CORS_PATHS = ("/api/", "/openapi.json")
@@ -45,21 +45,23 @@ def refuse_cut_streams() -> None:
 def add_common_headers(response: Response) -> Response:
     """nosniff everywhere; CORS on the API for the origins the deployment allows."""
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    if request.path.startswith(CORS_PATHS):
-        add_cors_headers(response, current_app.config["CORS_ORIGINS"])
+    served = request._get_current_object()  # one look-up through the context proxy, not one a read
+    if served.path.startswith(CORS_PATHS):
+        add_cors_headers(response, current_app.config["CORS_ORIGINS"], served)
     return response
 
 
-def add_cors_headers(response: Response, allowed: tuple[str, ...]) -> None:
-    """Allow a browser on an allowed origin to call the API (no credentials involved)."""
+def add_cors_headers(response: Response, allowed: tuple[str, ...], served: Request) -> None:
+    """Allow a browser on an allowed origin to call the API (no credentials involved):
+    the answer to the request `served`."""
     add_vary(response, "Origin")  # caches must not serve one origin's answer to another
-    origin = request.headers.get("Origin")
+    origin = served.headers.get("Origin")
     if not origin or not ("*" in allowed or origin in allowed):
         return
     response.headers["Access-Control-Allow-Origin"] = "*" if "*" in allowed else origin
     # X-Request-ID both ways: a client may send its own id (README, Operations) and read ours.
     response.headers["Access-Control-Expose-Headers"] = "Retry-After, X-Request-ID"
-    if request.method == "OPTIONS":  # preflight for a JSON POST
+    if served.method == "OPTIONS":  # preflight for a JSON POST
         response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
         response.headers["Access-Control-Allow-Headers"] = "Content-Type, X-Request-ID"
         response.headers["Access-Control-Max-Age"] = "600"

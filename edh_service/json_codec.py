@@ -21,18 +21,27 @@ from flask.json.provider import JSONProvider
 
 OPTIONS = orjson.OPT_NON_STR_KEYS  # a dict keyed by ints (none today) dumps as the stdlib would
 # orjson reads an integer outside 64 bits as a float (-9223372036854775809 -> -9.2e18) where
-# json.loads keeps it exact: a body holding 19 digits in a row goes to json.loads (one
-# C-level scan; no real request has such a run outside a string, and a string's run only
-# costs the slower reader).
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+# json.loads keeps it exact: a body holding 19 digits in a row goes to json.loads (no real
+# request has such a run outside a string, and a string's run only costs the slower reader).
+# Bytes are scanned with every digit made "0", then one substring search for 19 of them:
+# a tenth of the pattern search's time (47 -> 5 µs for a 2.5 KB deck; the pattern tried a
+# match at every byte).
+_DIGITS_AS_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
+_RUN = b"0" * 19
 _LONG_DIGITS_TEXT = re.compile(r"[0-9]{19}")
+
+
+def has_long_digits(data: bytes | bytearray | str) -> bool:
+    """Whether 19 (or more) ASCII digits stand in a row anywhere in the body."""
+    if isinstance(data, (bytes, bytearray)):
+        return _RUN in data.translate(_DIGITS_AS_ZERO)
+    return _LONG_DIGITS_TEXT.search(data) is not None
 
 
 def loads(data: bytes | str, parse_int: Callable[[str], Any] | None = None) -> Any:
     """A JSON document: orjson's reading when it accepts it, else json.loads's answer or
     error (`parse_int` as json.loads takes it: what a long integer becomes)."""
-    long_digits = _LONG_DIGITS if isinstance(data, (bytes, bytearray)) else _LONG_DIGITS_TEXT
-    if long_digits.search(data) is None:
+    if not has_long_digits(data):
         try:
             return orjson.loads(data)
         except orjson.JSONDecodeError:

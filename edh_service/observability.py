@@ -69,8 +69,9 @@ def metrics_of(app: Flask) -> "Metrics":
 def start_request() -> None:
     """Give the request an id (the client's X-Request-ID when sane) and start its clock."""
     offered = request.headers.get(REQUEST_ID_HEADER, "")
-    g.request_id = offered if REQUEST_ID.match(offered) else uuid.uuid4().hex
-    g.request_started = time.perf_counter()
+    context = g._get_current_object()  # one look-up through the context proxy
+    context.request_id = offered if REQUEST_ID.match(offered) else uuid.uuid4().hex
+    context.request_started = time.perf_counter()
 
 
 def current_request_id() -> str | None:
@@ -80,20 +81,23 @@ def current_request_id() -> str | None:
 
 def finish_request(response: Response) -> Response:
     """Echo the request id, count the request and log it as one JSON line."""
-    request_id = g.get("request_id") or uuid.uuid4().hex  # a hook before ours may have failed
+    # each context object looked up once through its proxy (a look-up costs more than the read)
+    context, served, app = g._get_current_object(), request._get_current_object(), current_app._get_current_object()
+    request_id = context.get("request_id") or uuid.uuid4().hex  # a hook before ours may have failed
     response.headers[REQUEST_ID_HEADER] = request_id
-    seconds = time.perf_counter() - g.get("request_started", time.perf_counter())
-    endpoint = request.url_rule.rule if request.url_rule else "unmatched"  # bounded label set
-    metrics: Metrics = current_app.extensions[METRICS_KEY]
-    metrics.observe(endpoint, method_label(request.method), response.status_code, seconds)
-    if request.endpoint in VALIDATE_ENDPOINTS:
+    seconds = time.perf_counter() - context.get("request_started", time.perf_counter())
+    rule = served.url_rule
+    endpoint = rule.rule if rule else "unmatched"  # bounded label set
+    metrics: Metrics = app.extensions[METRICS_KEY]
+    metrics.observe(endpoint, method_label(served.method), response.status_code, seconds)
+    if rule is not None and rule.endpoint in VALIDATE_ENDPOINTS:
         metrics.count_verdicts(verdicts(response))
-    if current_app.config["REQUEST_LOG"] and request_log.isEnabledFor(logging.INFO):
+    if app.config["REQUEST_LOG"] and request_log.isEnabledFor(logging.INFO):
         request_log.info(
-            "%s %s %s", request.method, request.path, response.status_code,
-            extra={"method": request.method, "path": request.path, "status": response.status_code,
-                   "duration_ms": round(seconds * 1000, 2), "client": request.remote_addr,
-                   "bytes_in": request.content_length or 0, "request_id": request_id},
+            "%s %s %s", served.method, served.path, response.status_code,
+            extra={"method": served.method, "path": served.path, "status": response.status_code,
+                   "duration_ms": round(seconds * 1000, 2), "client": served.remote_addr,
+                   "bytes_in": served.content_length or 0, "request_id": request_id},
         )
     return response
 

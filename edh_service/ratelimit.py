@@ -21,7 +21,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from flask import Flask, request
+from flask import Flask, Request, request
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
@@ -126,13 +126,15 @@ class ClientBudget:
                 self._recheck_at = time.monotonic() + 1
 
 
-def is_limited() -> bool:
+def is_limited(served: Request) -> bool:
     """The API and the page's form post validate decks: those are what a client may overuse."""
     # A CORS preflight (OPTIONS) validates nothing; limiting it would halve a browser
     # client's budget and turn a 429 into an opaque CORS failure in the page that sent it.
-    if request.method == "OPTIONS":
+    method = served.method
+    if method == "OPTIONS":
         return False
-    return request.path.startswith("/api/") or (request.method == "POST" and request.path == "/")
+    path = served.path
+    return path.startswith("/api/") or (method == "POST" and path == "/")
 
 
 def init_app(app: Flask, *, on_fallback: Callable[[], None] = lambda: None) -> None:
@@ -154,9 +156,10 @@ def build_limiter(app: Flask, on_fallback: Callable[[], None] = lambda: None) ->
 
 def check_rate_limit(budget: ClientBudget) -> None:
     """Count this request against its client's budget; 429 with Retry-After when over it."""
-    if not is_limited():
+    served = request._get_current_object()  # one look-up through the context proxy
+    if not is_limited(served):
         return
-    seconds = budget.hit(request.remote_addr or "unknown")
+    seconds = budget.hit(served.remote_addr or "unknown")
     if seconds is not None:
         message = f"Too many requests: at most {budget.spec} per client."
         raise TooManyRequests(message, retry_after=seconds)

@@ -80,11 +80,13 @@ class Line:
 def add_security_headers(response):
     """Strict headers on the page and its assets (the app's `static` route serves the
     same folder as this blueprint's, so it gets them too; other routes are left alone)."""
-    if request.blueprint != bp.name and request.endpoint != "static":
+    served = request._get_current_object()  # one look-up through the context proxy
+    blueprint, endpoint = served.blueprint, served.endpoint
+    if blueprint != bp.name and endpoint != "static":
         return response
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
-    if request.blueprint == bp.name and request.endpoint != "web.static":
+    if blueprint == bp.name and endpoint != "web.static":
         # The page echoes a decklist back; keep it out of shared caches and history.
         response.headers["Cache-Control"] = "no-store"
     return response

@@ -7,6 +7,7 @@ generated ones."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -210,3 +211,16 @@ def test_a_lone_surrogate_is_written_as_the_standard_library_escapes_it():
     assert json.loads(json_codec.dumps_bytes({"name": "\udfff"})) == {"name": "\udfff"}
     assert json_codec.dumps_bytes({"name": "Sol Ring é"}) == '{"name":"Sol Ring é"}'.encode()
 
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=80) | st.text(alphabet="0123456789 -.e\"a", max_size=80).map(str.encode))
+def test_the_long_digit_screen_is_the_pattern_search(data):
+    """has_long_digits (translate and one substring search) answers as the pattern
+    `[0-9]{19}` it replaced, on bytes, and on text."""
+    expected = re.search(rb"[0-9]{19}", data) is not None
+    assert json_codec.has_long_digits(data) is expected
+    assert json_codec.has_long_digits(bytearray(data)) is expected
+    text = data.decode("latin-1")
+    assert json_codec.has_long_digits(text) is expected
+    assert json_codec.has_long_digits(b"[" + b"7" * 19 + b"]") and not json_codec.has_long_digits(b"7" * 18)
