@@ -10,7 +10,10 @@ validate_text_formats (the real store's Forge precon, without and with every for
 verdict), validate_text_plain (the precon as a plain list), api and api_formats (that deck
 as a JSON POST /api/v1/validate through Flask's test client, the request naming no format;
 api_formats with "include": ["formats"]): the whole view, schema load and JSON dump
-included; default: the first four. Each runs twice under cachegrind with
+included; wsgi (the same POST called on the WSGI app as gunicorn calls it, with bench_http's
+settings: rate limit and metrics on), wsgi_no_validation (the same with the validation's
+answer made once: what the HTTP layer costs) and floor (bench/floor_app.py serving that
+answer: bench_http's floor); default: the first four. Each runs twice under cachegrind with
 PYTHONHASHSEED=0: 0 and N calls after the same setup and warm-up; the difference over N
 is one call's instructions. `--tree` runs another checkout's code with this venv
 (`git archive COMMIT | tar -x -C DIR`). Needs valgrind (Debian's `valgrind` package);
@@ -44,6 +47,35 @@ if which.startswith("api"):
     client = offline_app(db).test_client()
     body = {"decklist": text, **({"include": ["formats"]} if which == "api_formats" else {})}
     call = lambda: client.post("/api/v1/validate", json=body)
+elif which in ("wsgi", "wsgi_no_validation", "floor"):
+    import io, json, os
+    from bench.bench_http import store_and_deck
+    db, text, _ = store_and_deck()
+    os.environ.update({"CARD_DB": str(db), "CARD_DATA_OFFLINE": "1", "ACCESS_LOG": "", "LOG_LEVEL": "warning",
+                       "RATELIMIT_ENABLED": "1", "RATELIMIT": "100000000/minute"})  # bench_http's gunicorn settings
+    from edh_service.factory import create_app
+    app = create_app()
+    body = json.dumps({"decklist": text}).encode()
+    environ = {"REQUEST_METHOD": "POST", "PATH_INFO": "/api/v1/validate", "SCRIPT_NAME": "", "QUERY_STRING": "",
+               "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
+               "HTTP_HOST": "127.0.0.1:8000", "REMOTE_ADDR": "127.0.0.1", "CONTENT_TYPE": "application/json",
+               "CONTENT_LENGTH": str(len(body)), "wsgi.url_scheme": "http", "wsgi.errors": sys.stderr,
+               "wsgi.multithread": False, "wsgi.multiprocess": True, "wsgi.run_once": False}
+    statuses = []
+    respond = lambda status, headers, exc_info=None: statuses.append(status)
+    if which == "floor":  # bench/floor_app.py serving this very answer
+        import tempfile
+        answer = tempfile.NamedTemporaryFile(suffix=".json", delete=False)
+        answer.write(b"".join(app({**environ, "wsgi.input": io.BytesIO(body)}, respond)))
+        answer.close()
+        os.environ["BENCH_FLOOR_BODY"] = answer.name
+        from bench.floor_app import app
+    elif which == "wsgi_no_validation":  # everything but the validation: its answer made once
+        from edh_service import pipeline
+        fixed = pipeline.validate_text(text, app.extensions["card_repository"])  # card_extension.REPOSITORY_KEY
+        pipeline.validate_text = lambda *args, **kwargs: fixed
+    call = lambda: b"".join(app({**environ, "wsgi.input": io.BytesIO(body)}, respond))
+    assert b'"card_count":100' in call() and statuses[-1] == "200 OK", statuses  # a failing call would mislead
 elif which.startswith("validate_text"):
     from bench.bench_http import store_and_deck
     from card_data import open_repository
@@ -63,7 +95,8 @@ for _ in range(30):
 for _ in range(calls):
     call()
 """
-METRICS = ("validate", "check", "validate_text", "validate_text_plain", "validate_text_formats", "api", "api_formats")
+METRICS = ("validate", "check", "validate_text", "validate_text_plain", "validate_text_formats", "api", "api_formats",
+           "wsgi", "wsgi_no_validation", "floor")
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
