@@ -7,7 +7,7 @@ RUN_STAMP := $(VENV)/.installed-run
 # Test-only JavaScript (axe-core for tests/edh_service/test_accessibility.py), pinned by package-lock.json.
 NODE_STAMP := node_modules/.installed
 
-.PHONY: test bench run venv clean
+.PHONY: test bench run venv clean peer-venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,7 +38,19 @@ bench: $(STAMP)
 	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 	  echo "make bench: installing wrk (apt-get)" && export DEBIAN_FRONTEND=noninteractive && \
 	  apt-get update -qq && apt-get install -y -qq wrk >/dev/null; } || true
+	@$(MAKE) --no-print-directory peer-venv >/dev/null 2>&1 || echo "make bench: no Python 3.12+ for the peer's venv; its rows are skipped"
 	$(BIN)/python -m bench
+
+# The fastest peer, timed beside us by bench/bench_peer.py: mtg-mcp-server in its own venv
+# (it needs Python 3.12 or newer: PEER_BASE_PYTHON, else python3.12/python3.13 on PATH or pyenv's).
+PEER_VENV := .venv-peer
+peer-venv: $(PEER_VENV)/.installed
+$(PEER_VENV)/.installed: bench/peer-requirements.txt
+	@base=""; for candidate in $${PEER_BASE_PYTHON:-} python3.13 python3.12 $$HOME/.pyenv/versions/3.1[23]*/bin/python; do \
+	  if "$$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then base=$$candidate; break; fi; \
+	done; \
+	[ -n "$$base" ] || { echo "peer-venv: no Python 3.12+ found (set PEER_BASE_PYTHON)"; exit 2; }; \
+	$$base -m venv $(PEER_VENV) && $(PEER_VENV)/bin/pip install --quiet -r bench/peer-requirements.txt && touch $@
 
 # Sync card data first (a progress bar on a terminal; Scryfall is asked only whether its
 # file is newer; the names in other languages, a 390 MB file, are left to the service's

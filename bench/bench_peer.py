@@ -1,0 +1,122 @@
+"""Against the fastest peer, in the same run: `validate_text` and mtg-mcp-server 3.0.0's
+`deck_validate` (bench/peer_mtg_mcp.py, in the peer's own Python 3.12 venv) on the same
+real Commander lists, each a plain list of its commanders and deck (the one syntax the
+peer reads), on the same Scryfall bulk file. Issue 24's in-process target is "at most the
+fastest peer's time"; wall times here move by a factor of three with the machine's state,
+so the ratio of the two medians, measured alternately, is the figure (the peer's median
+over the issue's lists was 0.15 ms on the machine it was measured on).
+
+The lists: every file of ../shared/decks that validate_text reads as a 100-card deck with
+its commanders, written out again as `Commander` / `Deck` blocks (the peer gets the first
+commander as its `commander` and the rest as lines). Skipped with one line when ../shared
+or the peer's venv (`make peer-venv`; PEER_PYTHON names another interpreter) is absent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+from pathlib import Path
+
+from bench.bench_http import REAL_CARDS, store_and_deck
+from bench.common import SHARED, Row, median_seconds, micros
+from card_data import open_repository
+from card_data.settings import StoreSettings
+from edh_service import pipeline as service
+from validator.decklist import Section
+from validator.parse import parse
+
+NAME = "peer"
+ROOT = Path(__file__).resolve().parent.parent
+PEER_SCRIPT = ROOT / "bench" / "peer_mtg_mcp.py"
+DECKS = SHARED / "decks"
+ROUNDS = 100  # calls of each list per pass, after a warm-up
+PASSES = 2  # ours, the peer's, ours, the peer's
+DECK_SECTIONS = (Section.COMMANDER, Section.MAIN, Section.SIGNATURE)
+
+
+def peer_python() -> Path | None:
+    """The peer's interpreter: PEER_PYTHON, else this tree's .venv-peer; None when neither exists."""
+    named = os.environ.get("PEER_PYTHON")
+    python = Path(named) if named else ROOT / ".venv-peer" / "bin" / "python"
+    return python if python.is_file() else None
+
+
+def plain_lists(repository) -> list[tuple[str, dict]]:
+    """(our text, the peer's input) for every real list read as 100 cards with commanders."""
+    lists = []
+    for path in sorted(p for p in DECKS.rglob("*") if p.is_file() and p.suffix in (".txt", ".dck", ".dek", ".csv")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        report = service.validate_text(text, repository).report
+        if report.card_count != 100 or not 1 <= len(report.commanders) <= 2:
+            continue
+        decklist = parse(text)
+        cards = repository.resolve([e.name for e in decklist.entries]).cards
+        if len(cards) != len({e.name for e in decklist.entries}):
+            continue  # a name the store lacks: the peer would read it otherwise
+        rest: dict[str, int] = {}
+        for entry in decklist.entries:
+            name = cards[entry.name].name
+            if entry.section in DECK_SECTIONS and name not in report.commanders:
+                rest[name] = rest.get(name, 0) + entry.quantity
+        deck = [f"{copies} {name}" for name, copies in rest.items()]
+        ours = "Commander\n" + "".join(f"1 {name}\n" for name in report.commanders) + "\nDeck\n" + "\n".join(deck) + "\n"
+        again = service.validate_text(ours, repository).report
+        if again.card_count != 100 or again.commanders != report.commanders:
+            continue
+        peer = {"commander": report.commanders[0], "lines": [f"1 {name}" for name in report.commanders[1:]] + deck}
+        lists.append((ours, peer))
+    return lists
+
+
+def our_medians(texts: list[str], repository) -> list[float]:
+    """Each list's median validate_text seconds over ROUNDS calls (warm store)."""
+    return [median_seconds(lambda: service.validate_text(text, repository), repeat=ROUNDS, warmup=20) for text in texts]
+
+
+def peer_medians(python: Path, lists: list[dict]) -> tuple[list[float], list[bool]]:
+    """Each list's median deck_validate seconds, and its verdicts, from the peer's process."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(lists, handle)
+    try:
+        done = subprocess.run([str(python), str(PEER_SCRIPT), str(REAL_CARDS), handle.name, str(ROUNDS)],
+                              capture_output=True, text=True, timeout=900, check=True)
+    finally:
+        os.unlink(handle.name)
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    return answer["medians"], answer["valid"]
+
+
+def run() -> list[Row]:
+    """Medians of both over the same lists, alternately; their ratio; verdicts that differ."""
+    if not (REAL_CARDS.is_file() and DECKS.is_dir()):
+        return [Row(NAME, "skipped", "../shared is absent")]
+    python = peer_python()
+    if python is None:
+        return [Row(NAME, "skipped", "no peer venv: `make peer-venv` (needs Python 3.12+), or set PEER_PYTHON")]
+    db, _, _ = store_and_deck()
+    repository = open_repository(StoreSettings(db, offline=True))
+    lists = plain_lists(repository)
+    texts = [ours for ours, _ in lists]
+    ratios, ours_runs, peer_runs = [], [], []
+    for _ in range(PASSES):
+        ours = statistics.median(our_medians(texts, repository))
+        medians, peer_valid = peer_medians(python, [peer for _, peer in lists])
+        peer = statistics.median(medians)
+        ours_runs.append(ours)
+        peer_runs.append(peer)
+        ratios.append(ours / peer)
+    our_valid = [service.validate_text(text, repository).report.valid for text in texts]
+    differ = sum(a != b for a, b in zip(our_valid, peer_valid))
+    return [
+        Row(NAME, f"validate_text, median over {len(lists)} real 100-card lists (plain), per pass",
+            " / ".join(micros(s) for s in ours_runs)),
+        Row(NAME, "mtg-mcp-server 3.0.0 deck_validate, same lists, same passes",
+            " / ".join(micros(s) for s in peer_runs)),
+        Row(NAME, "ours / the peer's median, per pass", " / ".join(f"{r:.2f}x" for r in ratios), "≤ 1.00x"),
+        Row(NAME, "lists where the peer's verdict differs from ours", f"{differ} of {len(lists)}"),
+        Row(NAME, "setup", f"peer {python}; load {os.getloadavg()[0]:.1f}"),
+    ]
