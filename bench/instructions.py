@@ -60,7 +60,8 @@ elif which in ("wsgi", "wsgi_no_validation", "floor"):
                "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
                "HTTP_HOST": "127.0.0.1:8000", "REMOTE_ADDR": "127.0.0.1", "CONTENT_TYPE": "application/json",
                "CONTENT_LENGTH": str(len(body)), "wsgi.url_scheme": "http", "wsgi.errors": sys.stderr,
-               "wsgi.multithread": False, "wsgi.multiprocess": True, "wsgi.run_once": False}
+               "wsgi.multithread": False, "wsgi.multiprocess": True, "wsgi.run_once": False,
+               "wsgi.input_terminated": True}  # as gunicorn sets it
     statuses = []
     respond = lambda status, headers, exc_info=None: statuses.append(status)
     if which == "floor":  # bench/floor_app.py serving this very answer

@@ -55,7 +55,7 @@ def add_cors_headers(response: Response, allowed: tuple[str, ...], served: Reque
     """Allow a browser on an allowed origin to call the API (no credentials involved):
     the answer to the request `served`."""
     add_vary(response, "Origin")  # caches must not serve one origin's answer to another
-    origin = served.headers.get("Origin")
+    origin = served.environ.get("HTTP_ORIGIN")  # served.headers["Origin"], without the header view's work
     if not origin or not ("*" in allowed or origin in allowed):
         return
     response.headers["Access-Control-Allow-Origin"] = "*" if "*" in allowed else origin

@@ -32,6 +32,7 @@ from edh_service.ratelimit import LIMITER_KEY, limit_storage_dead
 
 METRICS_KEY = "metrics"
 REQUEST_ID_HEADER = "X-Request-ID"
+REQUEST_ID_ENVIRON = "HTTP_X_REQUEST_ID"  # how WSGI names that request header
 # A client's id is echoed into logs and headers: accept only a short, plain token.
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}\Z")
 VALIDATE_ENDPOINTS = frozenset({"api.validate", "api.validate_batch"})  # their views record_verdict
@@ -68,7 +69,7 @@ def metrics_of(app: Flask) -> "Metrics":
 
 def start_request() -> None:
     """Give the request an id (the client's X-Request-ID when sane) and start its clock."""
-    offered = request.headers.get(REQUEST_ID_HEADER, "")
+    offered = request.environ.get(REQUEST_ID_ENVIRON, "")  # the X-Request-ID header, read straight from WSGI
     context = g._get_current_object()  # one look-up through the context proxy
     context.request_id = offered if REQUEST_ID.match(offered) else uuid.uuid4().hex
     context.request_started = time.perf_counter()
