@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Mapping, NamedTuple, Sequence
 
 WUBRG = "WUBRG"
+COLOR_LETTERS = frozenset(WUBRG)
 MANA_SYMBOL = re.compile(r"\{([^}]+)\}")  # one mana symbol of a cost: {U}, {R/G}, {X}
 # Front-face types that make a card no plain deck card: the non-deck types
 # (card_facts.NON_DECK_TYPES) and Conspiracy (banned in Commander).
@@ -29,6 +30,10 @@ EXTRA_TURN = re.compile(
     re.IGNORECASE,
 )
 NO_LEGALITIES: Mapping[str, str] = MappingProxyType({})
+# One frozenset per distinct color identity (32 combinations), shared by every Card: a set
+# of identities (deck_facts.Tally) then meets a repeat as the same object instead of
+# comparing two equal frozensets element by element.
+_IDENTITIES: dict[frozenset[str], frozenset[str]] = {frozenset(): frozenset()}
 # {"commander": value} for a Card given only `legality` (hand-built ones), shared
 _COMMANDER_ONLY: dict[str, Mapping[str, str]] = {}
 
@@ -94,6 +99,11 @@ class Card:
         object.__setattr__(self, "commander_suspect", suspect)
         object.__setattr__(self, "extra_turn", extra_turn)
         object.__setattr__(self, "notable", suspect or extra_turn or self.game_changer)
+        identity = _IDENTITIES.get(self.color_identity)
+        if identity is None and self.color_identity <= COLOR_LETTERS:
+            identity = _IDENTITIES.setdefault(self.color_identity, self.color_identity)
+        if identity is not None and identity is not self.color_identity:
+            object.__setattr__(self, "color_identity", identity)
         if self.legalities.get("commander") == self.legality:
             return
         if self.legalities:

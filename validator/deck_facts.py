@@ -15,10 +15,9 @@ from types import MappingProxyType
 from typing import Mapping, NamedTuple
 
 from validator.card_facts import basic_land_types, chooses_color
-from validator.deck import WUBRG, Card, Entry, UnknownName
+from validator.deck import COLOR_LETTERS, WUBRG, Card, Entry, UnknownName
 from validator.formats import COMMANDER, NO_FORMAT_DATA, Format, FormatData
 
-COLOR_LETTERS = frozenset(WUBRG)
 COUNTED_SECTIONS = ("main", "commander", "signature")  # UnknownName.section values that count
 
 
