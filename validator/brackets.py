@@ -9,12 +9,11 @@ empty, and a reason says the check was not made. The minimum never says 5: cEDH 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from validator.deck import Card
-from validator.deck_facts import Deck
+from validator.deck_facts import Deck, tally
 from validator.phrasing import and_list, or_list, plural
 from validator.violations import Code, Violation
 
@@ -22,16 +21,6 @@ BRACKETS = range(1, 6)
 BRACKET_NAMES = {1: "Exhibition", 2: "Core", 3: "Upgraded", 4: "Optimized", 5: "cEDH"}
 # Commander Brackets as updated 2026-02-09 (RULES.md 5.4 and 10).
 MAX_GAME_CHANGERS_IN_3 = 3
-
-# A card that grants an extra turn says "take(s) an extra turn" or "extra turn(s) after
-# this one" (Time Stretch: "takes two extra turns after this one"). Cards that only stop
-# them say "would begin an extra turn ... skips that turn" (Stranglehold); a "can't" or
-# "would" right before "take" would be such a card too, so those never count.
-_EXTRA_TURN = re.compile(
-    r"(?<!can't )(?<!cannot )(?<!would )\btakes? an extra turn\b|\bextra turns? after this one\b",
-    re.IGNORECASE,
-)
-
 
 @dataclass(frozen=True, slots=True)
 class Combo:
@@ -116,26 +105,10 @@ class Bracket(NamedTuple):
     fast_combos: tuple[tuple[str, str], ...] = ()  # the combos flagged fast, also in two_card_combos
 
 
-# Oracle texts (every face) -> grants an extra turn. A plain dict, not lru_cache: this is
-# asked for every card of every deck, and the wrapper's cost would show in the engine bench.
-_EXTRA_TURN_TEXTS: dict[tuple[str, ...], bool] = {}
-_EXTRA_TURN_CACHE_SIZE = 16384
-
-
-def _grants_extra_turn(face_texts: tuple[str, ...]) -> bool:
-    """Whether any face's Oracle text grants an extra turn (cached per text)."""
-    grants = _EXTRA_TURN_TEXTS.get(face_texts)
-    if grants is None:
-        grants = any(_EXTRA_TURN.search(text) for text in face_texts)
-        if len(_EXTRA_TURN_TEXTS) >= _EXTRA_TURN_CACHE_SIZE:
-            _EXTRA_TURN_TEXTS.clear()
-        _EXTRA_TURN_TEXTS[face_texts] = grants
-    return grants
-
-
 def grants_extra_turn(card: Card) -> bool:
-    """The card grants an extra turn (any face); cards that only stop or skip them do not."""
-    return _grants_extra_turn(card.face_texts)
+    """The card grants an extra turn (any face); cards that only stop or skip them do not
+    (deck.EXTRA_TURN, read once per Card)."""
+    return card.extra_turn
 
 
 def card_flags(card: Card, data: BracketData = NO_DATA) -> dict[str, bool | None]:
@@ -148,35 +121,28 @@ def card_flags(card: Card, data: BracketData = NO_DATA) -> dict[str, bool | None
 
 
 def _scan(deck: Deck, data: BracketData) -> tuple[list[str], list[str], list[str] | None, dict[str, tuple]]:
-    """One pass over the game's cards (commanders and main deck): Game Changers, extra-turn
-    cards, mass land denial (None: no list), and each card's combo partners from the data.
+    """The signals among the game's cards (commanders and main deck): Game Changers,
+    extra-turn cards, mass land denial (None: no list), and each card's combo partners
+    from the data.
 
-    Written for speed (it runs on every validation): cached text look-ups inline, and a
-    card listed twice (a singleton error elsewhere) is folded by the caller's sort.
+    It runs on every validation, so it walks no deck: Game Changers and extra-turn cards
+    are among the deck's notable entries (deck_facts.Tally), and the data's cards are
+    looked up by the deck's names in C. A card listed twice (a singleton error elsewhere)
+    is folded by the caller's sort.
     """
-    changers: list[str] = []
-    extra_turns: list[str] = []
+    counted = tally(deck)
+    changers = [e.card.name for e in counted.notable if e.card.game_changer]
+    extra_turns = [e.card.name for e in counted.notable if e.card.extra_turn]
     denial: list[str] = []
     partners: dict[str, tuple] = {}
     by_card = data._by_card
-    known = _EXTRA_TURN_TEXTS
-    for entries in (deck.commanders, deck.main):
-        for entry in entries:
-            card = entry.card
-            if card.game_changer:
-                changers.append(card.name)
-            grants = known.get(card.face_texts)
-            if grants is None:
-                grants = _grants_extra_turn(card.face_texts)
-            if grants:
-                extra_turns.append(card.name)
-            if by_card:
-                found = by_card.get(card.name)
-                if found is not None:
-                    if found[0]:
-                        denial.append(card.name)
-                    if found[1]:
-                        partners[card.name] = found[1]
+    listed = by_card.keys() & counted.names if by_card else ()  # the data's cards in the deck
+    for name in listed:
+        is_denial, others = by_card[name]
+        if is_denial:
+            denial.append(name)
+        if others:
+            partners[name] = others
     return changers, extra_turns, None if data.mass_land_denial is None else denial, partners
 
 

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Mapping, NamedTuple, Sequence
 
 WUBRG = "WUBRG"
+COLOR_LETTERS = frozenset(WUBRG)
 MANA_SYMBOL = re.compile(r"\{([^}]+)\}")  # one mana symbol of a cost: {U}, {R/G}, {X}
 # Front-face types that make a card no plain deck card: the non-deck types
 # (card_facts.NON_DECK_TYPES) and Conspiracy (banned in Commander).
@@ -19,7 +20,20 @@ PLAIN_LAYOUTS = frozenset({
     "normal", "split", "flip", "transform", "modal_dfc", "leveler", "class", "case", "saga",
     "adventure", "mutate", "prototype", "battle", "host", "augment", "reversible_card",
 })
+# A card that grants an extra turn says "take(s) an extra turn" or "extra turn(s) after
+# this one" (Time Stretch: "takes two extra turns after this one"). Cards that only stop
+# them say "would begin an extra turn ... skips that turn" (Stranglehold); a "can't" or
+# "would" right before "take" would be such a card too, so those never count. Read once
+# per Card (Card.extra_turn): the bracket check asks it of every card of every deck.
+EXTRA_TURN = re.compile(
+    r"(?<!can't )(?<!cannot )(?<!would )\btakes? an extra turn\b|\bextra turns? after this one\b",
+    re.IGNORECASE,
+)
 NO_LEGALITIES: Mapping[str, str] = MappingProxyType({})
+# One frozenset per distinct color identity (32 combinations), shared by every Card: a set
+# of identities (deck_facts.Tally) then meets a repeat as the same object instead of
+# comparing two equal frozensets element by element.
+_IDENTITIES: dict[frozenset[str], frozenset[str]] = {frozenset(): frozenset()}
 # {"commander": value} for a Card given only `legality` (hand-built ones), shared
 _COMMANDER_ONLY: dict[str, Mapping[str, str]] = {}
 
@@ -67,14 +81,29 @@ class Card:
     # derived: legality's screen in Commander has to look at it (not plain, or not `legal`
     # there); read for every card of every deck, so worked out once per Card
     commander_suspect: bool = field(init=False, default=False, repr=False, compare=False, hash=False)
+    # derived: some face's Oracle text grants an extra turn (EXTRA_TURN; brackets.py counts them)
+    extra_turn: bool = field(init=False, default=False, repr=False, compare=False, hash=False)
+    # derived: a card a screen of the rules or the brackets looks at closely (commander_suspect,
+    # a Game Changer, an extra-turn card): deck_facts.Tally keeps the entries of such cards,
+    # so the screens read those few instead of walking the deck
+    notable: bool = field(init=False, default=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        """Derive `plain` and `commander_suspect`; keep legalities["commander"] equal to
-        `legality`, what it has always meant."""
+        """Derive `plain`, `commander_suspect`, `extra_turn` and `notable`; keep
+        legalities["commander"] equal to `legality`, what it has always meant."""
         plain = (self.layout in PLAIN_LAYOUTS and self.types.isdisjoint(SUSPECT_TYPES)
                  and "Attraction" not in self.subtypes and not self.is_meld_result)
+        suspect = not plain or self.legality != "legal"
+        extra_turn = any(EXTRA_TURN.search(text) for text in self.face_texts)
         object.__setattr__(self, "plain", plain)
-        object.__setattr__(self, "commander_suspect", not plain or self.legality != "legal")
+        object.__setattr__(self, "commander_suspect", suspect)
+        object.__setattr__(self, "extra_turn", extra_turn)
+        object.__setattr__(self, "notable", suspect or extra_turn or self.game_changer)
+        identity = _IDENTITIES.get(self.color_identity)
+        if identity is None and self.color_identity <= COLOR_LETTERS:
+            identity = _IDENTITIES.setdefault(self.color_identity, self.color_identity)
+        if identity is not None and identity is not self.color_identity:
+            object.__setattr__(self, "color_identity", identity)
         if self.legalities.get("commander") == self.legality:
             return
         if self.legalities:

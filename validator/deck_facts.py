@@ -10,18 +10,14 @@ Nothing here builds a violation: the rules (validator/rules.py) and the report
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from operator import itemgetter
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
-from validator.card_facts import chooses_color
-from validator.deck import WUBRG, Card, Entry, UnknownName
+from validator.card_facts import basic_land_types, chooses_color
+from validator.deck import COLOR_LETTERS, WUBRG, Card, Entry, UnknownName
 from validator.formats import COMMANDER, NO_FORMAT_DATA, Format, FormatData
 
-COLOR_LETTERS = frozenset(WUBRG)
-# Entry.quantity read in C: sum(map(QUANTITY, entries)) runs no Python bytecode a card
-QUANTITY = itemgetter(1)  # Entry.quantity
 COUNTED_SECTIONS = ("main", "commander", "signature")  # UnknownName.section values that count
 
 
@@ -48,6 +44,62 @@ class Deck:
     # that format's rules are given (the Pauper Commander commander list; None: none)
     format: Format | None = None
     format_data: FormatData | None = None
+    # what one walk over the game's cards finds (see Tally and tally()): worked out on
+    # first use and kept, since the rules, the brackets and the report all read it
+    _tally: Tally | None = field(default=None, init=False, repr=False, compare=False)
+
+
+class Tally(NamedTuple):
+    """One walk over the commanders and the main deck, shared by everything that reads
+    them all: the deck size, the singleton and color identity screens, the Commander
+    legality screen and the brackets (each used to walk the deck on its own)."""
+
+    size: int  # copies of the commanders and the main deck (card_count adds unknown names)
+    entries: int  # how many entries that is
+    names: frozenset[str]  # their canonical names (fewer than `entries`: a name listed twice)
+    # entries of more than one copy of a card that is no basic land (singleton's suspects)
+    multiples: tuple[Entry, ...]
+    main_identity: frozenset[str]  # the union of the main deck cards' color identities
+    notable: tuple[Entry, ...]  # the entries whose card is Card.notable, commanders first
+
+
+def tally(deck: Deck) -> Tally:
+    """The deck's Tally (one walk, on first use; kept on the Deck)."""
+    found = deck._tally
+    if found is None:
+        found = _walk(deck)
+        object.__setattr__(deck, "_tally", found)
+    return found
+
+
+def _walk(deck: Deck) -> Tally:
+    """Count, name and screen every entry of the commanders and the main deck, once."""
+    size = 0
+    names = []
+    multiples = []
+    identities = set()  # the distinct identities: a few per deck, united once at the end
+    notable = []
+    for entries, main in ((deck.commanders, False), (deck.main, True)):
+        for entry in entries:
+            card = entry.card
+            quantity = entry.quantity
+            size += quantity
+            names.append(card.name)
+            if quantity > 1 and "Basic" not in card.supertypes:
+                multiples.append(entry)
+            if main:
+                identities.add(card.color_identity)
+            if card.notable:
+                notable.append(entry)
+    return Tally(size, len(names), frozenset(names), tuple(multiples), frozenset().union(*identities),
+                 tuple(notable))
+
+
+def judged_in(deck: Deck, fmt: Format) -> Deck:
+    """The deck judged in another format: the same cards, so the same Tally."""
+    judged = replace(deck, format=fmt)
+    object.__setattr__(judged, "_tally", deck._tally)
+    return judged
 
 
 def deck_format(deck: Deck) -> Format:
@@ -63,8 +115,7 @@ def deck_format_data(deck: Deck) -> FormatData:
 def card_count(deck: Deck) -> int:
     """Cards in the deck: commanders, main deck (signature spells included) and unknown names
     there (903.5a)."""
-    # this runs on every deck (twice): the quantities are read and summed in C
-    total = sum(map(QUANTITY, deck.commanders)) + sum(map(QUANTITY, deck.main))
+    total = tally(deck).size
     if deck.unknown:
         total += sum([u.quantity for u in deck.unknown if u.section in COUNTED_SECTIONS])
     return total
@@ -108,3 +159,18 @@ def assumed_colors(deck: Deck, base: frozenset[str], wildcards: int) -> frozense
             needed[color] += entry.quantity
     ranked = sorted(needed, key=lambda c: (-needed[c], WUBRG.index(c)))
     return frozenset(ranked[:wildcards])
+
+
+def chosen_basic_land_type(entries: Iterable[Entry]) -> str | None:
+    """903.12e: the basic land type taken as chosen, the one with the most copies among the
+    entries' basic lands (a tie: the first in WUBRG order); None when there are none."""
+    copies: dict[str, int] = {}
+    for entry in entries:
+        for land_type in basic_land_types(entry.card):
+            copies[land_type] = copies.get(land_type, 0) + entry.quantity
+    if not copies:
+        return None
+    return max(_BASIC_ORDER, key=lambda t: (copies.get(t, 0), -_BASIC_ORDER.index(t)))
+
+
+_BASIC_ORDER = ("Plains", "Island", "Swamp", "Mountain", "Forest")  # WUBRG

@@ -11,7 +11,7 @@ from validator.brackets import Bracket, BracketData
 from validator.deck import Card, Entry, wubrg
 from validator.card_facts import is_instant_or_sorcery
 from validator.decklist import NOBODY, Decklist, Designation, Section
-from validator.deck_facts import Deck, card_count, commander_identity
+from validator.deck_facts import Deck, card_count, commander_identity, judged_in
 from validator.formats import (
     COMMANDER, FORMATS, FieldNotInFormat, Format, FormatData, format_named, named_in_file,
 )
@@ -191,7 +191,7 @@ class _Judging:
             deck = assemble(listed, self.cards, self.suggestions, self.designation,
                             game_format=fmt, format_data=self.format_data)
             slot = self._decks[key] = [deck, validate(deck, DECK_RULES)]
-        deck = slot[0] if slot[0].format is fmt else replace(slot[0], format=fmt)
+        deck = slot[0] if slot[0].format is fmt else judged_in(slot[0], fmt)
         return deck, listed.problems, slot
 
     def _marks_signature_spells(self, listed: Decklist) -> bool:

@@ -12,7 +12,7 @@ from typing import Iterator
 
 from validator.card_facts import is_non_deck, non_deck_kind
 from validator.deck import Card, Entry
-from validator.deck_facts import Deck, deck_format, deck_format_data
+from validator.deck_facts import Deck, deck_format, deck_format_data, tally
 from validator.formats import Format
 from validator.phrasing import and_list, card_names, line_numbers
 from validator.violations import Code, Severity, Violation
@@ -46,11 +46,14 @@ def _legality_codes(deck: Deck, fmt: Format, unknown: bool = True) -> Iterator[t
     """(entry, its one legality code) for every card with one, legality_unknown included
     unless `unknown` is False, in deck order."""
     key = fmt.legality_key
-    zone = [*deck.commanders, *deck.main, deck.companion] if deck.companion else [*deck.commanders, *deck.main]
+    companion = deck.companion
     # a cheap screen first: almost every card is a legal, plain, traditional card
-    if key == "commander":  # Card.commander_suspect answers for that key: one attribute read a card
-        suspects = [e for e in zone if e.card.commander_suspect]
+    if key == "commander":  # Card.commander_suspect answers for that key; the Tally keeps the few that may be
+        suspects = [e for e in tally(deck).notable if e.card.commander_suspect]
+        if companion is not None and companion.card.commander_suspect:
+            suspects.append(companion)
     else:
+        zone = [*deck.commanders, *deck.main, companion] if companion else [*deck.commanders, *deck.main]
         suspects = [e for e in zone if (card := e.card).legalities.get(key) != "legal" or not card.plain]
     if not suspects:
         return

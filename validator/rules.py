@@ -21,8 +21,8 @@ from validator.card_facts import (
 from validator.companions import COMPANION_CONDITIONS
 from validator.deck import Entry
 from validator.deck_facts import (
-    COLOR_LETTERS, Deck, assumed_colors, card_count, commander_identity, deck_format, deck_format_data,
-    designated_commanders, identity_entries, unchosen_commanders,
+    COLOR_LETTERS, Deck, assumed_colors, card_count, chosen_basic_land_type, commander_identity, deck_format,
+    deck_format_data, designated_commanders, identity_entries, tally, unchosen_commanders,
 )
 from validator.legality import legality, legality_codes
 from validator.phrasing import (
@@ -174,7 +174,11 @@ def deck_size(deck: Deck) -> Iterator[Violation]:
 def singleton(deck: Deck) -> Iterator[Violation]:
     """903.5b: one copy of each card but basic lands, unless its own text allows more."""
     # 903.11a: the companion may not share a name with a card in the deck either
-    zone = [*deck.commanders, *deck.main, deck.companion] if deck.companion else [*deck.commanders, *deck.main]
+    counted, companion = tally(deck), deck.companion
+    if not counted.multiples and len(counted.names) == counted.entries and (
+            companion is None or (companion.quantity == 1 and companion.card.name not in counted.names)):
+        return  # no name listed twice, no card but basics in several copies: nothing to count
+    zone = [*deck.commanders, *deck.main, companion] if companion else [*deck.commanders, *deck.main]
     names = [e.card.name for e in zone]
     # only names listed twice or with a quantity over one can break the rule: find those first
     multiple = [e.card for e in zone if e.quantity > 1]
@@ -214,21 +218,6 @@ def _non_deck_name(name: str, zone: list[Entry]) -> bool:
     return any(e.card.name == name and is_non_deck(e.card) for e in zone)
 
 
-def chosen_basic_land_type(entries: Iterable[Entry]) -> str | None:
-    """903.12e: the basic land type taken as chosen, the one with the most copies among the
-    entries' basic lands (a tie: the first in WUBRG order); None when there are none."""
-    copies: dict[str, int] = {}
-    for entry in entries:
-        for land_type in basic_land_types(entry.card):
-            copies[land_type] = copies.get(land_type, 0) + entry.quantity
-    if not copies:
-        return None
-    return max(_BASIC_ORDER, key=lambda t: (copies.get(t, 0), -_BASIC_ORDER.index(t)))
-
-
-_BASIC_ORDER = ("Plains", "Island", "Swamp", "Mountain", "Forest")  # WUBRG
-
-
 def color_identity(deck: Deck) -> Iterator[Violation]:
     """903.5c-d: every card, companion included, fits the commanders' combined identity
     (903.12e: in Brawl, a colorless commander's basic lands of one basic land type too)."""
@@ -239,6 +228,9 @@ def color_identity(deck: Deck) -> Iterator[Violation]:
     base = commander_identity(deck)
     wildcards = len(unchosen_commanders(deck))
     allowed = base | assumed_colors(deck, base, wildcards) if wildcards else base
+    companion = deck.companion
+    if tally(deck).main_identity <= allowed and (companion is None or companion.card.color_identity <= allowed):
+        return  # every card fits (the main deck's identities are united once, in the Tally)
     outside = [e for e in identity_entries(deck) if not e.card.color_identity <= allowed]
     chosen = None
     if outside and not allowed and deck_format(deck).basic_land_type_choice:

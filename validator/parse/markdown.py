@@ -43,8 +43,14 @@ MAX_SHOWN_RANGES = 20  # line ranges the warning spells out
 def looks_like_markdown(text: str) -> bool:
     """Cheap test before the line scan (markdown_plan decides): a fence, a front matter
     opening, a heading or a bullet somewhere."""
-    return ("```" in text or "~~~" in text or text.lstrip().startswith("---") or "# " in text
-            or "- " in text or "* " in text or "+ " in text)
+    return (_has("```", text) or _has("~~~", text) or text.lstrip().startswith("---") or _has("# ", text)
+            or _has("- ", text) or _has("* ", text) or _has("+ ", text))
+
+
+def _has(mark: str, text: str) -> bool:
+    """`mark in text`, asked of its first character first: a one-character search is a
+    memchr, a fifth of the cost of a longer one, and most lists have no `#`, `*` or `~`."""
+    return mark[0] in text and mark in text
 
 
 class Plan(NamedTuple):

@@ -73,3 +73,17 @@ def test_the_fast_plain_pattern_reads_exactly_the_readable_one(quantity, name):
     line = f"{quantity} {name}"
     fast, readable = _PLAIN.fullmatch(line), re.fullmatch(READABLE_PLAIN, line)
     assert (fast and fast.groups()) == (readable and readable.groups())
+
+
+# The Markdown test as first written: seven substring scans of the whole text.
+def readable_looks_like_markdown(text: str) -> bool:
+    return ("```" in text or "~~~" in text or text.lstrip().startswith("---") or "# " in text
+            or "- " in text or "* " in text or "+ " in text)
+
+
+@settings(max_examples=600, deadline=None)
+@given(ANY_TEXT)
+def test_the_markdown_test_answers_exactly_as_the_readable_one(text):
+    from validator.parse.markdown import looks_like_markdown
+
+    assert looks_like_markdown(text) == readable_looks_like_markdown(text)
