@@ -3,13 +3,14 @@
 with the peer's own interpreter (.venv-peer, `make peer-venv`): it imports nothing of this
 project.
 
-    python bench/peer_mtg_mcp.py CARDS.jsonl.gz LISTS.json ROUNDS
+    python bench/peer_mtg_mcp.py CARDS.jsonl.gz LISTS.json ROUNDS   (then list indices on stdin)
 
 LISTS.json holds [{"commander": name, "lines": ["1 Name", ...]}, ...] (the other cards,
 a second commander among them: the peer takes one). The peer's card store is loaded from
 the same Scryfall bulk file as ours, in memory as its own download would leave it; its
-logging is set to warnings (its per-call info lines would only slow it). Prints one JSON
-object: each list's median seconds over ROUNDS calls (after a warm-up), and its verdict.
+logging is set to warnings (its per-call info lines would only slow it). Prints "ready",
+then answers each list index read from stdin with that list's median seconds over ROUNDS
+calls (after a warm-up) and its verdict, one JSON line each.
 """
 
 from __future__ import annotations
@@ -42,22 +43,29 @@ def loaded_client(cards_path: str) -> ScryfallBulkClient:
     return client
 
 
-async def timed(lists: list[dict], client: ScryfallBulkClient, rounds: int) -> dict:
-    """Each list's median seconds and verdict."""
-    medians, verdicts = [], []
-    for deck in lists:
-        def call():
-            return deck_validate(deck["lines"], "commander", commander=deck["commander"], bulk=client)
-        verdicts.append(bool((await call()).data.get("valid")))
-        for _ in range(WARMUP):
-            await call()
-        samples = []
-        for _ in range(rounds):
-            start = time.perf_counter()
-            await call()
-            samples.append(time.perf_counter() - start)
-        medians.append(statistics.median(samples))
-    return {"medians": medians, "valid": verdicts}
+async def one_list(deck: dict, client: ScryfallBulkClient, rounds: int) -> tuple[float, bool]:
+    """One list's median seconds over `rounds` calls after a warm-up, and its verdict."""
+    def call():
+        return deck_validate(deck["lines"], "commander", commander=deck["commander"], bulk=client)
+    valid = bool((await call()).data.get("valid"))
+    for _ in range(WARMUP):
+        await call()
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        await call()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples), valid
+
+
+async def serve(lists: list[dict], client: ScryfallBulkClient, rounds: int) -> None:
+    """Answer each list index read from stdin with one JSON line {"median", "valid"}, so the
+    caller can time its own call of the same list right before or after (the machine's speed
+    drifts within seconds here)."""
+    print("ready", flush=True)
+    for line in sys.stdin:
+        median, valid = await one_list(lists[int(line)], client, rounds)
+        print(json.dumps({"median": median, "valid": valid}), flush=True)
 
 
 def main(argv: list[str]) -> int:
@@ -65,7 +73,7 @@ def main(argv: list[str]) -> int:
     with open(lists_path, encoding="utf-8") as handle:
         lists = json.load(handle)
     client = loaded_client(cards_path)
-    print(json.dumps(asyncio.run(timed(lists, client, rounds))))
+    asyncio.run(serve(lists, client, rounds))
     return 0
 
 
