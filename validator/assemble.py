@@ -9,6 +9,7 @@ Lines naming the same canonical card in one section (say "Lim-Dul's Vault" and
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Mapping, Sequence
@@ -26,8 +27,6 @@ COUNTED = (Section.COMMANDER, Section.MAIN, Section.SIGNATURE)  # the sections o
 COMMANDER_SOURCES = (Section.COMMANDER, Section.MAIN, Section.COMPANION, Section.SIDEBOARD, Section.MAYBEBOARD)
 COMPANION_SOURCES = (Section.COMPANION, Section.SIDEBOARD, Section.MAYBEBOARD, Section.MAIN)
 SIGNATURE_SOURCES = (Section.SIGNATURE, Section.MAIN, Section.COMMANDER, Section.SIDEBOARD, Section.MAYBEBOARD)
-# Iterating the enum class, like reading Section.X, costs far more than a tuple (Python 3.11).
-_SECTIONS = tuple(Section)
 _MAIN = Section.MAIN
 
 
@@ -112,7 +111,7 @@ def assemble(
     """
     suggestions = suggestions or {}
     commanders, companion = designation.commanders, designation.companion
-    piles = {section: _Pile() for section in _SECTIONS}
+    piles: dict[Section, _Pile] = defaultdict(_Pile)  # only the sections something is listed or put in
     unknown: dict[tuple[str, str], list] = {}
     main, new = piles[_MAIN].slots, tuple.__new__  # nearly every line: a main-deck card met first (inline)
     for entry in decklist.entries:
@@ -128,35 +127,41 @@ def assemble(
             pile.settle()
     if game_format.signature_spells:
         if designation.signature_spells:
-            _override_signature_spells(piles, unknown, cards, designation.signature_spells)
+            _override_zone(piles, unknown, cards, designation.signature_spells, Section.SIGNATURE, SIGNATURE_SOURCES)
         elif not piles[Section.SIGNATURE].slots and not any(u[1] == "signature" for u in unknown):
             _signature_from_command_zone(piles, game_format, format_data or NO_FORMAT_DATA)
     if commanders:
-        _override_commanders(piles, unknown, cards, commanders)
+        _override_zone(piles, unknown, cards, commanders, Section.COMMANDER, COMMANDER_SOURCES)
     if companion:
         _override_companion(piles, unknown, cards, companion)
     elif not commanders:
         _companion_from_command_zone(piles)
     companion_entry, extra_companions = _single_companion(piles)
-    signature = piles[Section.SIGNATURE].entries()
+    signature = _listed(piles, Section.SIGNATURE)
     return Deck(
-        commanders=piles[Section.COMMANDER].entries(),
-        main=piles[Section.MAIN].entries() + signature,
+        commanders=_listed(piles, Section.COMMANDER),
+        main=_listed(piles, Section.MAIN) + signature,
         companion=companion_entry,
-        sideboard=piles[Section.SIDEBOARD].entries() + piles[Section.MAYBEBOARD].entries(),
-        planar=piles[Section.PLANAR].entries(),
-        schemes=piles[Section.SCHEMES].entries(),
+        sideboard=_listed(piles, Section.SIDEBOARD) + _listed(piles, Section.MAYBEBOARD),
+        planar=_listed(piles, Section.PLANAR),
+        schemes=_listed(piles, Section.SCHEMES),
         unknown=tuple(
             UnknownName.of(name, quantity, lines, suggestions.get(name, ()), section)
             for (name, section), (quantity, lines) in unknown.items()
         ),
         color_choices=_canonical_choices(cards, designation.color_choices),
-        outside=piles[Section.IGNORED].entries(),
+        outside=_listed(piles, Section.IGNORED),
         extra_companions=extra_companions,
         signature_spells=signature if game_format.signature_spells else (),
         format=game_format,
         format_data=format_data,
     )
+
+
+def _listed(piles: dict, section: Section) -> tuple[Entry, ...]:
+    """The section's Entries (none when nothing was listed or put there)."""
+    pile = piles.get(section)
+    return () if pile is None else pile.entries()
 
 
 def _add_unknown(unknown: dict, name: str, section: str, quantity: int, lines) -> None:
@@ -167,21 +172,12 @@ def _add_unknown(unknown: dict, name: str, section: str, quantity: int, lines) -
     slot[1].extend(lines)
 
 
-def _override_commanders(piles: dict, unknown: dict, cards: Mapping[str, Card], names: Sequence[str]) -> None:
-    """Make exactly the named cards the commanders; listed commanders not named join the main deck."""
-    _override_zone(piles, unknown, cards, names, Section.COMMANDER, COMMANDER_SOURCES)
-
-
-def _override_signature_spells(piles: dict, unknown: dict, cards: Mapping[str, Card], names: Sequence[str]) -> None:
-    """Make exactly the named cards the signature spells; listed spells not named join the main deck."""
-    _override_zone(piles, unknown, cards, names, Section.SIGNATURE, SIGNATURE_SOURCES)
-
-
 def _override_zone(piles: dict, unknown: dict, cards: Mapping[str, Card], names: Sequence[str], section: Section,
                    sources: Sequence[Section]) -> None:
-    """Make exactly the named cards the section's: a named card already listed there stays
-    as listed, one listed elsewhere is moved (one copy, from the first of `sources`), one
-    not listed is added; cards listed there but not named join the main deck."""
+    """Make exactly the named cards the section's (the commanders, or the signature spells):
+    a named card already listed there stays as listed, one listed elsewhere is moved (one
+    copy, from the first of `sources`), one not listed is added; cards listed there but not
+    named join the main deck."""
     resolved = [cards.get(name) for name in names]
     wanted = {card.name for card in resolved if card is not None}
     zone = piles[section]
