@@ -41,7 +41,7 @@ from card_data import BracketSources, bracket_lists, bracket_tables
 from tests.support.measured import peak_rss_kb
 start = time.perf_counter()
 result = bracket_lists.refresh(sys.argv[1], BracketSources(spellbook_url=sys.argv[2],
-                          mass_land_denial_file=sys.argv[3]))
+                          mass_land_denial_file=sys.argv[3], pauper_commanders_file=sys.argv[4]))
 status = result["two_card_combos"]
 assert status.status == "updated", status.error
 print(json.dumps({"seconds": time.perf_counter() - start, "combos": status.list_status.entries,
@@ -89,9 +89,10 @@ def write_export(path: Path, variants: int = VARIANTS) -> int:
     return size
 
 
-def _refresh_in_child(db: Path, url: str, denial: Path) -> tuple[dict, object]:
-    """One refresh in a child process; its report and rusage."""
-    child = subprocess.Popen([sys.executable, "-c", REFRESH_CHILD, str(db), url, str(denial)],
+def _refresh_in_child(db: Path, url: str, denial: Path, pauper: Path) -> tuple[dict, object]:
+    """One refresh in a child process (the two Scryfall searches read from files, so it
+    never reaches for the internet); its report and rusage."""
+    child = subprocess.Popen([sys.executable, "-c", REFRESH_CHILD, str(db), url, str(denial), str(pauper)],
                              cwd=ROOT, stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
     output = child.stdout.read()
     _, status, usage = os.wait4(child.pid, 0)
@@ -165,8 +166,10 @@ def run() -> list[Row]:
         import_file(db, FIXTURES / "cards.jsonl", updated_at="2026-11-01T00:00:00+00:00")
         denial = Path(tmp) / "mass-land-denial.txt"
         denial.write_text("Armageddon\n")
+        pauper = Path(tmp) / "pauper-commanders.txt"
+        pauper.write_text("Tatyova, Steward of Tides\n")
         with ScryfallServer(spellbook_file=export) as server:
-            report, usage = _refresh_in_child(db, f"{server.base_url}/spellbook", denial)
+            report, usage = _refresh_in_child(db, f"{server.base_url}/spellbook", denial, pauper)
         gz_size = export.stat().st_size
         service_rows = _service_rows(Path(tmp))
     rows = [
