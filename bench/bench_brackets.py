@@ -25,8 +25,12 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench.common import Row, median_seconds, micros
+
+if TYPE_CHECKING:
+    from tests.support.scryfall_server import ScryfallServer
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "brackets"
@@ -41,7 +45,7 @@ from card_data import BracketSources, bracket_lists, bracket_tables
 from tests.support.measured import peak_rss_kb
 start = time.perf_counter()
 result = bracket_lists.refresh(sys.argv[1], BracketSources(spellbook_url=sys.argv[2],
-                          mass_land_denial_file=sys.argv[3], pauper_commanders_file=sys.argv[4]))
+                          mass_land_denial_file=sys.argv[3], api_url=sys.argv[4]))
 status = result["two_card_combos"]
 assert status.status == "updated", status.error
 print(json.dumps({"seconds": time.perf_counter() - start, "combos": status.list_status.entries,
@@ -89,10 +93,11 @@ def write_export(path: Path, variants: int = VARIANTS) -> int:
     return size
 
 
-def _refresh_in_child(db: Path, url: str, denial: Path, pauper: Path) -> tuple[dict, object]:
-    """One refresh in a child process (the two Scryfall searches read from files, so it
-    never reaches for the internet); its report and rusage."""
-    child = subprocess.Popen([sys.executable, "-c", REFRESH_CHILD, str(db), url, str(denial), str(pauper)],
+def _refresh_in_child(db: Path, server: ScryfallServer, denial: Path) -> tuple[dict, object]:
+    """One refresh in a child process, every source on the local server (or the denial
+    file), so it never reaches for the internet; its report and rusage."""
+    child = subprocess.Popen([sys.executable, "-c", REFRESH_CHILD, str(db), f"{server.base_url}/spellbook",
+                              str(denial), server.base_url],
                              cwd=ROOT, stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
     output = child.stdout.read()
     _, status, usage = os.wait4(child.pid, 0)
@@ -157,7 +162,7 @@ def run() -> list[Row]:
     """Export streaming time and peak RSS, then the engine's and the service's cost."""
     sys.path.insert(0, str(ROOT))
     from card_data.sync import import_file
-    from tests.support.scryfall_server import FIXTURES, ScryfallServer
+    from tests.support.scryfall_server import FIXTURES, ScryfallServer, with_format_lists
 
     with tempfile.TemporaryDirectory() as tmp:
         export = Path(tmp) / "variants.json.gz"
@@ -166,10 +171,8 @@ def run() -> list[Row]:
         import_file(db, FIXTURES / "cards.jsonl", updated_at="2026-11-01T00:00:00+00:00")
         denial = Path(tmp) / "mass-land-denial.txt"
         denial.write_text("Armageddon\n")
-        pauper = Path(tmp) / "pauper-commanders.txt"
-        pauper.write_text("Tatyova, Steward of Tides\n")
-        with ScryfallServer(spellbook_file=export) as server:
-            report, usage = _refresh_in_child(db, f"{server.base_url}/spellbook", denial, pauper)
+        with with_format_lists(ScryfallServer(spellbook_file=export)) as server:
+            report, usage = _refresh_in_child(db, server, denial)
         gz_size = export.stat().st_size
         service_rows = _service_rows(Path(tmp))
     rows = [
