@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -61,3 +62,19 @@ def test_bench_main_without_wrk_prints_no_traceback(tmp_path):
     assert MISSING in done.stderr.splitlines()
     assert "skipped" in done.stdout and "wrk is not installed" in done.stdout
 
+
+
+def test_each_benchmark_runs_in_a_process_of_its_own():
+    """`python -m bench --one NAME` (what `python -m bench` runs per module) prints only the
+    module's rows, as JSON; a module that fails exits non-zero with its traceback, so the
+    table shows it FAILED."""
+    done = subprocess.run([sys.executable, "-m", "bench", "--one", "bench_engine"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert {row["benchmark"] for row in rows} == {"engine"}
+    assert any(row["metric"].startswith("validate(deck)") and row["value"].endswith("µs") for row in rows)
+    broken = subprocess.run([sys.executable, "-m", "bench", "--one", "bench_no_such_module"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert broken.returncode == 1 and broken.stdout == ""
+    assert "ModuleNotFoundError" in broken.stderr
