@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -160,3 +161,26 @@ def test_produced_mana_and_images_are_kept(record, produced, images, face_images
 ])
 def test_card_image_is_the_front_preview(record, image):
     assert to_card(trim(record)).image == image
+
+
+def _folded_one_character_at_a_time(name: str) -> str:
+    """normalize_name as it was written before its one-pass regex: the reference."""
+    from card_data.convert import clean_name
+    text = clean_name(name)
+    if text.isascii():
+        return text.casefold()
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+
+
+def test_normalize_name_drops_every_combining_mark_as_the_character_loop_did():
+    """Every combining mark of the BMP follows a letter in one name; a name with a
+    character beyond U+FFFF (the loop's own path) folds the same way too."""
+    marks = [chr(point) for point in range(0x300, 0x10000) if unicodedata.combining(chr(point))]
+    assert len(marks) > 500
+    names = ["".join(f"a{mark}" for mark in marks[i:i + 40]) + " Dûl" for i in range(0, len(marks), 40)]
+    names += ["Lim-Dûl's Vault", "Æther Vial", "Jötun Grunt", "Ｓｏｌ Ｒｉｎｇ", "Sol Ring \U0001d4d0\u0301",
+              "\U0001f600 Dú", "ﬁre", "Ǆ"]
+    for name in names:
+        assert normalize_name(name) == _folded_one_character_at_a_time(name), name
+    assert normalize_name("Sol Ring \U0001d4d0\u0301") == "sol ring a"

@@ -92,3 +92,20 @@ def test_objects_of_the_wrong_shape_give_no_rows():
     assert scryfall_rows({"object": "list", "name": "Sol Ring", "lang": "es", "printed_name": "x"}) == []
     assert scryfall_rows({"object": "card", "name": "Sol Ring", "lang": "es", "printed_name": "x" * 201}) == []
     assert mtgjson_rows({"name": "Sol Ring", "foreignData": "not a list"}) == []
+
+
+def test_folded_key_keeps_exactly_what_the_character_loop_kept():
+    """folded_key's one-pass regex keeps what `ch.isalnum() or ch in kana marks` kept, for
+    every code point (surrogates aside: no str holds one here)."""
+    import sys
+    import unicodedata
+
+    from card_data.convert import clean_name
+
+    kana = "\u3099\u309a"
+    points = [chr(p) for p in range(sys.maxunicode + 1) if not 0xD800 <= p < 0xE000]
+    for start in range(0, len(points), 4096):
+        name = "x" + "".join(points[start:start + 4096])
+        text = unicodedata.normalize("NFKD", clean_name(name).casefold())
+        kept = unicodedata.normalize("NFC", "".join(ch for ch in text if ch.isalnum() or ch in kana))
+        assert folded_key(name) == kept, hex(start)
