@@ -5,6 +5,7 @@ Pure functions only: no I/O, so the store, the client and the tests share one co
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from types import MappingProxyType
@@ -54,12 +55,17 @@ _QUOTES = str.maketrans({
 })
 _SLASHES = re.compile(r"/+")
 _SPACES = re.compile(r"\s+")
-# The combining marks of the Basic Multilingual Plane (unicodedata.combining), as one
-# character class: normalize_name drops them in one C pass instead of a Python loop over
-# every character (10,000 accented unknown names spent a third of their time there). A
-# name with a character beyond U+FFFF takes the loop (no card name has one).
-_COMBINING = re.compile("[%s]" % "".join(
-    re.escape(chr(point)) for point in range(0x300, 0x10000) if unicodedata.combining(chr(point))))
+
+
+@functools.cache
+def _combining_marks() -> re.Pattern:
+    """The combining marks of the Basic Multilingual Plane (unicodedata.combining) as one
+    character class, built on the first accented name (a scan of 64K code points: no
+    process that never meets one pays it). normalize_name drops them in one C pass
+    instead of a Python loop over every character; a name with a character beyond U+FFFF
+    takes the loop (no card name has one)."""
+    return re.compile("[%s]" % "".join(
+        re.escape(chr(point)) for point in range(0x300, 0x10000) if unicodedata.combining(chr(point))))
 
 
 def clean_name(name: str) -> str:
@@ -83,7 +89,7 @@ def normalize_name(name: str) -> str:
         return text.casefold()
     text = unicodedata.normalize("NFKD", text)
     if max(text) <= "\uffff":
-        return _COMBINING.sub("", text).casefold()
+        return _combining_marks().sub("", text).casefold()
     return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
 
 

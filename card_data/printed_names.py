@@ -42,9 +42,9 @@ MTGJSON_LANGUAGES = {
     "Sanskrit": "sa", "Phyrexian": "ph",
 }
 EXACT, FOLDED = 0, 1  # the two tiers of a key, tried in that order
-_KANA_MARKS = frozenset("\u3099\u309a")  # combining voiced / semi-voiced sound marks: part of the word
 # What folded_key drops, in one C pass: every character that is neither alphanumeric (re's
-# \w is str.isalnum() and "_") nor a kana sound mark.
+# \w is str.isalnum() and "_") nor a kana sound mark (U+3099/U+309A, the combining voiced
+# and semi-voiced marks: part of the word).
 _NOT_KEPT = re.compile(r"[^\w\u3099\u309a]|_")
 
 Row = tuple[str, int, str, str]  # (key, tier, language, normalize_name of the English card)
