@@ -2,8 +2,8 @@
 
 Each module runs in a process of its own (`python -m bench --one NAME` prints its rows as
 JSON): a benchmark is timed as it would be alone, not on a heap, line memos and name
-memos the modules before it filled (the service's validate_text read 323 µs after the
-others in one process and 257 µs alone, in one run)."""
+memos the modules before it filled (bench_service's validate_text read about 5% slower
+after bench_hostile in one process than alone, alternating runs)."""
 
 from __future__ import annotations
 
