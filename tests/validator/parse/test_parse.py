@@ -378,6 +378,15 @@ def test_invisible_characters_pasted_from_web_pages_are_dropped(text):
     assert decklist.problems == ()
 
 
+@pytest.mark.parametrize("invisible", "\u200b\u200c\u200d\u2060\ufeff\u00ad")
+@pytest.mark.parametrize("other", ["Anillo solar", "\u592a\u967d\u306e\u6307\u8f2a", "\U0001f600"])
+def test_every_invisible_character_is_dropped_in_text_of_any_width(invisible, other):
+    """The search skips characters wider than the text's widest: Latin-1, BMP and astral
+    texts each still lose every invisible character."""
+    decklist = parse(f"1 Sol {invisible}Ring\n1 {other}\n")
+    assert rows(decklist)[0] == ("Sol Ring", 1, M, 1)
+
+
 @pytest.mark.parametrize("text, lines", [
     ("\r\r\r\r\n0", ["", "", "0"]),  # hypothesis found it: CR CR CR CR LF, then a line
     ("a\r\r\r\r\nb", ["a", "", "b"]),
