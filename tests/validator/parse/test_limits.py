@@ -21,6 +21,7 @@ from tests.support.growth import assert_linear
 from validator.assemble import assemble
 from validator.decklist import Section
 from validator.parse import MAX_LINE_LENGTH, MAX_NAME_LENGTH, DecklistError, parse
+from validator.parse.common import clean_text
 from validator.parse.common import MAX_ENTRIES
 from validator.parse.tappedout_board import board_cards
 from validator.parse.decorations import MAX_DECORATIONS
@@ -239,6 +240,12 @@ def test_a_lone_surrogate_escape_in_a_json_export_becomes_the_replacement_charac
 def test_a_lone_surrogate_in_the_text_itself_becomes_the_replacement_character():
     decklist = parse("1 Sol Ring\udc00\n1 \ud83d\n2 x\x00\ud800y")
     assert [e.name for e in decklist.entries] == ["Sol Ring\ufffd"] and encodable(decklist)
+
+
+@pytest.mark.parametrize("text", ["1 Anillo solar\n1 Ni\u00f1o", "1 \u592a\u967d", "1 \U0001f600"])
+def test_text_without_a_lone_surrogate_is_kept_as_is_at_every_width(text):
+    assert clean_text(text) is text
+    assert clean_text(text + "\ud800") == text + "\ufffd"  # beside Latin-1, BMP or astral characters
 
 
 def test_an_xml_surrogate_reference_is_no_character():
