@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from card_data import convert, names_table
-from card_data.printed_names import EXACT, FOLDED, exact_key, folded_key
+from card_data.printed_names import EXACT, FOLDED, exact_key, folded_of_exact
 from card_data.store import MAX_MEMO_NAMES, Snapshot
 from validator.deck import Candidates, Card
 from validator.parse import MAX_NAME_LENGTH
@@ -62,7 +62,7 @@ def look_up(snapshot: Snapshot, names: Iterable[str], languages: frozenset[str] 
     generation = snapshot.generation
     if generation.printed_table is None:
         generation.printed_table = names_table.present(snapshot.conn)
-    keys = {name: (exact_key(name), folded_key(name)) for name in names if len(name) <= MAX_NAME_LENGTH}
+    keys = {name: _both_keys(name) for name in names if len(name) <= MAX_NAME_LENGTH}
     if not generation.printed_table or not keys:
         return NONE
     wanted = list(dict.fromkeys(key for pair in keys.values() for key in pair if key))
@@ -84,6 +84,12 @@ def look_up(snapshot: Snapshot, names: Iterable[str], languages: frozenset[str] 
         matches.translated[name] = Translation(english, min(langs))
     _remember(snapshot, matches)
     return matches
+
+
+def _both_keys(name: str) -> tuple[str, str]:
+    """The name's exact and folded keys, tidied once for both."""
+    exact = exact_key(name)
+    return exact, folded_of_exact(exact)
 
 
 def _card(snapshot: Snapshot, english: str, data: str) -> Card:

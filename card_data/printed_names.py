@@ -57,7 +57,13 @@ def exact_key(name: str) -> str:
 
 def folded_key(name: str) -> str:
     """Case and accents folded, punctuation and blanks dropped ("Sol-Ring" -> "solring")."""
-    text = unicodedata.normalize("NFKD", clean_name(name).casefold())
+    return folded_of_exact(exact_key(name))
+
+
+def folded_of_exact(exact: str) -> str:
+    """folded_key of a name already through exact_key: a name needing both keys is tidied
+    (NFC, quotes, blanks) once, not twice."""
+    text = unicodedata.normalize("NFKD", exact.casefold())
     return unicodedata.normalize("NFC", _NOT_KEPT.sub("", text))
 
 
@@ -70,7 +76,7 @@ def name_rows(printed: str, language: str, card: str, english: frozenset[str]) -
     exact = exact_key(printed)
     if not exact or normalize_name(exact) in english:
         return []
-    folded = folded_key(printed)
+    folded = folded_of_exact(exact)
     return [(exact, EXACT, language, card)] + ([(folded, FOLDED, language, card)] if folded else [])
 
 
