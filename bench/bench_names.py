@@ -161,7 +161,8 @@ def instructions_per_call(db: Path, text: str, folder: Path, calls: int = 50) ->
     for count in (0, calls):
         done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                                sys.executable, "-c", VALIDATE_CHILD, str(db), str(path), str(count)],
-                              cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                              cwd=ROOT, capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"})
         found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
         if done.returncode != 0 or found is None:
             raise RuntimeError(f"cachegrind run failed: {done.stderr[-500:]}")

@@ -43,18 +43,14 @@ class PrintedMatches:
 NONE = PrintedMatches({}, {}, {})
 
 
-def remembered(snapshot: Snapshot, names: Iterable[str]) -> PrintedMatches:
-    """The typed names resolved before through the table on this store file (see _remember)."""
+def remembered(snapshot: Snapshot, names: list[str]) -> dict[str, Translation]:
+    """The translations of the typed names resolved before through the table on this store
+    file (their cards are in Snapshot.known_cards; see _remember). A list in English asks
+    the memo once for all its names, in C (isdisjoint)."""
     memo = snapshot.generation.printed_by_name
-    if not memo:
-        return NONE
-    cards: dict[str, Card] = {}
-    translated: dict[str, Translation] = {}
-    for name in names:
-        found = memo.get(name)
-        if found is not None:
-            cards[name], translated[name] = found
-    return PrintedMatches(cards, translated, {})
+    if not memo or memo.keys().isdisjoint(names):
+        return {}
+    return {name: found for name in names if (found := memo.get(name)) is not None}
 
 
 def look_up(snapshot: Snapshot, names: Iterable[str], languages: frozenset[str] | None = None) -> PrintedMatches:
@@ -103,10 +99,15 @@ def _card(snapshot: Snapshot, english: str, data: str) -> Card:
 
 
 def _remember(snapshot: Snapshot, matches: PrintedMatches) -> None:
-    """Keep typed name -> (Card, Translation) so a list sent again resolves from memory."""
+    """Keep typed name -> Card (with the English names, Snapshot.remember) and typed name ->
+    Translation, so a list sent again resolves from memory. When the translations' memo is
+    full both start over: no remembered card may outlive its translation."""
     if not matches.cards:
         return
-    memo = snapshot.generation.printed_by_name
+    generation = snapshot.generation
+    memo = generation.printed_by_name
     if len(memo) + len(matches.cards) > MAX_MEMO_NAMES:
         memo.clear()
-    memo.update((name, (card, matches.translated[name])) for name, card in matches.cards.items())
+        generation.cards_by_name.clear()
+    memo.update((name, matches.translated[name]) for name in matches.cards)
+    snapshot.remember(matches.cards)

@@ -76,14 +76,15 @@ class CardRepository:
         """
         snapshot = self.store.snapshot()  # one store file for the whole call
         names = list(names)
-        known = snapshot.known_cards(names)
-        printed = printed_lookup.remembered(snapshot, names)
-        if len(known) + len(printed.cards) == len(names):  # every name seen before (repeats go on below)
-            return Resolution({**known, **printed.cards}, {}, snapshot.metadata(), snapshot.stamp, printed.translated)
+        known = snapshot.known_cards(names)  # in English or in another language
+        if len(known) == len(names):  # every name seen before (repeats go on below)
+            translated = printed_lookup.remembered(snapshot, names)
+            return Resolution(known, {}, snapshot.metadata(), snapshot.stamp, translated)
         keys = {name: snapshot.key_of(name) for name in dict.fromkeys(names)}
         found = snapshot.lookup(keys.values())
         snapshot.remember({name: found[key] for name, key in keys.items() if key in found})
         missing = {name: key for name, key in keys.items() if key not in found}
+        printed = printed_lookup.NONE
         if missing:  # "Atraxa, Praetors Voice", "Kodamas Reach": punctuation forgiven
             found.update(self._loose_matches(snapshot, missing.values()))
             missing = {name: key for name, key in missing.items() if key not in found}

@@ -216,12 +216,14 @@ class Generation:
     # name as typed -> normalize_name(name): a deck's names come back on every save, and
     # normalizing was ~45% of validate_text. Bounded (see key_of); ~250 bytes an entry.
     keys_by_name: dict[str, str] = field(default_factory=dict)
-    # name as typed -> its Card, for names whose key the store holds: a deck sent again
-    # resolves with one look-up a name. Bounded like keys_by_name (see remember).
+    # name as typed -> its Card, for names whose key the store holds and names read in
+    # another language: a deck sent again resolves with one look-up a name. Bounded like
+    # keys_by_name (see remember).
     cards_by_name: dict[str, Card] = field(default_factory=dict)
-    # name as typed -> (Card, its English name, a language it was printed in) for names
-    # resolved through the names printed in other languages; bounded like cards_by_name.
-    printed_by_name: dict[str, tuple] = field(default_factory=dict)
+    # name as typed -> its Translation (printed_lookup: the English name, a language it was
+    # printed in) for the names of cards_by_name read in another language; bounded like it,
+    # and never cleared without it (a name it knows must keep its translation).
+    printed_by_name: dict[str, Any] = field(default_factory=dict)
     printed_table: bool | None = None  # whether this file has a names table (asked once)
     fuzzy: Any = None  # the suggestion index over every key, built lazily (see fuzzy_index)
     # (stamp of the file it was read from, None when not settled; what was read)

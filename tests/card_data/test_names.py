@@ -150,6 +150,30 @@ def test_a_list_sent_again_resolves_from_memory_with_its_translations(names_db, 
                                                                        "Isla": "Island"}
 
 
+def test_a_remembered_name_in_another_language_never_loses_its_translation(names_db, monkeypatch):
+    """Its card is remembered with the English names' (one look-up a name when sent again),
+    its translation beside it: when the translations' memo starts over, the cards' does too,
+    so no name comes back from memory without its translation."""
+    from card_data import printed_lookup, store
+
+    monkeypatch.setattr(printed_lookup, "MAX_MEMO_NAMES", 3)
+    repository = open_repository(StoreSettings(names_db, offline=True))
+    generation = repository.store.snapshot().generation
+    repository.resolve(["Contrahechizo", "Isla", "Sol Ring"])
+    assert set(generation.cards_by_name) == {"Contrahechizo", "Isla", "Sol Ring"}
+    assert {name: t.card for name, t in generation.printed_by_name.items()} == {"Contrahechizo": "Counterspell",
+                                                                                "Isla": "Island"}
+    later = repository.resolve(["Relámpago", "Île"])  # 2 + 2 translations: over 3, both memos start over
+    assert set(generation.printed_by_name) == {"Relámpago", "Île"} and set(generation.cards_by_name) == {"Relámpago", "Île"}
+    assert {name: t.lang for name, t in later.translated.items()} == {"Relámpago": "es", "Île": "fr"}
+    for names in (["Contrahechizo", "Isla", "Sol Ring"], ["Relámpago", "Île"], ["Sol Ring", "Relámpago"]):
+        for _ in range(2):  # once from the table or the cards, once from memory
+            result = repository.resolve(names)
+            assert set(result.cards) == set(names)
+            assert set(result.translated) == set(names) - {"Sol Ring"}, names
+    assert store.MAX_MEMO_NAMES == 20_000  # the English names' own bound is untouched
+
+
 def test_the_lookup_is_one_batched_query_per_resolve(names_db, monkeypatch):
     from card_data import names_table as table
 
