@@ -246,6 +246,38 @@ def test_a_loose_spelling_two_cards_share_is_not_guessed():
     assert index.loose_match("sol-ring") == "Sol Ring"
 
 
+def test_a_long_typed_name_is_compared_with_the_long_keys_alone_and_finds_the_same_shortlist():
+    """SuggestionIndex compares a name of 4n characters or more with the keys of n or more
+    only: no shorter key can reach QRatio's cutoff. Keys of every length around the bound
+    (QRatio 40 exactly at a quarter), with ties, give the shortlist a scan of every key gives."""
+    from rapidfuzz import fuzz, process
+
+    from card_data.repository import SuggestionIndex
+
+    keys = [letter * n + tail for n in range(1, 62) for letter in "ab" for tail in ("", " x")]
+    index = SuggestionIndex(keys, keys)
+    assert fuzz.QRatio("a" * 80, "a" * 20) == 40 and fuzz.QRatio("a" * 80, "a" * 19) < 40
+    checked = 0
+    for length in (*range(60, 201, 3), 64, 80, 96, 128, 192):
+        for key in ("a" * length, "ab" * (length // 2), "a" * (length - 30) + " x" * 15):
+            everything = process.extract(key, keys, scorer=fuzz.QRatio, limit=index.SHORTLIST,
+                                         score_cutoff=index.QRATIO_CUTOFF)
+            assert index.closest(key) == {i for _, _, i in everything}, (length, key[:20])
+            checked += bool(everything)
+    assert checked > 100  # most of them have a shortlist to compare
+    # right at each step's bound, with keys no longer than the step: the key of a quarter
+    # the length scores exactly 40 and must stay in the shortlist
+    for least in SuggestionIndex.LENGTH_STEPS:
+        short = [letter * n for n in range(1, least + 1) for letter in "ab"]
+        at_step = SuggestionIndex(short, short)
+        for length in range(4 * least - 5, 4 * least + 2):
+            everything = process.extract("a" * length, short, scorer=fuzz.QRatio, limit=at_step.SHORTLIST,
+                                         score_cutoff=at_step.QRATIO_CUTOFF)
+            assert at_step.closest("a" * length) == {i for _, _, i in everything}, (least, length)
+    # and a long one really scans fewer keys: 100 characters, the keys of 24 or more
+    assert len(index._qratio_choices(100)[0]) == sum(len(k) >= 24 for k in keys) < len(keys)
+
+
 def test_typed_names_are_normalized_once_per_store_file_and_the_memo_is_bounded(
         tmp_path, fixture_db, monkeypatch):
     """The name -> key memo belongs to one store file: bounded, and empty after a swap."""
