@@ -226,11 +226,11 @@ class SuggestionIndex:
     SAME_FIRST_WORD = 40
     CLOSE_FIRST_WORDS = 3
     QRATIO_CUTOFF = 40
-    # A QRatio (200 * common characters / both lengths) of 40 needs the shorter string to
+    # A QRatio (200 * longest common subsequence / sum of lengths) of 40 needs the shorter string to
     # be at least a quarter of the longer (QRATIO_REACH): a typed name of 4n characters or
     # more is compared with the keys of n or more alone, in index order, so the shortlist
     # is the same. Real names are never that long (the longest key is 61 characters): a
-    # 90-character one is compared with 2,980 keys instead of 31,299, 0.3 ms instead of 5.
+    # 90-character one is compared with the 6,235 keys of 20 or more instead of 31,299.
     QRATIO_REACH = 200 / QRATIO_CUTOFF - 1
     LENGTH_STEPS = (16, 20, 24, 32, 48)
 
