@@ -231,6 +231,8 @@ class SuggestionIndex:
     # more is compared with the keys of n or more alone, in index order, so the shortlist
     # is the same. Real names are never that long (the longest key is 61 characters): a
     # 90-character one is compared with the 6,235 keys of 20 or more instead of 31,299.
+    # Each step's keys are gathered the first time a name that long comes (4-10 ms), so
+    # building the index, at a store file's first unknown name, pays nothing for them.
     QRATIO_REACH = 200 / QRATIO_CUTOFF - 1
     LENGTH_STEPS = (16, 20, 24, 32, 48)
 
@@ -246,11 +248,7 @@ class SuggestionIndex:
                 self.loose[loose] = None  # two cards spell the same: guess neither
 
         self.first_words = list(self.by_first_word)
-        # (n, the keys of n characters or more, their indices): longest n first
-        self.long_keys: list[tuple[int, list[str], array]] = []
-        for least in reversed(self.LENGTH_STEPS):
-            indices = array("i", (index for index, key in enumerate(keys) if len(key) >= least))
-            self.long_keys.append((least, [keys[index] for index in indices], indices))
+        self.long_keys: dict[int, tuple[list[str], array]] = {}  # n -> the keys of n or more, their indices
 
     def loose_match(self, key: str) -> str | None:
         """The canonical name whose key has the same letters and digits, when only one does."""
@@ -259,10 +257,14 @@ class SuggestionIndex:
     def _qratio_choices(self, length: int) -> tuple[list[str], array | None]:
         """The keys a typed key of `length` characters can reach QRATIO_CUTOFF with (a
         superset, in index order), and their indices (None: all keys, as they are)."""
-        for least, keys, indices in self.long_keys:
-            if length >= self.QRATIO_REACH * least:
-                return keys, indices
-        return self.keys, None
+        least = next((n for n in reversed(self.LENGTH_STEPS) if length >= self.QRATIO_REACH * n), None)
+        if least is None:
+            return self.keys, None
+        found = self.long_keys.get(least)
+        if found is None:  # the same list whichever thread builds it
+            indices = array("i", (index for index, key in enumerate(self.keys) if len(key) >= least))
+            found = self.long_keys[least] = ([self.keys[index] for index in indices], indices)
+        return found
 
     def closest(self, key: str) -> set[int]:
         """The indices of the SHORTLIST keys closest to `key` by QRatio (ties: the first)."""
