@@ -52,15 +52,19 @@ $(PEER_VENV)/.installed: bench/peer-requirements.txt
 	[ -n "$$base" ] || { echo "peer-venv: no Python 3.12+ found (set PEER_BASE_PYTHON)"; exit 2; }; \
 	$$base -m venv $(PEER_VENV) && $(PEER_VENV)/bin/pip install --quiet -r bench/peer-requirements.txt && touch $@
 
-# Sync card data first (a progress bar on a terminal; Scryfall is asked only whether its
-# file is newer; the names in other languages, a 390 MB file, are left to the service's
-# background sync so they never delay it). If Scryfall can't be reached the service starts anyway, answers 503 with
-# Retry-After and keeps retrying in the background. PORT (8000), HOST, WEB_CONCURRENCY: see
+# Card data first. CARD_DATA_FILE=PATH (a Scryfall bulk file: no internet needed) is imported
+# into an empty store; otherwise Scryfall is asked whether its file is newer (a progress bar
+# on a terminal; the names in other languages, a 390 MB file, are left to the service's
+# background sync so they never delay it). If Scryfall can't be reached, `cards sync` says
+# what to do and the service starts anyway: 503 with Retry-After until card data is
+# loaded, retrying in the background. PORT (8000), HOST, WEB_CONCURRENCY: see
 # edh_service/gunicorn_conf.py.
+CARD_DATA_FILE ?=
 run: $(RUN_STAMP)
 	@offline=$$($(BIN)/python -m edh_service.config CARD_DATA_OFFLINE) || exit 2; \
-	if [ "$$offline" = true ]; then echo "make run: CARD_DATA_OFFLINE is set; not syncing card data"; \
-	else $(BIN)/cards sync --no-names || echo "make run: card data sync failed (above); serving anyway, 503 until the background sync succeeds"; fi
+	if [ -n "$(CARD_DATA_FILE)" ]; then $(BIN)/cards import --if-empty "$(CARD_DATA_FILE)" || exit 2; \
+	elif [ "$$offline" = true ]; then echo "make run: CARD_DATA_OFFLINE is set; not syncing card data"; \
+	else $(BIN)/cards sync --no-names || echo "make run: card data sync failed (above); serving anyway"; fi
 	@# A person reads these logs: plain text unless LOG_FORMAT says otherwise (Docker: JSON).
 	LOG_FORMAT=$${LOG_FORMAT:-text} exec $(BIN)/gunicorn --config python:edh_service.gunicorn_conf edh_service.wsgi:app
 

@@ -4,6 +4,7 @@ Everything that touches Scryfall or disk lives here; the engine (validator) stay
 """
 
 from card_data.errors import CardDataError, CardDataUnavailable
+from card_data.http import Deadline
 from card_data.repository import (
     CardRepository, Resolution, describe_card, open_repository,
 )
@@ -11,6 +12,6 @@ from card_data.settings import BracketSources, StoreSettings
 from card_data.store import CardStore, StoreMetadata
 
 __all__ = [
-    "BracketSources", "CardDataError", "CardDataUnavailable", "CardRepository", "CardStore",
+    "BracketSources", "CardDataError", "CardDataUnavailable", "CardRepository", "CardStore", "Deadline",
     "Resolution", "StoreMetadata", "StoreSettings", "describe_card", "open_repository",
 ]

@@ -20,11 +20,11 @@ import requests
 import urllib3.exceptions
 
 from card_data.coordination import Limits
-from card_data.errors import CardDataError, CardDataUnavailable
+from card_data.errors import CardDataError, CardDataUnavailable, DeadlinePassed
 from card_data.file_coordination import RateLimits
 from card_data.http import (
-    DEFAULT_BACKOFF, DEFAULT_RETRIES, DEFAULT_TIMEOUT, DOWNLOAD_CHUNK, UNAVAILABLE_RETRY_AFTER, Download,
-    make_session, send, status_error,
+    ANSWER_SECONDS, DEFAULT_BACKOFF, DEFAULT_RETRIES, DEFAULT_TIMEOUT, DOWNLOAD_CHUNK, DOWNLOAD_SECONDS,
+    UNAVAILABLE_RETRY_AFTER, Cutoff, Deadline, Download, cut_download, make_session, send, status_error,
 )
 from card_data.settings import DEFAULT_API_URL, default_user_agent
 from card_data.streams import cut, size_text
@@ -58,11 +58,16 @@ class ScryfallClient:
         retries: int = DEFAULT_RETRIES,
         backoff: float = DEFAULT_BACKOFF,
         limits: Limits | None = None,
+        answer_seconds: float = ANSWER_SECONDS,
+        download_seconds: float = DOWNLOAD_SECONDS,
     ) -> None:
         self.api_url = api_url.rstrip("/")
         self.session = session or make_session(user_agent or default_user_agent(), retries, backoff)
         self.timeout = timeout
         self.limits = limits or RateLimits()
+        # Total bounds, whatever Scryfall's pace: one JSON answer, one bulk download.
+        self.answer_seconds = answer_seconds
+        self.download_seconds = download_seconds
 
     # -- rate limiting ------------------------------------------------------------------
 
@@ -75,10 +80,14 @@ class ScryfallClient:
                 math.ceil(remaining),
             )
 
-    def _wait_for_slot(self) -> None:
+    def _wait_for_slot(self, deadline: Deadline) -> None:
         """Space rate-limited requests RATE_LIMITED_INTERVAL apart across threads and processes
-        (and hosts, with Redis): wait until a slot can be claimed, then send at once."""
+        (and hosts, with Redis): wait until a slot can be claimed, then send at once. A wait
+        that would outlast the deadline is not begun (DeadlinePassed)."""
         while (delay := self.limits.acquire_slot()) > 0:
+            if delay >= deadline.remaining():
+                raise DeadlinePassed(f"Scryfall's request budget has no slot within {deadline.seconds:g} s",
+                                     math.ceil(delay))
             time.sleep(delay)  # outside any lock; then ask again (another waiter may win)
 
     def _lock_out(self) -> CardDataUnavailable:
@@ -91,13 +100,17 @@ class ScryfallClient:
 
     # -- requests -----------------------------------------------------------------------
 
-    def _request(self, method: str, url: str, *, limited: bool = False, **kwargs: Any) -> requests.Response:
-        """Send one request; translate every transport error; 429 and error objects raise."""
+    def _request(self, method: str, url: str, cutoff: Cutoff, *, limited: bool = False,
+                 **kwargs: Any) -> requests.Response:
+        """Send one request within the cutoff's deadline; translate every transport error;
+        429 and error objects raise."""
         self._check_lockout()
         if limited:
-            self._wait_for_slot()
+            self._wait_for_slot(cutoff.deadline)
             self._check_lockout()  # another thread may have hit a 429 while we waited
-        response = send(self.session, method, url, upstream="Scryfall", timeout=self.timeout, **kwargs)
+        with cutoff.watching():
+            response = send(self.session, method, url, upstream="Scryfall", timeout=cutoff.timeout(self.timeout),
+                            **kwargs)
         if response.status_code == 429:
             response.close()
             raise self._lock_out()
@@ -117,14 +130,17 @@ class ScryfallClient:
         return status_error(response.status_code,
                             f"Scryfall answered {response.status_code} for {url}: {cut(str(details), MAX_DETAILS_CHARS)}")
 
-    def _json(self, method: str, url: str, **kwargs: Any) -> dict[str, Any]:
-        """A request whose answer must be a JSON object (of at most MAX_ANSWER_BYTES)."""
-        response = self._request(method, url, stream=True, **kwargs)
-        try:
-            body = _decoded(_answer_bytes(response, url), url)
-        except BaseException:
-            response.close()  # an answer refused half-read must not go back to the pool
-            raise
+    def _json(self, method: str, url: str, *, deadline: Deadline | None = None, **kwargs: Any) -> dict[str, Any]:
+        """A request whose answer must be a JSON object (of at most MAX_ANSWER_BYTES), over
+        within answer_seconds (or by `deadline`, when that comes first)."""
+        bound = Deadline(self.answer_seconds) if deadline is None else deadline.within(self.answer_seconds)
+        with Cutoff(bound, "Scryfall") as cutoff:
+            response = self._request(method, url, cutoff, stream=True, **kwargs)
+            try:
+                body = _decoded(_answer_bytes(response, url), url)
+            except BaseException:
+                response.close()  # an answer refused half-read must not go back to the pool
+                raise
         if not isinstance(body, dict):
             raise CardDataError(f"Scryfall sent an unexpected JSON value ({url})")
         return body
@@ -138,27 +154,38 @@ class ScryfallClient:
         return body
 
     def download(self, url: str) -> "Download":
-        """Start streaming a bulk file; use as a context manager and iterate over raw chunks."""
-        return Download(self._request("GET", url, stream=True), url)
+        """Start streaming a bulk file; use as a context manager and iterate over raw chunks.
+        The whole download, reading included, ends within download_seconds (DeadlinePassed)."""
+        cutoff = Cutoff(Deadline(self.download_seconds), "Scryfall")
+        return cut_download(cutoff, url, lambda: self._request("GET", url, cutoff, stream=True))
 
-    def fetch_collection(self, names: Iterable[str]) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
+    def fetch_collection(self, names: Iterable[str], *,
+                         deadline: Deadline | None = None) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
         """Look names up with POST /cards/collection, 75 a request, 2 requests a second.
 
         Returns ((name asked, card object) pairs, names Scryfall did not find).
         """
-        names = list(dict.fromkeys(names))
         found: list[tuple[str, dict[str, Any]]] = []
         not_found: list[str] = []
-        for start in range(0, len(names), COLLECTION_BATCH):
-            batch = names[start:start + COLLECTION_BATCH]
-            body = self._json(
-                "POST", f"{self.api_url}/cards/collection", limited=True,
-                json={"identifiers": [{"name": name} for name in batch]},
-            )
-            batch_found, batch_missing = _match_collection(batch, body)
+        for batch_found, batch_missing in self.collection_batches(names, deadline=deadline):
             found += batch_found
             not_found += batch_missing
         return found, not_found
+
+    def collection_batches(self, names: Iterable[str], *, deadline: Deadline | None = None,
+                           ) -> Iterator[tuple[list[tuple[str, dict[str, Any]]], list[str]]]:
+        """fetch_collection one request (75 names) at a time, so a caller keeps what the
+        first batches found when a later one is not answered. `deadline` bounds them all
+        (a request's look-up budget); a slot in the 2-a-second budget is not waited for
+        past it."""
+        names = list(dict.fromkeys(names))
+        for start in range(0, len(names), COLLECTION_BATCH):
+            batch = names[start:start + COLLECTION_BATCH]
+            body = self._json(
+                "POST", f"{self.api_url}/cards/collection", deadline=deadline, limited=True,
+                json={"identifiers": [{"name": name} for name in batch]},
+            )
+            yield _match_collection(batch, body)
 
     def search(self, query: str, *, max_pages: int = MAX_SEARCH_PAGES,
                max_cards: int = MAX_SEARCH_CARDS) -> Iterator[dict[str, Any]]:

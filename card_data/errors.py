@@ -18,5 +18,10 @@ class CardDataUnavailable(CardDataError):
         self.retry_after = int(retry_after)
 
 
+class DeadlinePassed(CardDataUnavailable):
+    """An upstream did not finish its answer within the time it was given (a silent or
+    dripping server, a request budget spent): what was read of it is thrown away."""
+
+
 class CardDataNotFound(CardDataError):
     """The upstream answered 404: no such object (for a search: no card matched)."""

@@ -4,6 +4,11 @@ Order of lookups: the in-memory cache of the current store file, then one indexe
 SELECT over the store's name index, then (unless offline) POST /cards/collection for
 what is left (cached in the store, misses remembered for a day), then fuzzy
 suggestions for the names that still don't resolve.
+
+Scryfall is asked within a look-up budget (LOOKUP_SECONDS unless the caller shares one
+across a request): when it does not answer in time (down, slow, a 429 lockout), the names
+it was asked about stay unknown for this call and are said to be `unavailable`; a store
+that is loaded never turns a typo into an outage.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from card_data.client import ScryfallClient
 from card_data.coordination import coordination_for
 from card_data.convert import clean_name, faces, normalize_name, to_card
 from card_data.errors import CardDataError, CardDataUnavailable
+from card_data.http import Deadline
 from card_data.printed_lookup import Translation
 from card_data.settings import StoreSettings
 from card_data.store import CardStore, Snapshot, StoreMetadata, file_stamp, settled
@@ -41,6 +47,9 @@ MISS_TTL_SECONDS = 24 * 60 * 60  # Scryfall asks clients to cache for at least 2
 # real list needs.
 MAX_SUGGESTED_NAMES = 40
 MAX_FETCHED_NAMES = 2 * 75
+# What a request may spend waiting on Scryfall for names the store lacks, in all (DESIGN.md
+# "First start without Scryfall"): past it the names are unknown_card plus card_lookup_unavailable.
+LOOKUP_SECONDS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +64,8 @@ class Resolution:
     stamp: tuple[int, int, int, int] | None = None  # that file's store.file_stamp(), for bracket_data()
     # names (as typed) read in another language -> the English card and a language (printed_lookup)
     translated: dict[str, Translation] = field(default_factory=dict)
+    # names (as typed) the store lacks that Scryfall did not answer for in time (also unresolved)
+    unavailable: tuple[str, ...] = ()
 
 
 class CardRepository:
@@ -70,10 +81,13 @@ class CardRepository:
         # (file stamp it holds for, or None; (build, list versions); BracketData; FormatData)
         self._lists: tuple[tuple | None, tuple, BracketData, FormatData] | None = None
 
-    def resolve(self, names: Iterable[str], *, suggest_limit: int = MAX_SUGGESTED_NAMES) -> Resolution:
+    def resolve(self, names: Iterable[str], *, suggest_limit: int = MAX_SUGGESTED_NAMES,
+                lookup: Deadline | None = None) -> Resolution:
         """Resolve a batch of names (as typed) to Cards; raises CardDataUnavailable without data.
 
         Only the first `suggest_limit` unresolved names get fuzzy suggestions (a work bound).
+        `lookup` is the budget for asking Scryfall about names the store lacks (one per
+        request, shared by its decks; None: LOOKUP_SECONDS from the first question).
         """
         snapshot = self.store.snapshot()  # one store file for the whole call
         names = list(names)
@@ -93,8 +107,10 @@ class CardRepository:
             printed = printed_lookup.look_up(snapshot, missing, self.name_languages)
             missing = {name: key for name, key in missing.items()
                        if name not in printed.cards and name not in printed.ambiguous}
+        unavailable: set[str] = set()
         if missing and self.client is not None:
-            found.update(self._fetch(missing))
+            fetched, unavailable = self._fetch(missing, lookup)
+            found.update(fetched)
         cards = {name: found[key] for name, key in keys.items() if key in found}
         cards.update(printed.cards)
         unresolved = [(name, key) for name, key in keys.items() if name not in cards and name not in printed.ambiguous]
@@ -102,7 +118,8 @@ class CardRepository:
         suggestions = {name: self._suggest(snapshot, key) if index < suggest_limit else ()
                        for index, (name, key) in enumerate(unresolved)}
         suggestions.update(printed.ambiguous)  # the candidates of an ambiguous name (ambiguous_card)
-        return Resolution(cards, suggestions, snapshot.metadata(), snapshot.stamp, printed.translated)
+        unasked = tuple(name for name, key in missing.items() if key in unavailable and name not in cards)
+        return Resolution(cards, suggestions, snapshot.metadata(), snapshot.stamp, printed.translated, unasked)
 
     def metadata(self) -> StoreMetadata | None:
         """Source, updated_at and card count of the current store (None before the first sync)."""
@@ -168,24 +185,36 @@ class CardRepository:
         record = self.store.snapshot().record(normalize_name(card.name)) or {}
         return describe_card(card, record)
 
-    def _fetch(self, missing: Mapping[str, str]) -> dict[str, Card]:
-        """Ask Scryfall for names the store lacks; cache what it finds and what it doesn't."""
+    def _fetch(self, missing: Mapping[str, str], lookup: Deadline | None) -> tuple[dict[str, Card], set[str]]:
+        """Ask Scryfall for names the store lacks, within the look-up budget; cache what it
+        finds and what it doesn't. Returns the cards by key, and the keys it was asked
+        about and did not answer for in time (down, slow, a 429 lockout: not remembered
+        as misses, so the next request asks again)."""
         asked = {key: clean_name(name) for name, key in missing.items() if key and len(name) <= MAX_NAME_LENGTH}
         for key in self.store.recent_misses(asked, MISS_TTL_SECONDS):
             del asked[key]
         # Names past the bound stay unknown for this request (and are not remembered as misses).
         asked = dict(list(asked.items())[:MAX_FETCHED_NAMES])
         if not asked:
-            return {}
+            return {}, set()
+        found: list[tuple[str, dict]] = []
+        not_found: list[str] = []
+        unanswered: set[str] = set()
         try:
-            found, not_found = self.client.fetch_collection(asked.values())
-        except CardDataUnavailable:
-            raise  # a 429 or an outage: the caller answers 503 with Retry-After
+            for batch_found, batch_missing in self.client.collection_batches(
+                    asked.values(), deadline=lookup or Deadline(LOOKUP_SECONDS)):
+                found += batch_found
+                not_found += batch_missing
+        except CardDataUnavailable as error:  # the names not answered for stay unknown, this time
+            answered = {normalize_name(name) for name, _ in found} | {normalize_name(name) for name in not_found}
+            unanswered = {key for key in asked if key not in answered}
+            log.warning("Scryfall did not answer for %d card names in time; they stay unknown: %s", len(unanswered),
+                        error)
         except CardDataError as error:  # e.g. a 400 for an odd name: the names stay unknown
             log.warning("card lookup failed, names stay unknown: %s", error)
-            return {}
-        self._cache(found, not_found)
-        return {normalize_name(name): to_card(payload) for name, payload in found}
+        if found or not_found:
+            self._cache(found, not_found)
+        return {normalize_name(name): to_card(payload) for name, payload in found}, unanswered
 
     def _cache(self, found: list[tuple[str, dict]], not_found: list[str]) -> None:
         """Store fetched cards (with the name that found them) and remember the misses."""

@@ -33,7 +33,10 @@ import requests
 
 from card_data.convert import MAX_NAME_LENGTH
 from card_data.errors import CardDataError, CardDataNotFound
-from card_data.http import DEFAULT_TIMEOUT, UNAVAILABLE_RETRY_AFTER, Download, make_session, send, status_error
+from card_data.http import (
+    DEFAULT_TIMEOUT, DOWNLOAD_SECONDS, UNAVAILABLE_RETRY_AFTER, Cutoff, Deadline, Download, cut_download, make_session,
+    send, status_error,
+)
 from card_data.settings import DEFAULT_SPELLBOOK_URL, default_user_agent
 from card_data.streams import ChunkReader, JsonGuard, cut, decompressed
 
@@ -140,11 +143,13 @@ class SpellbookClient:
     """Downloads the export: our User-Agent and Accept, timeouts, retries on 5xx and connection errors."""
 
     def __init__(self, url: str = DEFAULT_SPELLBOOK_URL, *, user_agent: str | None = None,
-                 session: requests.Session | None = None, timeout: tuple[float, float] = DEFAULT_TIMEOUT) -> None:
+                 session: requests.Session | None = None, timeout: tuple[float, float] = DEFAULT_TIMEOUT,
+                 download_seconds: float = DOWNLOAD_SECONDS) -> None:
         self.urls = export_urls(url)
         self.url = self.urls[0]  # the one downloaded last (for the list's source)
         self.session = session or make_session(user_agent or default_user_agent())
         self.timeout = timeout
+        self.download_seconds = download_seconds  # the whole download's bound, reading included
 
     def download(self) -> Download:
         """Start streaming the export (the first URL that is there); use as a context manager."""
@@ -158,13 +163,20 @@ class SpellbookClient:
     def _download(self, url: str) -> Download:
         """Start streaming one URL; every transport error and 4xx/5xx becomes a CardDataError."""
         self.url = url
-        response = send(self.session, "GET", url, upstream="Commander Spellbook", timeout=self.timeout, stream=True)
-        if response.status_code >= 400:
-            response.close()
-            retry_after = response.headers.get("Retry-After", "")
-            raise status_error(response.status_code, f"Commander Spellbook answered {response.status_code} for {url}",
-                               int(retry_after) if retry_after.isdigit() else UNAVAILABLE_RETRY_AFTER)
-        return Download(response, url)
+        cutoff = Cutoff(Deadline(self.download_seconds), "Commander Spellbook")
+
+        def start() -> requests.Response:
+            with cutoff.watching():
+                response = send(self.session, "GET", url, upstream="Commander Spellbook",
+                                timeout=cutoff.timeout(self.timeout), stream=True)
+            if response.status_code >= 400:
+                response.close()
+                retry_after = response.headers.get("Retry-After", "")
+                raise status_error(response.status_code, f"Commander Spellbook answered {response.status_code} for {url}",
+                                   int(retry_after) if retry_after.isdigit() else UNAVAILABLE_RETRY_AFTER)
+            return response
+
+        return cut_download(cutoff, url, start)
 
 
 def iter_lines(text: str) -> Iterator[tuple[int, str]]:

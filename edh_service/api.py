@@ -130,12 +130,15 @@ def line_count(text: str) -> int:
 def card(name: str):
     """What the service knows about one card, or 404 with suggestions."""
     name = load(schemas.card_name_schema, {"name": name})["name"]
-    resolution = get_repository().resolve([name])
+    resolution = get_repository().resolve([name], lookup=card_extension.lookup_budget())
     found = resolution.cards.get(name)
     if found is None:
         suggestions = list(resolution.suggestions.get(name, ()))
-        error = NotFound(f"No card is named {name!r}.")
-        error.errors = {"name": name, "suggestions": suggestions}
+        unavailable = name in resolution.unavailable
+        message = (f"No card named {name!r} is in the card data, and Scryfall did not answer in time to be asked; "
+                   "try again in a minute." if unavailable else f"No card is named {name!r}.")
+        error = NotFound(message)
+        error.errors = {"name": name, "suggestions": suggestions, "lookup_unavailable": unavailable}
         raise error
     repository = get_repository()
     return jsonify(card_body(found, repository.describe(name) or {}, repository.bracket_data()))
@@ -164,6 +167,7 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, dec
             with_overview="overview" in include,
             game_format=data.get("format"),
             with_formats="formats" in include,
+            lookup=card_extension.lookup_budget(),
         )
     except (FieldNotInFormat, UnknownFormat) as error:
         errors: dict = {error.field: [str(error)]}

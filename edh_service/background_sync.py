@@ -23,6 +23,7 @@ from typing import Callable
 from card_data import CardDataError, CardDataUnavailable
 from card_data.coordination import SyncLock, coordination_for
 from card_data.settings import StoreSettings
+from edh_service.first_start import no_card_data_hint
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +175,9 @@ class BackgroundSync:
         return jittered(self.refresh) if self.refresh > 0 else None
 
     def _note_failure(self, error: Exception, failures: int) -> None:
-        """Say why the sync failed: a warning the first few times, then quieter info lines."""
+        """Say why the sync failed: a warning the first few times, then quieter info lines;
+        the first time with no store at all, what to do about it (first_start)."""
         level = logging.WARNING if failures <= 3 else logging.INFO
         log.log(level, "card data sync failed (attempt %d): %s", failures, error)
+        if failures == 1 and not self.db_path.exists():
+            log.warning("%s", no_card_data_hint(self.db_path))

@@ -2,7 +2,8 @@
 
 `init_app(app)` builds the store's settings once from app.config (config.store_settings),
 opens the card repository and starts the background sync, keeping both in
-`app.extensions`; `get_repository()` hands the repository to a view; `retry_after(error)`
+`app.extensions`; `get_repository()` hands the repository to a view; `lookup_budget()` is
+the request's one budget for asking Scryfall about names the store lacks; `retry_after(error)`
 is the one figure every 503 sends (API, page, /readyz). Nothing else reaches into
 `app.extensions` for card data.
 """
@@ -11,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g
 
-from card_data import CardDataError, CardDataUnavailable, CardRepository, StoreSettings, open_repository
+from card_data import CardDataError, CardDataUnavailable, CardRepository, Deadline, StoreSettings, open_repository
 from card_data import names_sync, sync
 from card_data.building import SyncResult
 from card_data.coordination import Coordination, coordination_for
@@ -112,6 +113,15 @@ def get_repository() -> CardRepository:
     if repository is None:
         raise CardDataUnavailable("the app has no card repository", retry_after=wait_seconds())
     return repository
+
+
+def lookup_budget() -> Deadline:
+    """This request's budget for asking Scryfall about names the store lacks: one for the
+    whole request (a batch's decks share it), CARD_LOOKUP_SECONDS from its first use."""
+    budget = g.get("card_lookup_budget")
+    if budget is None:
+        budget = g.card_lookup_budget = Deadline(current_app.config["CARD_LOOKUP_SECONDS"])
+    return budget
 
 
 def get_syncer() -> BackgroundSync | None:

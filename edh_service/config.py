@@ -237,6 +237,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("CARD_DATA_LOCK_POLL", non_negative_float, 10.0,
             "seconds between an instance's looks at the sync lock while another holds it (it "
             "also adopts the bulk file the syncing instance published in `CARD_DATA_SHARED_DIR`)"),
+    Setting("CARD_LOOKUP_SECONDS", positive_float, 2.0,
+            "the longest one request (a batch's decks together) waits on Scryfall for names the store "
+            "lacks; past it, or in a 429 lockout, they are `unknown_card` plus the `card_lookup_unavailable` "
+            "warning, never a 503"),
     Setting("CARD_DATA_RETRY_AFTER", positive_int, 30,
             "`Retry-After` seconds for a 503 when no sync runs in this process"),
     Setting("SYNC_BACKOFF_BASE", non_negative_float, 5.0,

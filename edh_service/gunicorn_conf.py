@@ -19,6 +19,7 @@ from gunicorn.workers import gthread
 
 # Imported by name: a module-level `config` would be read as gunicorn's own setting.
 from edh_service.config import ConfigError, defaults, from_environment
+from edh_service.first_start import no_card_data_hint
 
 try:
     SETTINGS = {**defaults("app"), **defaults("gunicorn"), **from_environment(os.environ)}
@@ -149,8 +150,8 @@ def on_starting(server):
     if db.is_file():
         server.log.info("card data: %s", db)
     elif SETTINGS["CARD_DATA_OFFLINE"]:
-        server.log.warning("card data: no store at %s and CARD_DATA_OFFLINE is set: answering 503 "
-                           "until one is imported (cards import PATH)", db)
+        server.log.warning("card data: %s", no_card_data_hint(db, offline=True))
     else:
         server.log.warning("card data: no store at %s yet: answering 503 with Retry-After while a "
-                           "background sync fetches it from Scryfall", db)
+                           "background sync fetches it from Scryfall (if Scryfall cannot be reached, "
+                           "the log says how to load card data without it)", db)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Mapping, NamedTuple
 
-from card_data import CardRepository
+from card_data import CardRepository, Deadline
 from card_data.printed_lookup import Translation
 from card_data.store import StoreMetadata
 from validator.decklist import NOBODY, Decklist, Designation
@@ -88,6 +88,7 @@ def validate_text(
     format_data: FormatData | None = None,
     with_formats: bool = False,
     decklist: Decklist | None = None,
+    lookup: Deadline | None = None,
 ) -> Validated:
     """Parse the text, resolve every name in one batch, and apply every rule.
 
@@ -110,12 +111,15 @@ def validate_text(
     validator.formats.FieldNotInFormat (a ValueError with `.field`). `with_formats` fills
     Report.formats, every format's {valid, codes} (include=formats).
     `decklist` is the text already parsed (with `format`), when the caller needed it first.
+    `lookup` is the budget for asking Scryfall about names the store lacks, shared by
+    everything one request validates (None: the repository's default, from the first
+    question); names it could not ask about are unknown_card plus card_lookup_unavailable.
     """
     if decklist is None:
         decklist = parse(text, format)
     names = names_to_resolve(decklist, designation)
     limit = {} if suggest_limit is None else {"suggest_limit": suggest_limit}
-    resolution = repository.resolve(names, **limit)
+    resolution = repository.resolve(names, lookup=lookup, **limit)
     report = check(
         decklist,
         resolution.cards,
@@ -127,5 +131,6 @@ def validate_text(
         game_format=game_format,
         format_data=repository.format_data(resolution.stamp) if format_data is None else format_data,
         with_formats=with_formats,
+        unavailable=resolution.unavailable,
     )
     return Validated(report, resolution.metadata, translated_names(decklist, names, resolution.translated))

@@ -221,6 +221,7 @@ def validate_and_render(form: dict, data: dict):
             with_overview=True,  # the deck overview under the problems
             game_format=data.get("format"),  # None: the list's own, else Commander
             with_formats=True,  # "legal in ..." for every format, under the facts
+            lookup=card_extension.lookup_budget(),
         )
     except (DecklistError, FieldNotInFormat, UnknownFormat) as error:
         return render_page(form=form, error=str(error)), 422

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from typing import Collection, Iterable, Mapping, NamedTuple, Sequence
 
 from validator import brackets
 from validator.assemble import assemble, infer_commanders, named_designation
@@ -16,6 +16,7 @@ from validator.formats import (
     COMMANDER, FORMATS, FieldNotInFormat, Format, FormatData, format_named, named_in_file,
 )
 from validator.overview import Overview, overview
+from validator.phrasing import and_list, plural
 from validator.rules import CODES_ONLY, DECK_RULES, FORMAT_RULES, RULES, Rule
 from validator.violations import Code, Severity, Violation
 
@@ -66,6 +67,7 @@ def check(
     game_format: str | Format | None = None,
     format_data: FormatData | None = None,
     with_formats: bool = False,
+    unavailable: Collection[str] = (),
 ) -> Report:
     """Assemble the deck, validate it, and add the decklist's own problems into one Report.
 
@@ -83,7 +85,8 @@ def check(
     commander list). A declared bracket outside Commander, or signature spells designated
     outside Oathbreaker, raise FieldNotInFormat (a ValueError naming the field).
     `with_formats` fills Report.formats: every format's verdict (judge_formats), sharing
-    this check's work.
+    this check's work. `unavailable` are names (as typed, unresolved) the card data could
+    not be asked about in time: a card_lookup_unavailable warning names them.
     """
     fmt, inferred = _judged_format(decklist, game_format)
     designation = named_designation(decklist, cards, designation)
@@ -95,6 +98,8 @@ def check(
     deck, problems, found = judging.judged(fmt)
     if inferred is not None:
         problems = (*problems, inferred)
+    if unavailable:
+        problems = (*problems, _lookup_unavailable(decklist, cards, unavailable))
     if designation.commanders:  # the request designates them: the parser's guess is no longer news
         problems = tuple(p for p in problems if p.code != Code.COMMANDER_INFERRED)
     elif deck.companion is not None:
@@ -115,6 +120,25 @@ def check(
         game_format=fmt.key,
         signature_spells=tuple(e.card.name for e in deck.signature_spells),
         formats=judging.verdicts() if with_formats else None,
+    )
+
+
+def _lookup_unavailable(decklist: Decklist, cards: Mapping[str, Card], names: Collection[str]) -> Violation:
+    """The warning that some unknown names were never checked against the full card data."""
+    unresolved = [name for name in dict.fromkeys(names) if name not in cards]
+    wanted = set(unresolved)
+    lines = sorted({entry.line for entry in decklist.entries if entry.name in wanted})
+    count = len(unresolved)
+    quoted = and_list(['"' + name + '"' for name in unresolved])
+    return Violation(
+        Code.CARD_LOOKUP_UNAVAILABLE,
+        f"The card database did not answer in time, so {plural(count, 'name')} the local card data lacks "
+        f"({quoted}) could not be looked up: "
+        f"{'it is' if count == 1 else 'they are'} reported as unknown for now. Check the spelling, or try again "
+        "in a minute.",
+        Severity.WARNING,
+        cards=tuple(unresolved),
+        lines=tuple(lines),
     )
 
 

@@ -53,6 +53,8 @@ class Code(StrEnum):
     UNREAD_LINES = "unread_lines"  # a Markdown document's lines outside its list: prose, not cards
     # Card names in other languages (issue 23): a printed name of several cards, never a guess.
     AMBIGUOUS_CARD = "ambiguous_card"
+    # Names the card data lacks that could not be looked up in time (also unknown_card).
+    CARD_LOOKUP_UNAVAILABLE = "card_lookup_unavailable"
 
 
 @dataclass(frozen=True, slots=True)

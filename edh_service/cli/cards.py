@@ -5,7 +5,8 @@
                               Pauper Commander commanders)
     cards import PATH         build the store from a local bulk file (air-gapped CI); the
                               lists from MASS_LAND_DENIAL_FILE / COMBOS_FILE /
-                              PAUPER_COMMANDERS_FILE if set
+                              PAUPER_COMMANDERS_FILE if set; --if-empty: only when the
+                              store holds no cards yet (make run CARD_DATA_FILE=PATH)
     cards brackets            refresh only the synced lists
     cards import-names PATH.. the table of names printed in other languages from local files
                               (Scryfall card objects or MTGJSON files with foreignData)
@@ -44,6 +45,7 @@ from card_data.settings import BracketSources, NameSources
 from card_data.store import read_metadata
 from card_data.sync import import_file, sync
 from edh_service.config import ConfigError, bracket_sources as sources_of, name_sources, setting, store_settings
+from edh_service.first_start import BULK_DATA_PAGE, cards_command, no_card_data_hint
 
 # The settings each command reads of the table (the service reads them from app.config).
 BRACKET_SETTINGS = ("SCRYFALL_API_URL", "SPELLBOOK_URL", "MASS_LAND_DENIAL_FILE", "COMBOS_FILE", "USER_AGENT",
@@ -68,6 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     import_parser = commands.add_parser("import", parents=[common], help="build the store from a local bulk file")
     import_parser.add_argument("path", help=".jsonl.gz, .jsonl, .json or .json.gz bulk file")
     import_parser.add_argument("--updated-at", help="the file's updated_at (default: bulk-data.json beside it, or mtime)")
+    import_parser.add_argument("--if-empty", action="store_true",
+                               help="import only when the store holds no cards yet (make run CARD_DATA_FILE=PATH)")
     brackets_parser = commands.add_parser("brackets", parents=[common], help="refresh only the bracket lists")
     brackets_parser.add_argument("--api-url", default=setting("SCRYFALL_API_URL"), help="Scryfall API base (default: %(default)s)")
     names_parser = commands.add_parser("import-names", parents=[common],
@@ -135,7 +139,8 @@ def _status(db: str, as_json: bool) -> int:
             "card_names": names.shown() if names else None,
         }, ensure_ascii=False))
     elif meta is None:
-        print(f"{db}: no card store (run `cards sync` or `cards import PATH`)")
+        print(f"{db}: no card store (run `{cards_command()} sync`, or `{cards_command()} import PATH` with "
+              f"Scryfall's Oracle Cards bulk file: {BULK_DATA_PAGE})")
     else:
         print(f"{db}: {meta.cards} cards from {meta.source}, updated_at {meta.updated_at}")
         for kind, list_status in (lists or {}).items():
@@ -199,6 +204,10 @@ def main(argv: list[str] | None = None) -> int:
             if not args.no_names:
                 _report_names(names_sync.refresh(settings, _name_sources(), force=args.force))
         elif args.command == "import":
+            if args.if_empty and (meta := read_metadata(args.db)) is not None and meta.cards:
+                print(f"{args.db} already holds {meta.cards} cards from {meta.source}, updated_at {meta.updated_at}: "
+                      f"{args.path} not imported (`{cards_command()} import {args.path}` replaces them)")
+                return 0
             sources = bracket_sources(setting)
             _report(import_file(args.db, args.path, updated_at=args.updated_at, brackets=sources), args.db)
         elif args.command == "import-names":
@@ -214,14 +223,22 @@ def main(argv: list[str] | None = None) -> int:
             return _status(args.db, args.json)
     except CardDataUnavailable as error:
         print(f"cards {args.command}: {error}", file=sys.stderr)
+        _first_start_hint(args)
         return EXIT_TEMPFAIL
     except ConfigError as error:  # a setting only this command reads (CARD_NAME_LANGUAGES...)
         print(f"cards {args.command}: {error}", file=sys.stderr)
         return EXIT_ERROR
     except CardDataError as error:
         print(f"cards {args.command}: {error}", file=sys.stderr)
+        _first_start_hint(args)
         return EXIT_ERROR
     return 0
+
+
+def _first_start_hint(args: argparse.Namespace) -> None:
+    """After a failed sync that left no store at all: how to load card data without internet."""
+    if args.command == "sync" and read_metadata(args.db) is None:
+        print(no_card_data_hint(args.db), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ from validator.decklist import NOBODY, Designation
 from validator.formats import KEYS, FieldNotInFormat, UnknownFormat, format_named
 from validator.parse import FORMATS, DecklistError
 from validator.parse.common import snippet
+from validator.violations import Code
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
             results.append(Checked(path, error=item.refused))
             continue
         try:
-            results.append(check_file(path, repository, designation, **judged, streams=streams))
+            checked = check_file(path, repository, designation, **judged, streams=streams)
         except CardDataUnavailable as error:
             if offline:
                 raise
@@ -173,8 +174,20 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
                  streams.stderr)
             offline = True
             repository = open_card_store(options.card_db, offline=True, bulk_file=None)
-            results.append(check_file(path, repository, designation, **judged, streams=streams))
+            checked = check_file(path, repository, designation, **judged, streams=streams)
+        results.append(checked)
+        if not offline and lookup_failed(checked):  # Scryfall did not answer: don't wait on it per file
+            warn("warning: Scryfall did not answer in time; going on offline: names not in the card store "
+                 "are reported as unknown", streams.stderr)
+            offline = True
+            repository = open_card_store(options.card_db, offline=True, bulk_file=None)
     return results, repository.metadata()
+
+
+def lookup_failed(checked: Checked) -> bool:
+    """Whether a file's check could not ask Scryfall about names the store lacks."""
+    report = checked.report
+    return report is not None and any(v.code == Code.CARD_LOOKUP_UNAVAILABLE for v in report.violations)
 
 
 def option_not_in_format(options: argparse.Namespace) -> str | None:

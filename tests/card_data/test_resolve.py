@@ -221,11 +221,11 @@ def test_offline_never_asks(fixture_db, scryfall_server):
     assert scryfall_server.requests == []
 
 
-def test_rate_limited_miss_is_unavailable(online, scryfall_server):
+def test_rate_limited_miss_is_unknown_and_unavailable_never_an_error(online, scryfall_server):
     scryfall_server.fail_next = [429]
-    with pytest.raises(CardDataUnavailable) as raised:
-        online.resolve(["Cyclonic Rift"])
-    assert raised.value.retry_after == 30
+    resolution = online.resolve(["Cyclonic Rift"])
+    assert resolution.cards == {} and resolution.unavailable == ("Cyclonic Rift",)
+    assert online.client.limits.lockout_remaining() > 25  # the 429 locked the budget out
     # names in the store still resolve during the lockout, without a request
     assert online.resolve(["Sol Ring"]).cards["Sol Ring"].name == "Sol Ring"
     assert len(scryfall_server.paths("POST")) == 1

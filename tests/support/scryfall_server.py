@@ -21,7 +21,9 @@ Faults (attributes, switch them in a test): `fail_next` (queue of statuses to an
 instead, e.g. [500, 500] or [429]), `delay` (seconds before answering), `truncate`
 ("short": the body ends early but Content-Length promises it all; "gzip": a cut gzip
 file with an honest length), `malformed_line` (a broken line in the middle),
-`content_encoding` (send Content-Encoding: gzip with the .gz file), `offer`
+`content_encoding` (send Content-Encoding: gzip with the .gz file), `drip` (seconds
+between bytes: every answer, status line and headers included, sent one byte at a
+time, each byte well within a read timeout, the whole never in time), `offer`
 ("jsonl", "json" or "both": which download URIs the bulk object lists).
 Hostile answers (tests/hardening/test_sync_bounds.py): `bulk_object_body`,
 `collection_body` and `search_body` are sent as they are instead of the real answer
@@ -91,6 +93,7 @@ class ScryfallServer:
     truncate: str | None = None
     malformed_line: bool = False
     delay: float = 0.0
+    drip: float = 0.0
     fail_next: list[int] = field(default_factory=list)
     requests: list[Recorded] = field(default_factory=list)
     search_results: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # query -> cards
@@ -255,6 +258,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.server_state.requests.append(Recorded(self.command, self.path, dict(self.headers), body))
 
     def _send(self, status: int, body: bytes, content_type: str = "application/json", **headers: str) -> None:
+        if self.server_state.drip:
+            self._drip(status, body, content_type, **headers)
+            return
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", headers.pop("length", str(len(body))))
@@ -262,6 +268,22 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name.replace("_", "-"), value)
         self.end_headers()
         self.wfile.write(body)
+
+    def _drip(self, status: int, body: bytes, content_type: str, **headers: str) -> None:
+        """The answer a byte at a time, `drip` seconds apart, until it is all sent or the
+        client hangs up."""
+        head = [f"HTTP/1.1 {status} {self.responses.get(status, ('',))[0]}", f"Content-Type: {content_type}",
+                f"Content-Length: {headers.pop('length', str(len(body)))}"]
+        head += [f"{name.replace('_', '-')}: {value}" for name, value in headers.items()]
+        raw = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+        self.close_connection = True
+        try:
+            for index in range(len(raw)):
+                self.wfile.write(raw[index:index + 1])
+                self.wfile.flush()
+                time.sleep(self.server_state.drip)
+        except OSError:
+            pass  # the client gave up: the test working
 
     def _error(self, status: int, code: str, details: str) -> None:
         error = {"object": "error", "status": status, "code": code, "details": details}

@@ -361,7 +361,8 @@ def test_scryfall_rate_limit_on_a_lookup_goes_on_offline(scryfall_server, fixtur
     assert result.returncode == 1
     assert "going on offline" in result.stderr
     typo, valid = json.loads(result.stdout)
-    assert [(v["code"], v["cards"]) for v in typo["violations"]] == [("unknown_card", ["Rhystic Studdy"])]
+    assert [(v["code"], v["cards"]) for v in typo["violations"]] == [
+        ("unknown_card", ["Rhystic Studdy"]), ("card_lookup_unavailable", ["Rhystic Studdy"])]
     assert valid["valid"] is True
     assert scryfall_server.paths("POST") == ["/cards/collection"]  # asked once, never again
 
