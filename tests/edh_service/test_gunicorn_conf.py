@@ -52,4 +52,6 @@ def test_gunicorn_starts_without_card_data_and_says_why(tmp_path):
         status, headers, body = call(base, "/api/v1/validate", {"decklist": "1 Sol Ring"})
         assert status == 503 and "Retry-After" in headers
         assert call(base, "/healthz")[0] == 200  # alive, just not ready
-    assert f"no store at {store}" in log.read_text(errors="replace")
+    said = log.read_text(errors="replace")
+    assert f"No card data in {store}: CARD_DATA_OFFLINE is set" in said
+    assert "import /path/to/oracle-cards.jsonl.gz" in said  # and what to do about it
