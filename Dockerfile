@@ -39,4 +39,4 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=4)"
 
-CMD ["gunicorn", "--config", "python:edh_service.gunicorn_conf", "edh_service.wsgi:app"]
+CMD ["gunicorn", "--config", "python:edh_service.serving.gunicorn_conf", "edh_service.serving.wsgi:app"]

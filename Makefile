@@ -58,7 +58,7 @@ $(PEER_VENV)/.installed: bench/peer-requirements.txt
 # background sync so they never delay it). If Scryfall can't be reached, `cards sync` says
 # what to do and the service starts anyway: 503 with Retry-After until card data is
 # loaded, retrying in the background. PORT (8000), HOST, WEB_CONCURRENCY: see
-# edh_service/gunicorn_conf.py.
+# edh_service/serving/gunicorn_conf.py.
 CARD_DATA_FILE ?=
 run: $(RUN_STAMP)
 	@offline=$$($(BIN)/python -m edh_service.config CARD_DATA_OFFLINE) || exit 2; \
@@ -66,7 +66,7 @@ run: $(RUN_STAMP)
 	elif [ "$$offline" = true ]; then echo "make run: CARD_DATA_OFFLINE is set; not syncing card data"; \
 	else $(BIN)/cards sync --no-names || echo "make run: card data sync failed (above); serving anyway"; fi
 	@# A person reads these logs: plain text unless LOG_FORMAT says otherwise (Docker: JSON).
-	LOG_FORMAT=$${LOG_FORMAT:-text} exec $(BIN)/gunicorn --config python:edh_service.gunicorn_conf edh_service.wsgi:app
+	LOG_FORMAT=$${LOG_FORMAT:-text} exec $(BIN)/gunicorn --config python:edh_service.serving.gunicorn_conf edh_service.serving.wsgi:app
 
 clean:
 	rm -rf $(VENV) node_modules

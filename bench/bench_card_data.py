@@ -19,7 +19,7 @@ NAME = "card_data"
 # (tests/support/measured.py says why os.wait4's ru_maxrss would report the parent's size instead).
 SYNC_CHILD = """
 import json, sys, time
-from card_data.client import ScryfallClient
+from card_data.scryfall.client import ScryfallClient
 from card_data.settings import StoreSettings
 from card_data.sync import sync
 from tests.support.measured import peak_rss_kb

@@ -4,7 +4,7 @@ The load tool is wrk (Debian's /usr/bin/wrk) with a small Lua script that POSTs 
 as JSON to /api/v1/validate. Two phases: one connection (latency without queueing), then
 four connections on two wrk threads (throughput; wrk shares the 2 cores with gunicorn),
 three times with new connections each time (the median and range are reported).
-gunicorn runs as `make run` runs it (edh_service/gunicorn_conf.py; access log off, the rate
+gunicorn runs as `make run` runs it (edh_service/serving/gunicorn_conf.py; access log off, the rate
 limit on, as deployed, with a budget the benchmark never reaches), on the real
 store built from ../shared/carddata when present, else from tests/fixtures/cards.jsonl.
 Then the floor: bench/floor_app.py, a Flask app answering the same POST with the service's
@@ -39,7 +39,7 @@ THROUGHPUT_SECONDS = 4
 THROUGHPUT_RUNS = 3  # the median of three runs is reported, with their range
 THROUGHPUT_CONNECTIONS = 4
 # live_server starts `make run`'s config with two workers (one per core here)
-GUNICORN_SETTINGS = "config edh_service/gunicorn_conf.py, WEB_CONCURRENCY=2, GUNICORN_THREADS=1 (the default)"
+GUNICORN_SETTINGS = "config edh_service/serving/gunicorn_conf.py, WEB_CONCURRENCY=2, GUNICORN_THREADS=1 (the default)"
 
 LUA = """
 wrk.method = "POST"

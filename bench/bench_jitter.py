@@ -1,6 +1,6 @@
 """Scheduling jitter on this machine under load, and what it does to Scryfall's 2/s budget.
 
-Why card_data.client.RATE_LIMITED_INTERVAL is what it is. Two measurements, each with
+Why card_data.scryfall.client.RATE_LIMITED_INTERVAL is what it is. Two measurements, each with
 the two cores busy (two CPU-burning processes) and, in the clients, a thread holding the
 GIL in pure-Python loops (what a worker validating decks does):
 
@@ -34,7 +34,7 @@ REQUESTS = 8
 
 CLIENT = """
 import json, sys, threading, time
-from card_data.client import ScryfallClient
+from card_data.scryfall.client import ScryfallClient
 from card_data.coordination import coordination_for
 from card_data.settings import StoreSettings
 

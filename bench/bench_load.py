@@ -129,6 +129,6 @@ def run() -> list[Row]:
         rows.append(Row(name, f"{level} connections: served / failed",
                         f"{result['requests']} / {failed}", "0 failed"))
     rows.append(Row(name, "setup", f"{wrk_version()}, {LEVEL_SECONDS} s a level; gunicorn gthread "
-                                   f"(edh_service/gunicorn_conf.py), {os.cpu_count()} cores; {data}; mix: "
+                                   f"(edh_service/serving/gunicorn_conf.py), {os.cpu_count()} cores; {data}; mix: "
                     + "; ".join(f"{k} -> {','.join(v) or 'valid'}" for k, v in mix.items())))
     return rows

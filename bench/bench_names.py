@@ -58,7 +58,7 @@ for _ in range(3 + int(sys.argv[3])):
 REFRESH_CHILD = """
 import json, sys, time
 from card_data import names_sync
-from card_data.client import ScryfallClient
+from card_data.scryfall.client import ScryfallClient
 from card_data.settings import NameSources, StoreSettings
 from tests.support.measured import peak_rss_kb
 start = time.perf_counter()
@@ -239,10 +239,10 @@ def refresh_rows(db: Path) -> list[Row]:
 
 def table_size_rows(db: Path, folder: Path) -> list[Row]:
     """The real files' table: rows and bytes of the distilled file."""
-    from card_data import names_table
-    from card_data.names_sources import name_objects
-    from card_data.names_table import NamesFile
-    from card_data.printed_names import rows_of
+    from card_data.store import names_table
+    from card_data.names.sources import name_objects
+    from card_data.store.names_table import NamesFile
+    from card_data.names.printed import rows_of
     from card_data.streams import file_chunks
 
     names = NamesFile(folder / "real.names")

@@ -9,7 +9,7 @@ from card_data.repository import (
     CardRepository, Resolution, describe_card, open_repository,
 )
 from card_data.settings import BracketSources, StoreSettings
-from card_data.store import CardStore, StoreMetadata
+from card_data.store.cards import CardStore, StoreMetadata
 
 __all__ = [
     "BracketSources", "CardDataError", "CardDataUnavailable", "CardRepository", "CardStore", "Deadline",

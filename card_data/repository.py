@@ -21,15 +21,16 @@ from typing import Any, Iterable, Mapping
 
 from rapidfuzz import fuzz, process
 
-from card_data import bracket_tables, names_table, printed_lookup
-from card_data.client import ScryfallClient
+from card_data.store import list_tables as bracket_tables, names_table
+from card_data.names import lookup as printed_lookup
+from card_data.scryfall.client import ScryfallClient
 from card_data.coordination import coordination_for
 from card_data.convert import clean_name, faces, normalize_name, to_card
 from card_data.errors import CardDataError, CardDataUnavailable
 from card_data.http import Deadline
-from card_data.printed_lookup import Translation
+from card_data.names.lookup import Translation
 from card_data.settings import StoreSettings
-from card_data.store import CardStore, Snapshot, StoreMetadata, file_stamp, settled
+from card_data.store.cards import CardStore, Snapshot, StoreMetadata, file_stamp, settled
 from validator.brackets import BracketData
 from validator.deck import Card, wubrg
 from validator.formats import FormatData

@@ -12,24 +12,22 @@ refreshes the bracket lists afterwards (bracket_lists.refresh).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-from datetime import datetime
 from pathlib import Path
-from urllib.parse import urlsplit
 
-from card_data import bracket_lists
-from card_data.building import SyncResult, build_store, is_newer, progress, timestamp
-from card_data.client import ScryfallClient
+from card_data.lists import refresh as bracket_lists
+from card_data.scryfall.building import (
+    SyncResult, build_store, download_uri, import_updated_at, is_newer, progress, timestamp,
+)
+from card_data.scryfall.client import ScryfallClient
 from card_data.coordination import coordination_for
 from card_data.errors import CardDataError
 from card_data.settings import BracketSources, StoreSettings
-from card_data.shared_bulk import SharedCopy, build_from_shared, published_file
-from card_data.store import StoreMetadata, read_metadata
-from card_data.streams import file_chunks, read_capped
+from card_data.scryfall.shared_bulk import SharedCopy, build_from_shared, published_file
+from card_data.store.cards import StoreMetadata, read_metadata
+from card_data.streams import file_chunks
 
-MAX_BULK_OBJECT_BYTES = 64 << 10  # a bulk-data.json beside an imported file: Scryfall's is under 1 KB
 log = logging.getLogger(__name__)
 
 
@@ -70,17 +68,6 @@ def sync(
     return _with_brackets(SyncResult("updated", metadata), db_path, brackets, client)
 
 
-def download_uri(bulk: dict) -> str:
-    """The file a bulk-data object offers: JSON Lines (Scryfall's only format since July
-    2026), else the JSON array; CardDataError when it offers no http(s) URL."""
-    url = bulk.get("jsonl_download_uri") or bulk.get("download_uri")
-    if not url:
-        raise CardDataError("Scryfall's bulk-data object offers no download URI")
-    if not isinstance(url, str) or urlsplit(url).scheme not in ("http", "https"):
-        raise CardDataError("Scryfall's bulk-data object's download URI is no http(s) URL")
-    return url
-
-
 def _with_brackets(result: SyncResult, db_path: Path, sources: BracketSources | None, client: ScryfallClient | None,
                    *, network: bool = True) -> SyncResult:
     """The result, after refreshing the bracket lists when sources are given."""
@@ -98,20 +85,6 @@ def adopt(settings: StoreSettings) -> SyncResult | None:
     if published is None or not is_newer(published[1], read_metadata(settings.db_path)):
         return None
     return build_from_shared(settings.db_path, *published)
-
-
-def import_updated_at(path: Path) -> str:
-    """updated_at for an imported file: a bulk-data.json beside it, else the file's mtime."""
-    beside = path.with_name("bulk-data.json")
-    try:
-        updated_at = json.loads(read_capped(beside, MAX_BULK_OBJECT_BYTES, "the bulk-data object"))["updated_at"]
-        if isinstance(updated_at, str):
-            return updated_at
-    except FileNotFoundError:
-        pass
-    except (OSError, CardDataError, ValueError, KeyError, TypeError, RecursionError) as error:
-        log.warning("%s not read (%s): the file's mtime is its updated_at", beside, error)
-    return datetime.fromtimestamp(path.stat().st_mtime).astimezone().isoformat()
 
 
 def import_file(

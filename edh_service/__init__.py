@@ -19,7 +19,7 @@ configuration, observability, the card-data extension and both command-line prog
     decoding.py         a decklist file's bytes -> text
     cli/                `edh-validate` and `cards`
     wsgi.py             the WSGI `app` gunicorn serves
-    gunicorn_conf.py    gunicorn's settings (gunicorn -c python:edh_service.gunicorn_conf)
+    gunicorn_conf.py    gunicorn's settings (gunicorn -c python:edh_service.serving.gunicorn_conf)
     gunicorn_worker.py, connections.py   the buffering worker and connection handling
 
 Importing the package imports nothing else: the CLI uses pipeline.py and responses.py

@@ -15,8 +15,9 @@ from typing import Any, Mapping
 from flask import Flask, current_app, g
 
 from card_data import CardDataError, CardDataUnavailable, CardRepository, Deadline, StoreSettings, open_repository
-from card_data import names_sync, sync
-from card_data.building import SyncResult
+from card_data import sync
+from card_data.names import sync as names_sync
+from card_data.scryfall.building import SyncResult
 from card_data.coordination import Coordination, coordination_for
 from edh_service.background_sync import BackgroundSync
 from edh_service.config import bracket_sources, name_sources, store_settings

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from card_data.printed_names import LANGUAGES
+from card_data.names.printed import LANGUAGES
 from card_data.settings import DEFAULT_API_URL, DEFAULT_SPELLBOOK_URL, WEEK_SECONDS, BracketSources, NameSources, StoreSettings
 from validator.parse import MAX_LINES
 
@@ -271,7 +271,7 @@ SETTINGS: tuple[Setting, ...] = (
             "shares one budget"),
     Setting("METRICS_ENABLED", flag, True, "serve `/metrics`"),
     Setting("REQUEST_LOG", flag, True, "one `edh.request` log line per request"),
-    # gunicorn (edh_service/gunicorn_conf.py)
+    # gunicorn (edh_service/serving/gunicorn_conf.py)
     Setting("HOST", text, "127.0.0.1", "where gunicorn listens (the Docker image sets `0.0.0.0`)",
             scope="gunicorn"),
     Setting("PORT", positive_int, 8000, "gunicorn's port", scope="gunicorn"),
@@ -284,7 +284,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("REQUEST_DEADLINE", positive_float, 30.0,
             "seconds a client has, from its first byte, to send a whole request (head and body "
             "together); each worker's poller receives it meanwhile, holding no thread, and "
-            "answers 408 and closes past it (edh_service/gunicorn_worker.py)", scope="gunicorn"),
+            "answers 408 and closes past it (edh_service/serving/worker.py)", scope="gunicorn"),
     Setting("CLIENT_TIMEOUT", positive_int, 10,
             "seconds one read may wait where a worker's thread still reads the socket itself "
             "(TLS or HTTP/2 in gunicorn, which the poller does not buffer) before the connection "

@@ -12,9 +12,12 @@ from typing import Any, Callable, Mapping
 from flask import Flask
 
 from card_data.settings import default_user_agent
-from edh_service import api, card_extension, config, errors, http_hooks, observability, openapi, ratelimit, web
-from edh_service.connections import DRAIN_FACTOR, DrainUnreadBodies
-from edh_service.json_codec import OrjsonProvider
+from edh_service import card_extension, config
+from edh_service.api import views as api, errors, openapi
+from edh_service.serving import http_hooks, observability, ratelimit
+from edh_service.web import views as web
+from edh_service.serving.connections import DRAIN_FACTOR, DrainUnreadBodies
+from edh_service.api.json_codec import OrjsonProvider
 
 
 class ServiceFlask(Flask):
@@ -37,7 +40,7 @@ class ServiceFlask(Flask):
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Create the service: the settings' defaults, then the environment (or, in tests, the
     test mapping instead of the environment)."""
-    app = ServiceFlask(__name__)
+    app = ServiceFlask(__name__, static_folder="web/static", template_folder="web/templates")
     app.config.from_mapping(config.defaults())
     if test_config is None:
         app.config.update(config.from_environment(os.environ))

@@ -7,8 +7,8 @@ from operator import itemgetter
 from typing import Mapping, NamedTuple
 
 from card_data import CardRepository, Deadline
-from card_data.printed_lookup import Translation
-from card_data.store import StoreMetadata
+from card_data.names.lookup import Translation
+from card_data.store.cards import StoreMetadata
 from validator.decklist import NOBODY, Decklist, Designation
 from validator.engine import Report, check
 from validator.formats import Format, FormatData

@@ -131,9 +131,12 @@ def test_redis_going_away_stops_no_validation_and_limits_come_back(limited_clust
 @pytest.fixture
 def online_cluster(fixture_db, redis_server, scryfall_server, tmp_path):
     """Three instances that look up missing cards on the local Scryfall server, sharing its
-    budget and lockout through Redis; no per-client limit."""
+    budget and lockout through Redis; no per-client limit. A look-up budget long enough for
+    twelve requests at two a second (the default 2 s would answer the later misses
+    card_lookup_unavailable instead of queueing them)."""
     with Cluster(tmp_path / "cluster", stores(fixture_db, tmp_path), CARD_DATA_OFFLINE="0", CARD_DATA_SYNC="0",
-                 SCRYFALL_API_URL=scryfall_server.base_url, REDIS_URL=redis_server.url) as cluster:
+                 SCRYFALL_API_URL=scryfall_server.base_url, REDIS_URL=redis_server.url,
+                 CARD_LOOKUP_SECONDS="30") as cluster:
         yield cluster
 
 
@@ -170,15 +173,19 @@ def test_scryfall_budget_and_lockout_hold_across_instances(online_cluster, redis
     print(f"collection requests: {len(times)} in {times[-1] - times[0]:.2f} s, "
           f"smallest gap {min(b - a for a, b in zip(times, times[1:])):.3f} s")
 
-    # A 429 seen by one instance stops the others: they answer 503 without asking Scryfall.
+    # A 429 seen by one instance stops the others: the miss is unknown_card plus
+    # card_lookup_unavailable at once, without asking Scryfall (never a 503 with a store).
     scryfall_server.fail_next = [429]
     first = validate(f"http://127.0.0.1:{cluster.ports[0]}", missing_deck("lockout-0"))
-    assert first.status_code == 503
+    assert first.status_code == 200 and "card_lookup_unavailable" in {v["code"] for v in first.json()["violations"]}
     asked = len(scryfall_server.collection_times())
     for index in (1, 2):
+        started = time.monotonic()
         refused = validate(f"http://127.0.0.1:{cluster.ports[index]}", missing_deck(f"lockout-{index}"))
-        assert refused.status_code == 503, refused.text
-        assert 1 <= int(refused.headers["Retry-After"]) <= 30
+        assert refused.status_code == 200, refused.text
+        assert time.monotonic() - started < 2.0
+        unavailable = [v for v in refused.json()["violations"] if v["code"] == "card_lookup_unavailable"]
+        assert unavailable[0]["cards"] == [f"Nonexistent Card lockout-{index}"]
     assert len(scryfall_server.collection_times()) == asked  # nobody asked during the lockout
     # A deck of stored cards is still validated on every instance meanwhile.
     for index in range(3):

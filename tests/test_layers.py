@@ -8,7 +8,10 @@ inside a function), so that
   `python -m card_data` may not run the service's `cards` command;
 - no import circle exists between production modules (a module importing its own
   package's __init__ is no circle: Python imports the package first anyway);
-- no production module is over MAX_LINES lines, and root cli.py is a shim of SHIM_LINES.
+- no production module is over MAX_LINES lines, and root cli.py is a shim of SHIM_LINES;
+- inside card_data and edh_service, the sub-packages keep an order too (INNER_LAYERS: each
+  sub-package's docstring says what it owns and what it may import): a module imports
+  nothing of a rank above its own, and no folder holds more than MAX_MODULES modules.
 """
 
 from __future__ import annotations
@@ -24,6 +27,30 @@ LAYERS = {"validator": 0, "card_data": 1, "edh_service": 2}
 ENTRY = 3  # root modules and scripts/
 MAX_LINES = 450
 SHIM_LINES = 30
+MAX_MODULES = 15  # production modules a folder holds besides its __init__ (DESIGN.md "Layout")
+
+# Inside a package: rank of each of its parts (a dotted prefix; the longest that names a
+# module wins), lowest first. A package's base modules (the shared vocabulary) rank 0; its
+# facade (what the layer above calls) ranks last; anything unlisted ranks with the base.
+INNER_LAYERS = {
+    "card_data": {
+        "card_data.store": 1,
+        "card_data.coordination": 2,
+        "card_data.scryfall": 3,
+        "card_data.lists": 4,
+        "card_data.names": 5,
+        "card_data.sync": 6, "card_data.repository": 6, "card_data": 6, "card_data.__main__": 6,
+    },
+    "edh_service": {
+        "edh_service.serving": 1,
+        "edh_service.api": 2,
+        "edh_service.web": 3,
+        "edh_service.cli": 3,
+        "edh_service.factory": 4, "edh_service": 4,
+        # the programs gunicorn loads (its config and the WSGI entry): nothing imports them
+        "edh_service.serving.gunicorn_conf": 5, "edh_service.serving.wsgi": 5,
+    },
+}
 
 
 def production_modules(root: Path = ROOT) -> dict[str, Path]:
@@ -77,6 +104,33 @@ def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
     return {name: imported(name, path, modules) for name, path in modules.items()}
 
 
+def inner_rank(name: str) -> int:
+    """A module's rank inside its package (INNER_LAYERS): its longest listed prefix's."""
+    ranks = INNER_LAYERS.get(name.split(".")[0], {})
+    parts = name.split(".")
+    for end in range(len(parts), 1, -1):  # the package's own name ranks its __init__ alone
+        prefix = ".".join(parts[:end])
+        if prefix in ranks:
+            return ranks[prefix]
+    return ranks.get(name, 0) if name == parts[0] else 0
+
+
+def inner_upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """'a -> b' for every import of a higher-ranked part of the same package."""
+    return [f"{name} -> {target}" for name, targets in sorted(graph.items()) for target in sorted(targets)
+            if name.split(".")[0] == target.split(".")[0] and inner_rank(target) > inner_rank(name)]
+
+
+def crowded_folders(root: Path = ROOT) -> dict[str, int]:
+    """Folders of production code holding more than MAX_MODULES modules."""
+    counts: dict[str, int] = {}
+    for path in production_modules(root).values():
+        if path.parent != root and path.parent.name != "scripts" and path.name != "__init__.py":
+            folder = str(path.parent.relative_to(root))
+            counts[folder] = counts.get(folder, 0) + 1
+    return {folder: count for folder, count in counts.items() if count > MAX_MODULES}
+
+
 def upward_imports(graph: dict[str, set[str]]) -> list[str]:
     """'a -> b' for every import of a module in a higher layer."""
     return [f"{name} -> {target}" for name, targets in sorted(graph.items()) for target in sorted(targets)
@@ -125,12 +179,29 @@ def line_count(path: Path) -> int:
 
 def test_no_module_imports_from_a_layer_above():
     graph = import_graph()
-    assert graph["card_data.repository"] >= {"card_data.store", "validator.deck"}  # the graph is read at all
+    assert graph["card_data.repository"] >= {"card_data.store.cards", "validator.deck"}  # the graph is read at all
     assert upward_imports(graph) == []
 
 
 def test_no_import_circle():
     assert circles(import_graph()) == []
+
+
+def test_no_module_imports_a_higher_part_of_its_own_package():
+    graph = import_graph()
+    assert "card_data.store.cards" in graph["card_data.scryfall.building"]  # the graph reads the sub-packages
+    assert inner_upward_imports(graph) == []
+
+
+def test_no_folder_is_crowded():
+    assert crowded_folders() == {}
+
+
+def test_every_sub_package_says_what_it_owns_and_may_import():
+    for package in ("card_data", "edh_service"):
+        for init in sorted((ROOT / package).glob("*/__init__.py")):
+            doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+            assert "May import" in doc or "may import" in doc, init
 
 
 def test_every_production_module_is_short():
@@ -188,6 +259,17 @@ def test_a_circle_through_a_lazy_or_relative_import_is_found(tmp_path):
                             "card_data/streams.py": "import card_data.client\n"})
     assert circles(import_graph(root)) == [["card_data.brackets", "card_data.sync"],
                                            ["card_data.client", "card_data.coordination", "card_data.streams"]]
+
+
+def test_an_import_of_a_higher_sub_package_and_a_crowded_folder_are_found(tmp_path):
+    files = {"validator/__init__.py": "", "edh_service/__init__.py": "", "card_data/__init__.py": "",
+             "card_data/store/__init__.py": "", "card_data/scryfall/__init__.py": "",
+             "card_data/store/cards.py": "def f():\n    from card_data.scryfall import client\n",
+             "card_data/scryfall/client.py": "from card_data.store import cards\n"}
+    files.update({f"card_data/names/m{index}.py": "" for index in range(MAX_MODULES + 1)})
+    root = write(tmp_path, files)
+    assert inner_upward_imports(import_graph(root)) == ["card_data.store.cards -> card_data.scryfall.client"]
+    assert crowded_folders(root) == {"card_data/names": MAX_MODULES + 1}
 
 
 def test_an_entry_point_may_import_any_layer_but_a_packages_main_is_in_its_layer(tmp_path):

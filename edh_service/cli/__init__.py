@@ -7,4 +7,8 @@
     cards.py      `cards`: sync, import, refresh the bracket lists, show the store
 
 Importing the package imports nothing else.
+
+May import: edh_service's base modules (config, pipeline, decoding, first_start), api
+(the report's JSON, for --format json), card_data and validator. Never web, serving or
+the factory.
 """

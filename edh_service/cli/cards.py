@@ -38,11 +38,13 @@ import sys
 from dataclasses import asdict
 from typing import Any, Callable
 
-from card_data import bracket_lists, bracket_tables, names_sync, names_table
-from card_data.building import SyncResult
+from card_data.lists import refresh as bracket_lists
+from card_data.store import list_tables as bracket_tables, names_table
+from card_data.names import sync as names_sync
+from card_data.scryfall.building import SyncResult
 from card_data.errors import CardDataError, CardDataUnavailable
 from card_data.settings import BracketSources, NameSources
-from card_data.store import read_metadata
+from card_data.store.cards import read_metadata
 from card_data.sync import import_file, sync
 from edh_service.config import ConfigError, bracket_sources as sources_of, name_sources, setting, store_settings
 from edh_service.first_start import BULK_DATA_PAGE, cards_command, no_card_data_hint

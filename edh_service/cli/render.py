@@ -10,10 +10,10 @@ import xml.etree.ElementTree as ET
 from typing import Callable, Iterable, Sequence
 
 from card_data import StoreMetadata
-from card_data.printed_names import LANGUAGE_NAMES
+from card_data.names.printed import LANGUAGE_NAMES
 from edh_service.cli.printable import JSON_UNPRINTABLE, json_escape, printable
 from edh_service.cli.results import PROG, STDIN, Checked
-from edh_service.responses import dump_report
+from edh_service.api.responses import dump_report
 from validator.brackets import Bracket
 from validator.formats import format_named
 from validator.phrasing import and_list, plural

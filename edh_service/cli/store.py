@@ -8,7 +8,7 @@ from pathlib import Path
 
 from card_data import CardDataError, CardRepository, open_repository
 from card_data import sync as card_sync
-from card_data.store import read_metadata
+from card_data.store.cards import read_metadata
 from edh_service import config
 from edh_service.cli.paths import bulk_file_refusal
 

@@ -12,12 +12,12 @@ import time
 import pytest
 
 from card_data import CardDataUnavailable, open_repository
-from card_data.client import ScryfallClient
+from card_data.scryfall.client import ScryfallClient
 from card_data.errors import DeadlinePassed
 from card_data.http import Deadline
 from card_data.settings import StoreSettings
-from card_data.spellbook import SpellbookClient
-from card_data.store import read_metadata
+from card_data.lists.spellbook import SpellbookClient
+from card_data.store.cards import read_metadata
 from card_data.sync import sync
 from tests.support.live_http import sha256
 from tests.support.scryfall_server import BRACKET_EXPORT

@@ -13,8 +13,10 @@ import shutil
 
 import pytest
 
-from card_data import BracketSources, StoreSettings, bracket_lists, bracket_tables, open_repository
-from card_data.client import ScryfallClient
+from card_data import BracketSources, StoreSettings, open_repository
+from card_data.lists import refresh as bracket_lists
+from card_data.store import list_tables as bracket_tables
+from card_data.scryfall.client import ScryfallClient
 from card_data.sync import sync
 from tests.support.scryfall_server import ScryfallServer
 

@@ -281,7 +281,7 @@ def test_a_long_typed_name_is_compared_with_the_long_keys_alone_and_finds_the_sa
 def test_typed_names_are_normalized_once_per_store_file_and_the_memo_is_bounded(
         tmp_path, fixture_db, monkeypatch):
     """The name -> key memo belongs to one store file: bounded, and empty after a swap."""
-    from card_data import store
+    from card_data.store import cards as store
 
     monkeypatch.setattr(store, "MAX_MEMO_NAMES", 3)
     repository = open_repository(StoreSettings(fixture_db, offline=True))
@@ -301,7 +301,7 @@ def test_typed_names_are_normalized_once_per_store_file_and_the_memo_is_bounded(
 def test_names_resolved_before_are_answered_from_a_bounded_memo_of_the_store_file(fixture_db, monkeypatch):
     """name as typed -> Card: a deck sent again resolves without normalizing or querying;
     unknown names are never memoized, and the memo is bounded and dropped on a swap."""
-    from card_data import store
+    from card_data.store import cards as store
 
     monkeypatch.setattr(store, "MAX_MEMO_NAMES", 3)
     repository = open_repository(StoreSettings(fixture_db, offline=True))
@@ -330,7 +330,7 @@ def test_store_metadata_is_read_again_only_when_the_file_may_have_changed(fixtur
     import sqlite3
     from contextlib import closing
 
-    from card_data import store
+    from card_data.store import cards as store
 
     old = os.stat(fixture_db).st_mtime - 60
     os.utime(fixture_db, (old, old))

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from card_data import records, spellbook
+from card_data.scryfall import records
+from card_data.lists import spellbook
 from card_data.errors import CardDataError
 from card_data.streams import INFLATE_PIECE, JsonGuard, capped, cut, decompressed, size_text
 from tests.support.scryfall_server import FIXTURES

@@ -11,9 +11,9 @@ import pytest
 from card_data import CardDataError, CardDataUnavailable, open_repository
 
 from card_data.settings import StoreSettings
-from card_data.client import ScryfallClient
-from card_data.store import read_metadata
-from card_data.records import records
+from card_data.scryfall.client import ScryfallClient
+from card_data.store.cards import read_metadata
+from card_data.scryfall.records import records
 from card_data.sync import import_file, sync
 from tests.support.scryfall_server import FIXTURES
 

@@ -9,7 +9,9 @@ from typing import Iterator
 
 import pytest
 
-from card_data import BracketSources, bracket_lists, bracket_tables
+from card_data import BracketSources
+from card_data.lists import refresh as bracket_lists
+from card_data.store import list_tables as bracket_tables
 from tests.support.apps import offline_app
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
 

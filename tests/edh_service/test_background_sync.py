@@ -190,7 +190,7 @@ def test_a_syncer_that_loses_the_redis_lock_stops_syncing_and_waits(scryfall_ser
     """Another instance took the lock (this one's expired while it was stalled): the next
     renewal notices, this syncer stops syncing and goes back to waiting for the lock."""
     from card_data import StoreSettings, sync
-    from card_data.redis_coordination import RedisCoordination
+    from card_data.coordination.redis_backend import RedisCoordination
 
     db = tmp_path / "cards.sqlite3"
     coordination = RedisCoordination(redis_server.url, db, lock_ttl=0.6)  # renewed every 0.2 s
@@ -221,7 +221,7 @@ def test_the_names_refresh_never_delays_readiness(scryfall_server, make_app, mon
     still being built, and validations read them once they are in."""
     import threading
 
-    from card_data import names_sync
+    from card_data.names import sync as names_sync
     from tests.support.factories import PRINTED_NAMES
     from tests.support.scryfall_server import FIXTURES, load_jsonl
 

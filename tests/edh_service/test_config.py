@@ -95,7 +95,7 @@ def test_a_storage_url_is_kept_as_written(name, raw):
 
 
 def test_a_unix_socket_redis_url_is_handed_to_limits_in_its_spelling():
-    from edh_service.ratelimit import limit_storage_uri
+    from edh_service.serving.ratelimit import limit_storage_uri
 
     settings = {"RATELIMIT_STORAGE_URI": None, "REDIS_URL": "unix:///run/redis.sock"}
     assert limit_storage_uri(settings) == "redis+unix:///run/redis.sock"
@@ -128,7 +128,7 @@ def gunicorn_refusal(tmp_path, **settings: str) -> str:
     traceback. Its stderr."""
     env = {**os.environ, **settings, "CARD_DATA_OFFLINE": "1", "CARD_DB": str(tmp_path / "c.sqlite3")}
     done = subprocess.run(
-        [sys.executable, "-m", "gunicorn", "--config", "python:edh_service.gunicorn_conf", "edh_service.wsgi:app"],
+        [sys.executable, "-m", "gunicorn", "--config", "python:edh_service.serving.gunicorn_conf", "edh_service.serving.wsgi:app"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
     )
     assert done.returncode != 0

@@ -8,7 +8,7 @@ import itertools
 import re
 import string
 
-from edh_service.observability import METHODS, OTHER_METHOD
+from edh_service.serving.observability import METHODS, OTHER_METHOD
 from tests.support.live_http import NORMAL_DECK, VALIDATE, http_json, raw_request
 
 SAMPLE = re.compile(r'^edh_http_requests_total\{(?P<labels>[^}]*)\} ', re.MULTILINE)

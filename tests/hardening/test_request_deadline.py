@@ -1,5 +1,5 @@
 """Slow-drip clients (issue 19) against a real gunicorn as `make run` starts it (2 workers x
-1 thread, edh_service/gunicorn_worker.py): each worker's poller receives a request whole
+1 thread, edh_service/serving/worker.py): each worker's poller receives a request whole
 before a thread sees it, and gives a client REQUEST_DEADLINE seconds from its first byte.
 Before, 2 connections sending a header line every 5 s froze both workers for as long as
 they kept at it (CLIENT_TIMEOUT bounds one read, not the request)."""

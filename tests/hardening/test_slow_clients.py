@@ -147,7 +147,7 @@ def test_gunicorn_still_has_the_first_bytes_wait_we_shorten():
     must fail here rather than silently bring back the 5 s wait."""
     from gunicorn.workers import gthread
 
-    import edh_service.gunicorn_conf as conf
+    import edh_service.serving.gunicorn_conf as conf
 
     assert "DEFAULT_WORKER_DATA_TIMEOUT" in gthread.ThreadWorker.handle.__code__.co_names
     assert gthread.DEFAULT_WORKER_DATA_TIMEOUT == conf.FIRST_BYTES_WAIT == 0.25

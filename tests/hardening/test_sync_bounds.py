@@ -15,16 +15,18 @@ from datetime import datetime
 
 import pytest
 
-from card_data import BracketSources, bracket_lists, bracket_tables
+from card_data import BracketSources
+from card_data.lists import refresh as bracket_lists
+from card_data.store import list_tables as bracket_tables
 
 from card_data.settings import StoreSettings
 from edh_service.cli import cards as cli
-from card_data.bracket_tables import MASS_LAND_DENIAL, PAUPER_COMMANDERS, TWO_CARD_COMBOS
+from card_data.store.list_tables import MASS_LAND_DENIAL, PAUPER_COMMANDERS, TWO_CARD_COMBOS
 from card_data.settings import BracketSources
-from card_data.client import ScryfallClient
+from card_data.scryfall.client import ScryfallClient
 from card_data.errors import CardDataError
 from card_data.repository import open_repository
-from card_data.store import read_metadata
+from card_data.store.cards import read_metadata
 from card_data.sync import import_file, sync
 from edh_service.factory import create_app
 from tests.support.live_http import VALIDATE, sha256
@@ -225,7 +227,7 @@ def test_running_out_of_memory_is_a_failed_refresh(fixture_db, server, monkeypat
 
 
 def test_running_out_of_memory_is_a_failed_sync(fixture_db, scryfall_server, monkeypatch):
-    from card_data import store
+    from card_data.store import cards as store
 
     before = sha256(fixture_db)
 
@@ -244,7 +246,7 @@ def test_running_out_of_memory_is_a_failed_sync(fixture_db, scryfall_server, mon
 @pytest.fixture
 def quick_pages(monkeypatch):
     """Search pages spaced 10 ms apart instead of 700 (what is tested is the chain, not the spacing)."""
-    monkeypatch.setattr("card_data.file_coordination.RATE_LIMITED_INTERVAL", 0.01)
+    monkeypatch.setattr("card_data.coordination.files.RATE_LIMITED_INTERVAL", 0.01)
 
 
 def search_requests(server) -> list[str]:

@@ -14,8 +14,8 @@ from edh_service.card_extension import repository_of
 from edh_service.factory import create_app
 from card_data import CardDataError
 from card_data.settings import StoreSettings
-from card_data.client import ScryfallClient
-from card_data.store import read_metadata
+from card_data.scryfall.client import ScryfallClient
+from card_data.store.cards import read_metadata
 from card_data.sync import sync
 from tests.support.live_http import NORMAL_DECK, VALIDATE, sha256
 from tests.support.spacing import RecordedLimits, assert_spaced

@@ -319,7 +319,9 @@ def load_bracket_lists(db) -> None:
     does with MASS_LAND_DENIAL_FILE / COMBOS_FILE (no network)."""
     from pathlib import Path
 
-    from card_data import BracketSources, bracket_lists, bracket_tables
+    from card_data import BracketSources
+    from card_data.lists import refresh as bracket_lists
+    from card_data.store import list_tables as bracket_tables
 
     folder = Path(__file__).resolve().parents[1] / "fixtures" / "brackets"
     results = bracket_lists.refresh(db, BracketSources(
@@ -356,7 +358,7 @@ def load_card_names(db) -> None:
     `cards import-names` does."""
     from pathlib import Path
 
-    from card_data import names_sync
+    from card_data.names import sync as names_sync
 
     status = names_sync.import_names(db, Path(__file__).resolve().parents[1] / "fixtures" / PRINTED_NAMES,
                                      updated_at="2026-11-29T00:00:00+00:00")

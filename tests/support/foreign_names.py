@@ -16,7 +16,7 @@ PAGE = "scryfall-cards-page3-gk2-2019.json"
 def real_names_store(shared: Path, folder: Path) -> tuple[Path, dict, dict]:
     """(store path, the TSP set file, the Scryfall page) with the files' cards taken from the
     real oracle file (joined by name) and their names imported."""
-    from card_data import names_sync
+    from card_data.names import sync as names_sync
     from card_data.sync import import_file
 
     names = shared / "carddata" / "foreign-names"

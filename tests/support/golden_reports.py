@@ -27,7 +27,9 @@ UPDATED_AT = "2026-11-01T00:00:00+00:00"  # fixed, so the build date cannot leak
 
 def build_store(shared: Path, db: Path) -> Path:
     """The real store at db: ../shared/carddata imported, ../shared/brackets loaded."""
-    from card_data import BracketSources, bracket_lists, bracket_tables
+    from card_data import BracketSources
+    from card_data.lists import refresh as bracket_lists
+    from card_data.store import list_tables as bracket_tables
     from card_data.sync import import_file
 
     lists = shared / "brackets"

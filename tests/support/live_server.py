@@ -1,4 +1,4 @@
-"""Start the service as `make run` does (gunicorn + edh_service/gunicorn_conf.py) on a free loopback
+"""Start the service as `make run` does (gunicorn + edh_service/serving/gunicorn_conf.py) on a free loopback
 port. Shared by the tests that need a real process and by the HTTP benchmarks."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from tests.support.cli_runs import NOWHERE
 
 ROOT = Path(__file__).resolve().parents[2]
 # As `make run` and the Docker image start it (the config is a module of the package).
-GUNICORN_CONFIG = "python:edh_service.gunicorn_conf"
-WSGI_APP = "edh_service.wsgi:app"
+GUNICORN_CONFIG = "python:edh_service.serving.gunicorn_conf"
+WSGI_APP = "edh_service.serving.wsgi:app"
 
 
 class ServerFailed(RuntimeError):
@@ -35,7 +35,7 @@ def free_port() -> int:
 @contextmanager
 def gunicorn(log: Path, *, ready_path: str = "/healthz", app: str = WSGI_APP,
              **environment: str) -> Iterator[tuple[str, subprocess.Popen]]:
-    """gunicorn --config python:edh_service.gunicorn_conf edh_service.wsgi:app; yields (base URL, process) once
+    """gunicorn --config python:edh_service.serving.gunicorn_conf edh_service.serving.wsgi:app; yields (base URL, process) once
     ready_path answers 200, and stops it (SIGTERM, then SIGKILL) afterwards.
 
     `environment` overrides the inherited environment (CARD_DB, WEB_CONCURRENCY...);

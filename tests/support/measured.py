@@ -16,7 +16,7 @@ Operations:
   sync DB API_URL                  card_data.sync.sync(force=True)
   import DB PATH                   card_data.sync.import_file
   refresh DB API_URL SPELLBOOK_URL [COMBOS_FILE]
-                                   card_data.bracket_lists.refresh (COMBOS_FILE: mass land
+                                   card_data.lists.refresh.refresh (COMBOS_FILE: mass land
                                    denial alone from the network)
   collection API_URL NAME...       ScryfallClient.fetch_collection
 """
@@ -75,7 +75,7 @@ def measure(operation: str, *args: object, timeout: float = TIMEOUT_SECONDS) -> 
 
 
 def _sync(db: str, api_url: str) -> dict:
-    from card_data.client import ScryfallClient
+    from card_data.scryfall.client import ScryfallClient
     from card_data.settings import StoreSettings
     from card_data.sync import sync
 
@@ -91,7 +91,9 @@ def _import(db: str, path: str) -> dict:
 
 
 def _refresh(db: str, api_url: str, spellbook_url: str, combos_file: str | None = None) -> dict:
-    from card_data import BracketSources, bracket_lists, bracket_tables
+    from card_data import BracketSources
+    from card_data.lists import refresh as bracket_lists
+    from card_data.store import list_tables as bracket_tables
 
     sources = BracketSources(api_url=api_url, spellbook_url=spellbook_url, combos_file=combos_file)
     return {kind: {"status": outcome.status, "error": outcome.error, "entries": outcome.list_status.entries}
@@ -99,7 +101,7 @@ def _refresh(db: str, api_url: str, spellbook_url: str, combos_file: str | None 
 
 
 def _collection(api_url: str, *names: str) -> dict:
-    from card_data.client import ScryfallClient
+    from card_data.scryfall.client import ScryfallClient
 
     found, not_found = ScryfallClient(api_url, retries=0).fetch_collection(names)
     return {"found": len(found), "not_found": len(not_found)}

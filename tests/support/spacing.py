@@ -21,7 +21,7 @@ import time
 import uuid
 from typing import TYPE_CHECKING
 
-from card_data.file_coordination import RATE_LIMITED_INTERVAL, RateLimits
+from card_data.coordination.files import RATE_LIMITED_INTERVAL, RateLimits
 
 if TYPE_CHECKING:
     from card_data.coordination import Limits
@@ -62,7 +62,7 @@ class RecordedLimits:
 class RedisClaims:
     """The claims that every instance using a Redis made, seen from outside them: while in
     use, a MONITOR connection reads the SET of the next allowed send that the claim script
-    (card_data.redis_coordination._ACQUIRE_SLOT) makes when it claims, stamped with Redis's time.
+    (card_data.coordination.redis_backend._ACQUIRE_SLOT) makes when it claims, stamped with Redis's time.
     `starts()`: when each claim was made, in time.monotonic (Redis runs on this machine: its
     clock is time.time's)."""
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from card_data.bracket_tables import MASS_LAND_DENIAL, TWO_CARD_COMBOS
+from card_data.store.list_tables import MASS_LAND_DENIAL, TWO_CARD_COMBOS
 from card_data.settings import BracketSources, StoreSettings
-from card_data.store import read_metadata
+from card_data.store.cards import read_metadata
 from card_data.sync import adopt
 from edh_service.cli import cards as cli
 from edh_service.config import bracket_sources

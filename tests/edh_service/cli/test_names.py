@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from card_data import names_table
+from card_data.store import names_table
 from edh_service.cli import cards as cli
 from tests.support.cli_runs import run_cli
 from tests.support.factories import FOREIGN_BASICS, FOREIGN_SPELLS, PRINTED_NAMES, deck_text, load_card_names

@@ -1,0 +1,120 @@
+"""Error handling: every 4xx/5xx under /api/ (and on the health endpoints) is one JSON
+envelope `{"code", "status", "message", "errors"?}` where `code` equals the HTTP status;
+the page keeps Flask's HTML. Never a 500 for bad input, never an HTML page on /api/.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Mapping
+
+from flask import Flask, current_app, jsonify, request
+from werkzeug.exceptions import (
+    ClientDisconnected,
+    HTTPException,
+    InternalServerError,
+    RequestEntityTooLarge,
+    ServiceUnavailable,
+    UnprocessableEntity,
+)
+
+from card_data import CardDataError, CardDataUnavailable
+from edh_service import card_extension
+from edh_service.serving import connections
+from validator.parse import DecklistError
+
+log = logging.getLogger(__name__)
+
+JSON_PATHS = ("/api/", "/healthz", "/readyz", "/openapi.json")
+
+
+def unprocessable(message: str, errors: Any) -> UnprocessableEntity:
+    """A 422 carrying per-field details for the envelope."""
+    error = UnprocessableEntity(message)
+    error.errors = errors
+    return error
+
+
+def wants_json() -> bool:
+    """Errors under /api/ and on the health endpoints are JSON; the page keeps HTML."""
+    return request.path.startswith(JSON_PATHS) or request.path == "/api"
+
+
+def envelope(code: int, status: str, message: str, errors: Any = None, headers=()) -> Any:
+    """The one error shape: {"code", "status", "message", "errors"?}."""
+    body = {"code": code, "status": status, "message": message}
+    if errors:
+        body["errors"] = string_keys(errors)
+    response = jsonify(body)
+    response.status_code = code
+    response.headers.extend(headers)
+    return response
+
+
+def string_keys(value: Any) -> Any:
+    """marshmallow keys list errors by int index; JSON objects need string keys."""
+    if isinstance(value, Mapping):
+        return {str(key): string_keys(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [string_keys(item) for item in value]
+    return value
+
+
+def close_stopped_body() -> str:
+    """For werkzeug's ClientDisconnected (400): a read of the body failed, e.g. gunicorn's
+    CLIENT_TIMEOUT cut off a client that stopped sending. The connection closes after the
+    answer (connections.body_stopped); the message, for the envelope or the page, says what
+    happened (werkzeug's own text blames the request)."""
+    connections.body_stopped(request.environ)
+    return "The request body stopped arriving before its end."
+
+
+def handle_http_exception(error: HTTPException):
+    """Every HTTP error under /api/ as the envelope; elsewhere Flask's own page."""
+    if isinstance(error, ClientDisconnected):
+        error.description = close_stopped_body()
+    if not wants_json():
+        return error
+    # Keep headers such as Allow (405) but not the HTML content type.
+    headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+    message = error.description
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if isinstance(error, RequestEntityTooLarge) and limit:
+        # werkzeug's own text names no figure; the page shows this message as is.
+        message = f"The request body is over the limit of {limit} bytes. Send a shorter list."
+    return envelope(error.code, error.name, message, getattr(error, "errors", None), headers)
+
+
+def handle_decklist_error(error: DecklistError):
+    """Text the parser refuses outright (too many lines): a 422 on the decklist field."""
+    return handle_http_exception(unprocessable(str(error), {"decklist": [str(error)]}))
+
+
+def handle_unavailable(error: CardDataUnavailable):
+    """No card data yet (or Scryfall is down for a miss): 503 and when to come back."""
+    seconds = card_extension.retry_after(error)
+    message = f"Card data is not available yet; retry in {seconds} s."
+    return handle_http_exception(ServiceUnavailable(message, retry_after=seconds))
+
+
+def handle_card_data_error(error: CardDataError):
+    """The store is broken in some other way: log it, 503, and try again later."""
+    log.exception("card data error")
+    return handle_unavailable(CardDataUnavailable(str(error), card_extension.wait_seconds()))
+
+
+def handle_unexpected(error: Exception):
+    """A bug: log it with its traceback and answer a plain 500 (no details leak)."""
+    log.exception("unhandled error on %s %s", request.method, request.path)
+    if not wants_json():
+        return InternalServerError()
+    return envelope(500, "Internal Server Error", "The server failed; the error was logged.")
+
+
+def init_app(app: Flask) -> None:
+    """Install the envelope handlers (most specific class wins)."""
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(DecklistError, handle_decklist_error)
+    app.register_error_handler(CardDataUnavailable, handle_unavailable)
+    app.register_error_handler(CardDataError, handle_card_data_error)
+    app.register_error_handler(Exception, handle_unexpected)

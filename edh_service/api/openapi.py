@@ -1,0 +1,214 @@
+"""The OpenAPI document, generated from the marshmallow schemas with apispec, and /docs:
+a server-rendered page listing every operation (no script, no CDN, strict CSP)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from functools import lru_cache
+from typing import Any
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from flask import Blueprint, jsonify, render_template_string
+
+from edh_service.api import format_schemas, schemas
+
+bp = Blueprint("openapi", __name__)
+
+ERROR = {"$ref": "#/components/schemas/Error"}
+
+
+def error_response(description: str, *, retry_after: str | None = None) -> dict:
+    """An error response in the envelope shape (with Retry-After on 503 and 429)."""
+    response: dict[str, Any] = {"description": description,
+                                "content": {"application/json": {"schema": ERROR}}}
+    if retry_after:
+        response["headers"] = {"Retry-After": {
+            "description": retry_after,
+            "schema": {"type": "integer", "minimum": 1}}}
+    return response
+
+
+# Every /api/ operation counts against the per-client budget (RATELIMIT, observability.py).
+TOO_MANY = error_response("Over this client's request budget (RATELIMIT).",
+                          retry_after="Seconds until the client's budget renews.")
+UNAVAILABLE = error_response("Card data is not loaded yet.",
+                             retry_after="Seconds until card data may be available.")
+
+
+BAD_INPUT = {
+    "400": error_response("Malformed JSON or a body that is not valid in its charset."),
+    "413": error_response("The body is over MAX_CONTENT_LENGTH (default 1 MiB)."),
+    "415": error_response("Neither application/json nor text/plain."),
+    "422": error_response("The request does not have the expected shape; `errors` says where."),
+    "429": TOO_MANY,
+    "503": UNAVAILABLE,
+}
+# The batch endpoint reads JSON only: a text/plain body is a 415 there too.
+BATCH_INPUT = {**BAD_INPUT, "415": error_response("Not application/json.")}
+
+TEXT_PARAMETERS = [
+    {"in": "query", "name": "format", "schema": {"type": "string", "enum": list(format_schemas.GAME_FORMAT_NAMES)},
+     "description": "The game format, a key or alias in any case (a JSON field of the same name wins); "
+                    "omitted: the one the list names, else commander."},
+    {"in": "query", "name": "decklist_format",
+     "schema": {"type": "string", "enum": list(schemas.ValidateRequestSchema().fields["decklist_format"]
+                                                 .validate.choices)},
+     "description": "Force a decklist reader (a JSON field of the same name wins)."},
+    {"in": "query", "name": "commanders", "style": "form", "explode": True,
+     "schema": {"type": "array", "maxItems": schemas.MAX_COMMANDERS,
+                "items": {"type": "string", "minLength": 1, "maxLength": schemas.MAX_NAME_LENGTH}},
+     "description": "Designate a commander; repeat for partners (JSON `commanders` wins)."},
+    {"in": "query", "name": "companion",
+     "schema": {"type": "string", "minLength": 1, "maxLength": schemas.MAX_NAME_LENGTH},
+     "description": "Designate the companion (JSON `companion` wins)."},
+    {"in": "query", "name": "signature_spells", "style": "form", "explode": True,
+     "schema": {"type": "array", "maxItems": schemas.MAX_SIGNATURE_SPELLS,
+                "items": {"type": "string", "minLength": 1, "maxLength": schemas.MAX_NAME_LENGTH}},
+     "description": "Oathbreaker: designate a signature spell; repeat for two (JSON `signature_spells` wins)."},
+    {"in": "query", "name": "bracket", "schema": {"type": "integer", "minimum": 1, "maximum": 5},
+     "description": "Declare the Commander Bracket, 1 to 5: what the list breaks in it is an error "
+                    "(bracket_*). A JSON `bracket` wins."},
+    {"in": "query", "name": "include", "style": "form", "explode": True,
+     "schema": {"type": "array", "maxItems": len(schemas.INCLUDES), "items": {"type": "string", "enum": list(schemas.INCLUDES)}},
+     "description": "Optional response blocks: `overview`, `formats` (JSON `include` wins)."},
+]
+
+
+def operations() -> dict[str, dict]:
+    """Every documented path and its operations."""
+    return {
+        "/api/v1/validate": {"post": {
+            "summary": "Validate one decklist",
+            "description": "200 for any well-formed request, legal or not: `valid` and every violation.",
+            "parameters": TEXT_PARAMETERS,
+            "requestBody": {"required": True, "content": {
+                "application/json": {"schema": "ValidateRequestSchema"},
+                "text/plain": {"schema": {"type": "string", "maxLength": schemas.MAX_DECKLIST_LENGTH}},
+            }},
+            "responses": {"200": {"description": "The verdict.",
+                                  "content": {"application/json": {"schema": "ReportSchema"}}},
+                          **BAD_INPUT},
+        }},
+        "/api/v1/validate/batch": {"post": {
+            "summary": f"Validate up to {schemas.BATCH_LIMIT} decklists",
+            "requestBody": {"required": True,
+                            "content": {"application/json": {"schema": "BatchRequestSchema"}}},
+            "responses": {"200": {"description": "One result per deck, in request order.",
+                                  "content": {"application/json": {"schema": "BatchResponseSchema"}}},
+                          **BATCH_INPUT},
+        }},
+        "/api/v1/formats": {"get": {
+            "summary": "The Commander-family formats",
+            "description": "Each format's deck size, who can command, legality key, brackets and aliases, and "
+                           "the updated_at of the data behind them (null: not loaded).",
+            "responses": {"200": {"description": "The formats table.",
+                                  "content": {"application/json": {"schema": "FormatsResponseSchema"}}},
+                          "429": TOO_MANY},
+        }},
+        "/api/v1/cards/{name}": {"get": {
+            "summary": "What the service knows about one card",
+            "parameters": [{"in": "path", "name": "name", "required": True,
+                            "schema": {"type": "string", "minLength": 1,
+                                       "maxLength": schemas.MAX_NAME_LENGTH}}],
+            "responses": {
+                "200": {"description": "The card.", "content": {"application/json": {"schema": "CardSchema"}}},
+                "404": error_response("No such card; `errors.suggestions` lists close names."),
+                "422": BAD_INPUT["422"],
+                "429": TOO_MANY,
+                "503": UNAVAILABLE,
+            },
+        }},
+        "/healthz": {"get": {
+            "summary": "Liveness",
+            "responses": {"200": {"description": "The process answers.",
+                                  "content": {"application/json": {"schema": "HealthSchema"}}}},
+        }},
+        "/readyz": {"get": {
+            "summary": "Readiness: card data loaded",
+            "responses": {"200": {"description": "Ready.", "content": {"application/json": {"schema": "ReadySchema"}}},
+                          "503": UNAVAILABLE},
+        }},
+    }
+
+
+@lru_cache(maxsize=1)
+def spec_dict() -> dict:
+    """The OpenAPI 3.0 document (built once; it depends only on the code)."""
+    spec = APISpec(
+        title="EDH deck validator",
+        version="1.0.0",
+        openapi_version="3.0.3",
+        plugins=[MarshmallowPlugin()],
+        info={"description": "Is this Commander decklist legal, and if not, exactly what is wrong, "
+                             "where, and why? Violation codes are stable; messages may change."},
+    )
+    spec.components.schema("Error", schema=schemas.ErrorSchema)
+    for path, ops in operations().items():
+        spec.path(path=path, operations=ops)
+    return spec.to_dict()
+
+
+@bp.get("/openapi.json")
+def openapi_json():
+    """The OpenAPI document."""
+    return jsonify(spec_dict())
+
+
+DOCS_STYLE = (
+    "body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#111}"
+    "code,pre{font-family:ui-monospace,monospace;background:#f3f3f3;padding:.1rem .3rem}"
+    "pre{padding:.6rem;overflow-x:auto}section{border-top:1px solid #ccc;padding:.5rem 0}"
+    ".method{font-weight:700;text-transform:uppercase;margin-right:.5rem}"
+)
+# The one inline style is allowed by its hash, so the policy needs no 'unsafe-inline'.
+DOCS_CSP = ("default-src 'none'; style-src 'sha256-"
+            + base64.b64encode(hashlib.sha256(DOCS_STYLE.encode()).digest()).decode()
+            + "'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+DOCS_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{ spec.info.title }}: API</title><style>{{ style }}</style></head>
+<body><main>
+<h1>{{ spec.info.title }} API {{ spec.info.version }}</h1>
+<p>{{ spec.info.description }}</p>
+<p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI {{ spec.openapi }}).</p>
+{% for path, ops in spec.paths.items() %}{% for method, op in ops.items() %}
+<section>
+<h2><span class="method">{{ method }}</span><code>{{ path }}</code></h2>
+<p>{{ op.summary }}{% if op.description %}. {{ op.description }}{% endif %}</p>
+{% if op.parameters %}<h3>Parameters</h3><ul>{% for p in op.parameters %}
+<li><code>{{ p.name }}</code> ({{ p.in }}): {{ p.description or "" }}</li>{% endfor %}</ul>{% endif %}
+{% if op.requestBody %}<h3>Request body</h3><ul>{% for type, media in op.requestBody.content.items() %}
+<li><code>{{ type }}</code>: {{ schema_name(media.schema) }}</li>{% endfor %}</ul>{% endif %}
+<h3>Responses</h3><ul>{% for status, response in op.responses.items() %}
+<li><strong>{{ status }}</strong> {{ response.description }}{% if response.content %}:
+{{ schema_name(response.content["application/json"].schema) }}{% endif %}</li>{% endfor %}</ul>
+</section>{% endfor %}{% endfor %}
+<h2>Schemas</h2>
+{% for name, schema in spec.components.schemas.items() %}
+<section id="{{ name }}"><h3>{{ name }}</h3><ul>{% for field, prop in schema.properties.items() %}
+<li><code>{{ field }}</code>{% if field in schema.required %} (required){% endif %}:
+{{ schema_name(prop) }}{% if prop.description %}. {{ prop.description }}{% endif %}</li>{% endfor %}</ul></section>
+{% endfor %}
+</main></body></html>"""
+
+
+def schema_name(schema: dict) -> str:
+    """A short human description of a JSON schema: its $ref name or its type."""
+    if "$ref" in schema:
+        return schema["$ref"].rsplit("/", 1)[-1]
+    if schema.get("type") == "array":
+        return f"array of {schema_name(schema.get('items', {}))}"
+    if "enum" in schema:
+        return "one of " + ", ".join(str(value) for value in schema["enum"])
+    return str(schema.get("type", "object"))
+
+
+@bp.get("/docs")
+def docs():
+    """The API reference as plain HTML, rendered from the same document."""
+    html = render_template_string(DOCS_PAGE, spec=spec_dict(), style=DOCS_STYLE, schema_name=schema_name)
+    return html, 200, {"Content-Security-Policy": DOCS_CSP, "Cache-Control": "public, max-age=300"}

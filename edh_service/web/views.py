@@ -1,0 +1,336 @@
+"""The paste-and-validate page at `/`: a plain HTML form that works without JavaScript.
+
+The view reads the pasted text (or an uploaded file), calls `pipeline.validate_text` and
+renders the Report server-side. `static/app.js` enhances the same page: it posts to
+`/api/v1/validate` and renders the JSON without a reload. No rule logic lives here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from flask import Blueprint, current_app, render_template, request
+from marshmallow import ValidationError
+from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
+
+from card_data import CardDataError, CardDataUnavailable
+from edh_service import card_extension, decoding, pipeline
+from edh_service.web import charts
+from edh_service.api import responses, schemas
+from edh_service.api.errors import close_stopped_body
+from card_data.names.printed import LANGUAGE_NAMES
+from validator.brackets import BRACKET_NAMES
+from validator.decklist import Designation
+from validator.formats import FORMATS as GAME_FORMATS, FieldNotInFormat, UnknownFormat
+from validator.overview import COLOR_NAMES
+from validator.parse import FORMATS, DecklistError, split_lines
+from validator.phrasing import plural
+from validator.violations import Severity
+
+bp = Blueprint("web", __name__, template_folder="templates", static_folder="static")
+
+# Everything the page loads comes from this origin: no inline script or style, no CDN,
+# and nobody may frame it (clickjacking). `form-action 'self'` keeps the form honest.
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        f"img-src 'self' {responses.IMAGE_HOST}",  # card previews: Scryfall's image CDN only
+        "connect-src 'self'",
+        "form-action 'self'",
+        "base-uri 'none'",
+        "object-src 'none'",
+        "frame-ancestors 'none'",
+    )
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    # Card links go to Scryfall; the submitted list must not leak through a Referer.
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate CSP 2
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+}
+
+VALIDATE_SCHEMA = schemas.ValidateRequestSchema()  # stateless, safe to share between requests
+MAX_COMMANDER_FIELDS = 2  # the form offers a commander and a partner
+FORMAT_BY_KEY = {f.key: f for f in GAME_FORMATS}  # the template names the format a report was judged in
+# Bidirectional controls: embeddings and overrides (U+202A-202E, closed by U+202C) and
+# isolates (U+2066-2068, closed by U+2069), plus the marks. A typed name holding an override
+# reversed the rest of the message quoting it ("Did you mean ..." read backwards).
+EMBEDDINGS = re.compile("[\u202a\u202b\u202d\u202e]")
+ISOLATES = re.compile("[\u2066\u2067\u2068]")
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the submitted text as the listing shows it, with its marks."""
+
+    number: int
+    text: str
+    severity: str | None = None  # "error" beats "warning" when both touch the line
+    codes: tuple[str, ...] = ()
+    translated: tuple = ()  # (English name, language name) of a name the line wrote in another language
+
+
+@bp.after_app_request
+def add_security_headers(response):
+    """Strict headers on the page and its assets (the app's `static` route serves the
+    same folder as this blueprint's, so it gets them too; other routes are left alone)."""
+    served = request._get_current_object()  # one look-up through the context proxy
+    blueprint, endpoint = served.blueprint, served.endpoint
+    if blueprint != bp.name and endpoint != "static":
+        return response
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    if blueprint == bp.name and endpoint != "web.static":
+        # The page echoes a decklist back; keep it out of shared caches and history.
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/")
+def index():
+    """The empty form."""
+    return render_page()
+
+
+@bp.post("/")
+def submit():
+    """The no-JavaScript path: validate the posted list and render the verdict."""
+    try:
+        form = read_form()
+    except RequestEntityTooLarge:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        return render_page(error=too_large_message(limit)), 413
+    if not form["text"].strip():
+        return render_page(form=form, error="Paste a decklist or choose a file first."), 422
+    try:
+        # The API's own schema: the form gets exactly the API's bounds and field rules.
+        data = VALIDATE_SCHEMA.load(api_fields(form))
+    except ValidationError as error:
+        return render_page(form=form, error=describe_errors(error.messages)), 422
+    return validate_and_render(form, data)
+
+
+@bp.errorhandler(Exception)
+def unexpected_error(error):
+    """A bug while validating: log it and answer the page (with the list kept), not a bare 500."""
+    if isinstance(error, HTTPException):
+        if error.code == 429 and request.method == "POST":
+            return too_many_requests(error)  # the rate limit: keep the list, say when to come back
+        if error.code == 413 and request.method == "POST":  # a streamed body over the limit
+            return render_page(error=too_large_message(current_app.config.get("MAX_CONTENT_LENGTH"))), 413
+        if isinstance(error, ClientDisconnected):  # the body stopped arriving (CLIENT_TIMEOUT)
+            return render_page(error=close_stopped_body()), 400
+        return error  # 404, 405...: Flask's own answer is right
+    current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
+    try:
+        form = read_form()
+    except Exception:  # noqa: BLE001 - the body itself may be the problem
+        form = None
+    message = "Something went wrong on our side and was logged. Please try again later."
+    return render_page(form=form, error=message), 500
+
+
+def too_many_requests(error: HTTPException):
+    """The page for a form post over the client's RATELIMIT budget (429), the list kept."""
+    seconds = getattr(error, "retry_after", None)  # whole seconds, from check_rate_limit
+    later = f"Try again in {plural(seconds, 'second')}." if seconds else "Try again later."
+    try:
+        form = read_form()
+    except Exception:  # noqa: BLE001 - the body itself may be the problem
+        form = None
+    headers = {"Retry-After": str(seconds)} if seconds else {}
+    return render_page(form=form, error=f"Too many validations from your address just now. {later}"), 429, headers
+
+
+def read_form() -> dict:
+    """The submitted fields; an uploaded file, when one was chosen, replaces the textarea."""
+    text = request.form.get("decklist", "")
+    upload = request.files.get("deckfile")
+    if upload is not None and upload.filename:
+        text = decode_upload(upload.read())
+    commanders = [name.strip() for name in request.form.getlist("commanders")[:MAX_COMMANDER_FIELDS]]
+    return {
+        "text": text,
+        "format": request.form.get("format", "") if request.form.get("format") in FORMATS else "",
+        "commanders": [name for name in commanders if name],
+        "companion": request.form.get("companion", "").strip(),
+        "bracket": request.form.get("bracket", "").strip(),
+        "game_format": request.form.get("game_format", "").strip(),
+    }
+
+
+def api_fields(form: dict) -> dict:
+    """The form as a POST /api/v1/validate body (empty fields left out)."""
+    body = {"decklist": form["text"]}
+    if form["format"]:
+        body["decklist_format"] = form["format"]
+    if form["commanders"]:
+        body["commanders"] = form["commanders"]
+    if form["companion"]:
+        body["companion"] = form["companion"]
+    if form["bracket"]:
+        # a number for the schema to range-check; anything else it refuses as it stands
+        body["bracket"] = schemas.integer(form["bracket"]) if form["bracket"].isdecimal() else form["bracket"]
+    if form.get("game_format"):  # the game format; the form's `format` is the list's syntax
+        body["format"] = form["game_format"]
+    return body
+
+
+# The API's field names as the form labels them, for error messages a person reads.
+FIELD_LABELS = {"decklist": "Decklist", "decklist_format": "List format", "commanders": "Commander",
+                "companion": "Companion", "bracket": "Bracket", "format": "Game format"}
+
+
+def describe_errors(messages: dict) -> str:
+    """marshmallow's {field: [messages]} (nested for lists) as one sentence per field."""
+    def flatten(value) -> list[str]:
+        if isinstance(value, dict):
+            return [text for item in value.values() for text in flatten(item)]
+        if isinstance(value, (list, tuple)):
+            return [text for item in value for text in flatten(item)]
+        return [str(value)]
+
+    return " ".join(f"{FIELD_LABELS.get(field, field)}: {' '.join(flatten(value))}"
+                    for field, value in messages.items())
+
+
+def decode_upload(data: bytes) -> str:
+    """The file as the CLI reads it (decoding.decode_file: UTF-16/32 by BOM, UTF-8, else
+    Windows-1252); a stray byte must not refuse the whole list."""
+    try:
+        return decoding.decode_file(data)
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def validate_and_render(form: dict, data: dict):
+    """Run the one engine on the loaded request and render the Report, or say why not."""
+    try:
+        validated = pipeline.validate_text(
+            data["decklist"],
+            card_extension.get_repository(),
+            Designation.of(data.get("commanders"), data.get("companion")),
+            format=data.get("decklist_format"),
+            bracket=data.get("bracket"),
+            with_overview=True,  # the deck overview under the problems
+            game_format=data.get("format"),  # None: the list's own, else Commander
+            with_formats=True,  # "legal in ..." for every format, under the facts
+            lookup=card_extension.lookup_budget(),
+        )
+    except (DecklistError, FieldNotInFormat, UnknownFormat) as error:
+        return render_page(form=form, error=str(error)), 422
+    except CardDataUnavailable as error:
+        # The same figure the API and /readyz send.
+        seconds = card_extension.retry_after(error)
+        message = f"Card data is not loaded yet. Try again in {plural(seconds, 'second')}."
+        response = current_app.make_response((render_page(form=form, error=message), 503))
+        response.headers["Retry-After"] = str(seconds)
+        return response
+    except CardDataError:
+        current_app.logger.exception("card data failed while validating from the page")
+        return render_page(form=form, error="Card data could not be read. Try again later."), 503
+    return render_page(form=form, report=validated.report, translated=validated.translated)
+
+
+def render_page(*, form: dict | None = None, report=None, error: str | None = None, translated=()) -> str:
+    """Render the page: the form (refilled), and the verdict or an error when there is one."""
+    form = form or {"text": "", "format": "", "commanders": [], "companion": "", "bracket": "", "game_format": ""}
+    return render_template(
+        "index.html",
+        form=form,
+        formats=FORMATS,
+        report=report,
+        error=error,
+        lines=listing(form["text"], report.violations, translated) if report else (),
+        counts=severity_counts(report.violations) if report else {},
+        color_names=COLOR_NAMES,
+        scryfall_url=responses.scryfall_search_url,
+        card_data=card_data_metadata(),
+        max_name=schemas.MAX_NAME_LENGTH,
+        bracket_names=BRACKET_NAMES,
+        game_formats=GAME_FORMATS,
+        format_by_key=FORMAT_BY_KEY,
+        **charts.page_context(report),  # the deck overview and the card previews
+    )
+
+
+def card_data_metadata():
+    """Where the card data came from and how fresh it is, for the footer; None when unknown."""
+    try:
+        return card_extension.get_repository().metadata()
+    except CardDataError:  # the footer must never take the page down with it
+        return None
+
+
+def listing(text: str, violations, translated=()) -> list[Line]:
+    """The submitted text split into numbered lines, each marked by the violations naming it
+    and by the English card of a name it wrote in another language (pipeline.Translated)."""
+    marks = line_marks(violations)
+    english: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for _, card, lang, numbers in translated:
+        for number in numbers:
+            english[number].append((card, LANGUAGE_NAMES.get(lang, lang)))
+    return [
+        Line(number, content, *marks.get(number, (None, ())), tuple(english.get(number, ())))
+        for number, content in enumerate(display_lines(text), start=1)
+    ]
+
+
+def display_lines(text: str) -> list[str]:
+    """The lines exactly as the parser numbers them (CR, LF, CRLF), minus a final empty one."""
+    lines = split_lines(text)
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line does not start another
+    return lines
+
+
+def line_marks(violations) -> dict[int, tuple[str, tuple[str, ...]]]:
+    """line number -> (worst severity, codes), so a line shows its worst problem first."""
+    codes: dict[int, list[str]] = defaultdict(list)
+    errors: set[int] = set()
+    for violation in violations:
+        for number in violation.lines:
+            if violation.code not in codes[number]:
+                codes[number].append(str(violation.code))
+            if violation.severity == Severity.ERROR:
+                errors.add(number)
+    return {n: ("error" if n in errors else "warning", tuple(c)) for n, c in codes.items()}
+
+
+def severity_counts(violations) -> dict[str, int]:
+    """How many errors and warnings, for the one-line summary."""
+    counts = {"error": 0, "warning": 0}
+    for violation in violations:
+        counts[str(violation.severity)] = counts.get(str(violation.severity), 0) + 1
+    return counts
+
+
+@bp.app_template_filter("isolate_names")
+def isolate_names(message: str, names) -> str:
+    """The message with each quoted name that holds bidirectional controls isolated: FSI,
+    the name, then as many closers as it opened (a stray closer is ignored), then PDI, so
+    whatever it overrides ends with it. static/app.js does the same (isolateNames)."""
+    for name in names:
+        if BIDI_CONTROLS.search(name):
+            closers = "\u202c" * len(EMBEDDINGS.findall(name)) + "\u2069" * len(ISOLATES.findall(name))
+            message = message.replace(name, f"\u2068{name}{closers}\u2069")
+    return message
+
+
+def too_large_message(limit: int | None) -> str:
+    """Say how big a submission may be, in words a person reads; or, for a small body that
+    werkzeug refused for its number of form parts (MAX_FORM_PARTS), that."""
+    length = request.content_length
+    if limit and length is not None and length <= limit:
+        return f"The form has too many fields (at most {request.max_form_parts})."
+    if not limit:
+        return "The submission is too large."
+    return f"The submission is too large (the limit is {limit // 1024} KiB)."
