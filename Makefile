@@ -1,4 +1,4 @@
-# The README's commands: `make run` and `make test`. Everything lives in .venv.
+# The README's two commands, `make run` and `make test`, and `make docs`. Everything lives in .venv.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
