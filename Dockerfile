@@ -6,7 +6,7 @@
 #   docker run --rm -v edh-cards:/data -v "$PWD/oracle-cards.jsonl.gz:/import.jsonl.gz:ro" \
 #     edh-validator cards import /import.jsonl.gz
 # Several instances (REDIS_URL, the /shared bulk-file volume): deploy/compose.yaml and
-# deploy/kubernetes/, docs/several-instances.md.
+# deploy/kubernetes/, docs/deployment.md.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

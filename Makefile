@@ -1,4 +1,4 @@
-# The README's commands: `make run` and `make test`. Everything lives in .venv.
+# The README's two commands, `make run` and `make test`, and `make docs`. Everything lives in .venv.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +7,7 @@ RUN_STAMP := $(VENV)/.installed-run
 # Test-only JavaScript (axe-core for tests/edh_service/test_accessibility.py), pinned by package-lock.json.
 NODE_STAMP := node_modules/.installed
 
-.PHONY: test bench run venv clean peer-venv
+.PHONY: test bench run venv clean peer-venv docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,12 @@ venv: $(STAMP)
 
 test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest
+
+# The documentation site (mkdocs.yml): the tables generated from the code rewritten first
+# (scripts/gen_docs.py), then built with --strict into site/, so a broken link fails.
+docs: $(STAMP)
+	$(BIN)/python -m scripts.gen_docs
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 # wrk drives the HTTP benchmarks: installed with apt-get as .ci/run installs what pip cannot
 # (root and apt-get only; elsewhere the HTTP rows are skipped with a one-line message).
@@ -69,4 +75,4 @@ run: $(RUN_STAMP)
 	LOG_FORMAT=$${LOG_FORMAT:-text} exec $(BIN)/gunicorn --config python:edh_service.serving.gunicorn_conf edh_service.serving.wsgi:app
 
 clean:
-	rm -rf $(VENV) node_modules
+	rm -rf $(VENV) node_modules site

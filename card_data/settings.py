@@ -42,7 +42,7 @@ class StoreSettings:
 
     `redis_url` (several instances) shares Scryfall's budget, lockout and the sync lock
     through Redis; `shared_dir` is the folder where the syncing instance publishes the bulk
-    file (docs/several-instances.md). None: one host, files next to the store.
+    file (docs/deployment.md). None: one host, files next to the store.
     """
 
     db_path: Path

@@ -41,7 +41,7 @@ def sync(
     """Download Scryfall's oracle-cards bulk file into the store unless it is current.
 
     `client` defaults to one for settings.api_url and user_agent, on the store's budget.
-    With redis_url and shared_dir (several instances, docs/several-instances.md): a file
+    With redis_url and shared_dir (several instances, docs/deployment.md): a file
     another instance already published for this updated_at is used instead of downloading
     it again, and a downloaded file is left in shared_dir and published for the others.
     With `brackets`, the mass land denial and combo lists are refreshed afterwards too

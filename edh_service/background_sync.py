@@ -6,7 +6,7 @@ deployment contract: it serves 503s, it does not crash): until a store exists, e
 API answers with 503 and `Retry-After`. Meanwhile one thread keeps trying to sync. Under
 gunicorn every worker builds its own app, so a sync lock elects one syncing process:
 card_data.coordination's, an flock next to the store on one host, or a Redis lock for the
-whole cluster with REDIS_URL (docs/several-instances.md). The others see the new file
+whole cluster with REDIS_URL (docs/deployment.md). The others see the new file
 when the card store notices the swapped-in inode; with several instances they also
 `adopt` the bulk file the syncing instance published, without asking Scryfall.
 """

@@ -3,10 +3,10 @@ variable, type, default and meaning.
 
 `SETTINGS` is the table. `from_environment(environ)` reads it once, typed, and refuses a
 bad value with a `ConfigError` naming the variable (every bad one at once), so a typo
-stops start-up with one clear line instead of a traceback. The README's configuration
-table is generated from here (`python -m edh_service.config`) and a test keeps the two
-equal. Adding a setting is one `Setting(...)` line below; `create_app` puts every
-service setting in `app.config` under the same name.
+stops start-up with one clear line instead of a traceback. The configuration page's
+table (docs/configuration.md) is generated from here (`python -m scripts.gen_docs` calls
+`markdown_table`) and a test keeps the two equal. Adding a setting is one `Setting(...)`
+line below; `create_app` puts every service setting in `app.config` under the same name.
 
 `store_settings(values)` and `bracket_sources(values)` turn the table's values (app.config,
 or what a command read with `setting`) into the two values card_data is given: card_data
@@ -156,7 +156,7 @@ def storage_uri(value: str) -> str:
     return value
 
 
-# How each reader is named in the README's "type" column.
+# How each reader is named in the configuration table's "type" column.
 TYPE_NAMES: dict[Callable[[str], Any], str] = {
     flag: "flag", origins: "list", positive_int: "integer > 0", non_negative_int: "integer ≥ 0",
     non_negative_float: "seconds", positive_float: "seconds > 0", text: "text", rate_limits: "rate limits", redis_url: "Redis URL",
@@ -174,16 +174,16 @@ class Setting:
     meaning: str
     # "app": create_app puts it in app.config; "gunicorn": only gunicorn's config reads it.
     scope: str = "app"
-    # The README's default column when the default is not a plain value.
+    # The configuration table's default column when the default is not a plain value.
     shown_default: str | None = None
 
     @property
     def type_name(self) -> str:
-        """The value's kind, as the README shows it."""
+        """The value's kind, as the configuration table shows it."""
         return TYPE_NAMES[self.read]
 
     def show_default(self) -> str:
-        """The default as the README shows it."""
+        """The default as the configuration table shows it."""
         if self.shown_default is not None:
             return self.shown_default
         if isinstance(self.default, bool):
@@ -226,7 +226,7 @@ SETTINGS: tuple[Setting, ...] = (
             shown_default="unset"),
     Setting("CARD_DATA_SHARED_DIR", text, None,
             "several instances: a folder every instance can read where the syncing instance "
-            "publishes the bulk file (docs/several-instances.md)", shown_default="unset"),
+            "publishes the bulk file (docs/deployment.md)", shown_default="unset"),
     Setting("CARD_DATA_OFFLINE", flag, False,
             "`1`: no background sync and no `/cards/collection` look-ups"),
     Setting("CARD_DATA_SYNC", flag, True,
@@ -374,7 +374,7 @@ def bracket_sources(values: Mapping[str, Any], **overrides: Any) -> BracketSourc
 
 
 def markdown_table() -> str:
-    """The README's configuration table, generated from SETTINGS."""
+    """The configuration table (docs/configuration.md), generated from SETTINGS."""
     rows = ["| variable | type | default | meaning |", "|---|---|---|---|"]
     for item in SETTINGS:
         rows.append(f"| `{item.name}` | {item.type_name} | {item.show_default()} | {item.meaning} |")
@@ -382,7 +382,7 @@ def markdown_table() -> str:
 
 
 def main(argv: list[str]) -> int:
-    """`python -m edh_service.config`: the README table; with NAME, that setting's value as
+    """`python -m edh_service.config`: the configuration table; with NAME, that setting's value as
     read from the environment, in JSON (the Makefile asks for CARD_DATA_OFFLINE this way)."""
     import json
     import sys

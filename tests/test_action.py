@@ -49,7 +49,7 @@ def test_the_schema_check_rejects_a_broken_action(tmp_path):
 
 
 def test_action_declares_its_interface():
-    """Inputs and outputs the README documents; the store is saved after the check, always."""
+    """Inputs and outputs docs/cli-and-action.md documents; the store is saved after the check, always."""
     action = load_action()
     assert action["runs"]["using"] == "composite"
     assert set(action["inputs"]) == {"paths", "strict", "bracket", "game-format", "card-names", "format",

@@ -1,4 +1,4 @@
-"""The layers stay clean (docs/internals.md, issue 20): every production module is read with
+"""The layers stay clean (docs/architecture.md): every production module is read with
 `ast` and its imports followed, whatever form they take (top level, `if TYPE_CHECKING`,
 inside a function), so that
 

@@ -1,7 +1,7 @@
 """What the instances of the service share, behind one small interface: Scryfall's
 request budget and 429 lockout (`Limits`), the one-sync-at-a-time lock (`SyncLock`), and
 which bulk file the last sync published. DESIGN.md "Several instances",
-docs/several-instances.md.
+docs/deployment.md.
 
 Two backends:
 

@@ -22,7 +22,7 @@ from typing import Any
 # only the claim-to-arrival delay can shorten a gap: `python -m bench jitter` measured it
 # at 4-9 ms typically and 28-47 ms at worst with both cores busy (sleep overshoot: up to
 # 83 ms); 700 ms keeps two requests >= 500 ms apart up to 200 ms of delay, and any three
-# more than 1 s apart up to 400 ms (docs/several-instances.md).
+# more than 1 s apart up to 400 ms (docs/deployment.md).
 RATE_LIMITED_INTERVAL = 0.70
 
 

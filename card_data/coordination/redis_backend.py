@@ -1,6 +1,6 @@
 """Several hosts' coordination (REDIS_URL set): Scryfall's request budget and lockout,
 the one-sync-at-a-time lock and the published bulk file, shared by every instance through
-Redis (DESIGN.md "Several instances", docs/several-instances.md).
+Redis (DESIGN.md "Several instances", docs/deployment.md).
 
 Every Redis operation is one atomic command or Lua script. Redis is a dependency, not a
 single point of failure: when it cannot be reached, each call falls back to this host's

@@ -1,4 +1,4 @@
-"""Several instances sharing one download (docs/several-instances.md): the syncing instance
+"""Several instances sharing one download (docs/deployment.md): the syncing instance
 keeps the bulk file in CARD_DATA_SHARED_DIR as it streams past (`SharedCopy`) and
 publishes its name and updated_at through the coordination (Redis); the others build
 their store from it (`published_file`, `build_from_shared`) instead of asking Scryfall.

@@ -23,7 +23,7 @@ CARD_DB and SCRYFALL_API_URL choose the store and the API (--db / --api-url over
 they are read as the service reads them (edh_service.config, turned into card_data's
 StoreSettings and BracketSources by config.store_settings / bracket_sources). With REDIS_URL (several
 instances) `sync` shares Scryfall's budget through Redis and, with CARD_DATA_SHARED_DIR,
-uses or publishes the bulk file there (docs/several-instances.md).
+uses or publishes the bulk file there (docs/deployment.md).
 SPELLBOOK_URL, MASS_LAND_DENIAL_FILE, COMBOS_FILE and PAUPER_COMMANDERS_FILE the lists' sources.
 Exit codes: 0 done, 1 card data error, 75 temporarily unavailable (EX_TEMPFAIL). A bracket
 list that fails to refresh keeps its last data and is a warning on stderr, not an error:

@@ -59,7 +59,7 @@ def add_cors_headers(response: Response, allowed: tuple[str, ...], served: Reque
     if not origin or not ("*" in allowed or origin in allowed):
         return
     response.headers["Access-Control-Allow-Origin"] = "*" if "*" in allowed else origin
-    # X-Request-ID both ways: a client may send its own id (README, Operations) and read ours.
+    # X-Request-ID both ways: a client may send its own id (docs/operations.md, "Request ids") and read ours.
     response.headers["Access-Control-Expose-Headers"] = "Retry-After, X-Request-ID"
     if served.method == "OPTIONS":  # preflight for a JSON POST
         response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"

@@ -1,4 +1,4 @@
-"""Card data across instances (docs/several-instances.md): the syncing instance leaves the
+"""Card data across instances (docs/deployment.md): the syncing instance leaves the
 bulk file in a shared folder and publishes it in Redis; the others build their own store
 from it without downloading it again."""
 

@@ -280,7 +280,7 @@ def test_cors_preflight_for_a_json_post(client):
 
 
 def test_cors_preflight_allows_and_exposes_the_request_id(client):
-    # README: a client may send its own X-Request-ID. A browser asks first; a preflight that
+    # docs/operations.md: a client may send its own X-Request-ID. A browser asks first; a preflight that
     # does not allow the header makes the browser drop the request before it is sent.
     response = preflight(client, "content-type,x-request-id")
     allowed = {h.strip().lower() for h in response.headers["Access-Control-Allow-Headers"].split(",")}

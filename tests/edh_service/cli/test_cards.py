@@ -155,7 +155,7 @@ def test_cards_import_with_files_and_brackets_command(tmp_path, server, capsys, 
     assert "two-card combos: 4 entries" in capsys.readouterr().out
 
 
-# --- several instances (docs/several-instances.md) ----------------------------------------
+# --- several instances (docs/deployment.md) ----------------------------------------
 
 
 def test_cards_sync_publishes_for_the_other_instances(redis_server, scryfall_server, tmp_path):

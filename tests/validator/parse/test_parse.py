@@ -89,7 +89,7 @@ def test_format_hint_reads_the_same_entries(name, format, expected):
     assert rows(parse(sample(name), hint)) == expected
 
 
-def test_formats_lists_every_reader_internals_md_names():
+def test_formats_lists_every_reader_the_docs_name():
     assert {"text", "arena", "moxfield", "archidekt", "mtgo_dek", "cockatrice", "forge", "xmage"} <= set(FORMATS)
 
 
