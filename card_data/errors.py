@@ -23,5 +23,10 @@ class DeadlinePassed(CardDataUnavailable):
     dripping server, a request budget spent): what was read of it is thrown away."""
 
 
+class BudgetSpent(CardDataUnavailable):
+    """Not asked at all: the caller's time budget was spent (or no slot in the upstream's
+    request budget came within it) before the request could be sent. No sign of an outage."""
+
+
 class CardDataNotFound(CardDataError):
     """The upstream answered 404: no such object (for a search: no card matched)."""

@@ -26,7 +26,7 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.util.retry import Retry
 
-from card_data.errors import CardDataError, CardDataNotFound, CardDataUnavailable, DeadlinePassed
+from card_data.errors import BudgetSpent, CardDataError, CardDataNotFound, CardDataUnavailable, DeadlinePassed
 
 DEFAULT_TIMEOUT = (3.05, 30.0)  # (connect, read) seconds; a bulk download streams past 30 s fine
 DEFAULT_RETRIES = 3
@@ -90,8 +90,9 @@ class Cutoff:
 
     def __enter__(self) -> Cutoff:
         remaining = self.deadline.remaining()
-        if remaining <= 0:
-            raise self.error()
+        if remaining <= 0:  # spent before anything was sent
+            raise BudgetSpent(f"no time left to ask {self.upstream} (a budget of {self.deadline.seconds:g} s)",
+                              UNAVAILABLE_RETRY_AFTER)
         self._timer = threading.Timer(remaining, self._cut)
         self._timer.daemon = True
         self._timer.start()

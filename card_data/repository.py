@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from array import array
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
@@ -26,7 +27,7 @@ from card_data.names import lookup as printed_lookup
 from card_data.scryfall.client import ScryfallClient
 from card_data.coordination import coordination_for
 from card_data.convert import clean_name, faces, normalize_name, to_card
-from card_data.errors import CardDataError, CardDataUnavailable
+from card_data.errors import BudgetSpent, CardDataError, CardDataUnavailable
 from card_data.http import Deadline
 from card_data.names.lookup import Translation
 from card_data.settings import StoreSettings
@@ -51,6 +52,11 @@ MAX_FETCHED_NAMES = 2 * 75
 # What a request may spend waiting on Scryfall for names the store lacks, in all (DESIGN.md
 # "First start without Scryfall"): past it the names are unknown_card plus card_lookup_unavailable.
 LOOKUP_SECONDS = 2.0
+# After Scryfall failed to answer (refused, timed out, 5xx, a 429 lockout), this process does
+# not ask it about misses for this long: the next typos are answered at once instead of each
+# spending the whole look-up budget on an outage. Then one request asks again.
+OUTAGE_PAUSE_SECONDS = 15.0
+LOOKUP_RETRIES = 1  # urllib3 retries its first retry at once; later ones back off
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +84,7 @@ class CardRepository:
         self.client = None if offline else client
         # Languages whose printed names resolve: None every one the table has, () none.
         self.name_languages = None if name_languages is None else frozenset(name_languages)
+        self._ask_after = 0.0  # time.monotonic() before which misses are not asked about (an outage)
         # (store build, list versions) -> the lists: rebuilt only when a list or the file changes
         # (file stamp it holds for, or None; (build, list versions); BracketData; FormatData)
         self._lists: tuple[tuple | None, tuple, BracketData, FormatData] | None = None
@@ -198,6 +205,8 @@ class CardRepository:
         asked = dict(list(asked.items())[:MAX_FETCHED_NAMES])
         if not asked:
             return {}, set()
+        if time.monotonic() < self._ask_after:  # Scryfall just failed: not asked again yet
+            return {}, set(asked)
         found: list[tuple[str, dict]] = []
         not_found: list[str] = []
         unanswered: set[str] = set()
@@ -209,6 +218,8 @@ class CardRepository:
         except CardDataUnavailable as error:  # the names not answered for stay unknown, this time
             answered = {normalize_name(name) for name, _ in found} | {normalize_name(name) for name in not_found}
             unanswered = {key for key in asked if key not in answered}
+            if not isinstance(error, BudgetSpent):  # an outage, not a busy moment: pause the questions
+                self._ask_after = time.monotonic() + OUTAGE_PAUSE_SECONDS
             log.warning("Scryfall did not answer for %d card names in time; they stay unknown: %s", len(unanswered),
                         error)
         except CardDataError as error:  # e.g. a 400 for an odd name: the names stay unknown
@@ -366,7 +377,8 @@ def open_repository(settings: StoreSettings) -> CardRepository:
     (card_data.coordination; the same object this process's sync and sync lock use).
     """
     limits = coordination_for(settings).limits
+    # On a request's path: one immediate retry, never a backoff (the look-up budget is 2 s).
     client = None if settings.offline else ScryfallClient(settings.api_url, user_agent=settings.user_agent,
-                                                           limits=limits)
+                                                           limits=limits, retries=LOOKUP_RETRIES)
     return CardRepository(CardStore(settings.db_path), client, offline=settings.offline,
                           name_languages=settings.name_languages)

@@ -20,7 +20,7 @@ import requests
 import urllib3.exceptions
 
 from card_data.coordination import Limits
-from card_data.errors import CardDataError, CardDataUnavailable, DeadlinePassed
+from card_data.errors import BudgetSpent, CardDataError, CardDataUnavailable
 from card_data.coordination.files import RateLimits
 from card_data.http import (
     ANSWER_SECONDS, DEFAULT_BACKOFF, DEFAULT_RETRIES, DEFAULT_TIMEOUT, DOWNLOAD_CHUNK, DOWNLOAD_SECONDS,
@@ -83,11 +83,11 @@ class ScryfallClient:
     def _wait_for_slot(self, deadline: Deadline) -> None:
         """Space rate-limited requests RATE_LIMITED_INTERVAL apart across threads and processes
         (and hosts, with Redis): wait until a slot can be claimed, then send at once. A wait
-        that would outlast the deadline is not begun (DeadlinePassed)."""
+        that would outlast the deadline is not begun (BudgetSpent)."""
         while (delay := self.limits.acquire_slot()) > 0:
             if delay >= deadline.remaining():
-                raise DeadlinePassed(f"Scryfall's request budget has no slot within {deadline.seconds:g} s",
-                                     math.ceil(delay))
+                raise BudgetSpent(f"Scryfall's request budget has no slot within {deadline.seconds:g} s",
+                                  math.ceil(delay))
             time.sleep(delay)  # outside any lock; then ask again (another waiter may win)
 
     def _lock_out(self) -> CardDataUnavailable:

@@ -13,7 +13,8 @@ import pytest
 
 from card_data import CardDataUnavailable, open_repository
 from card_data.scryfall.client import ScryfallClient
-from card_data.errors import DeadlinePassed
+from card_data import repository as repository_module
+from card_data.errors import BudgetSpent, DeadlinePassed
 from card_data.http import Deadline
 from card_data.settings import StoreSettings
 from card_data.lists.spellbook import SpellbookClient
@@ -108,7 +109,7 @@ def test_no_slot_is_waited_for_past_the_budget(scryfall_server):
     client = ScryfallClient(scryfall_server.base_url, retries=0)
     client.fetch_collection(["Sol Ring"])  # takes this second's slot: the next is 0.5 s away
     raised, took = timed(lambda: client.fetch_collection(["Counterspell"], deadline=Deadline(0.2)))
-    assert isinstance(raised, DeadlinePassed), raised
+    assert isinstance(raised, BudgetSpent), raised
     assert took < 0.2 + SLACK
     assert scryfall_server.paths("POST") == ["/cards/collection"]  # the second was never sent
 
@@ -132,10 +133,16 @@ def test_names_scryfall_does_not_answer_for_are_unknown_and_unavailable(online, 
     assert set(resolution.unavailable) == {"Sol Rnig", "Nonesuch"}
     assert resolution.suggestions["Sol Rnig"] == ("Sol Ring",)  # suggestions come from the store all the same
     assert took < 1.0 + SLACK
+    # For a while after the outage, misses are answered at once without asking.
+    asked = len(scryfall_server.paths("POST"))
+    paused, took = timed(lambda: online.resolve(["Nonesuch 2"], lookup=Deadline(1.0)))
+    assert paused.unavailable == ("Nonesuch 2",) and took < 0.5
+    assert len(scryfall_server.paths("POST")) == asked
     # Nothing was remembered as a miss: once Scryfall answers, the names are asked again.
     scryfall_server.delay, scryfall_server.drip, scryfall_server.fail_next = 0.0, 0.0, []
     if fault == "429":  # the 30 s lockout over
         monkeypatch.setattr(online.client.limits, "lockout_remaining", lambda: 0.0)
+    monkeypatch.setattr(online, "_ask_after", 0.0)  # the pause over
     again = online.resolve(["Sol Rnig"], lookup=Deadline(10.0))
     assert again.unavailable == () and "Sol Rnig" in again.suggestions
     assert scryfall_server.requests[-1].body == {"identifiers": [{"name": "Sol Rnig"}]}
@@ -151,6 +158,27 @@ def test_during_a_429_lockout_misses_are_answered_at_once_without_a_request(onli
         assert resolution.unavailable == (f"Nonesuch {attempt}",)
         assert took < 0.5
     assert len(scryfall_server.paths("POST")) == 1
+
+
+@pytest.mark.timeout(30)
+def test_a_closed_scryfall_fails_fast_then_pauses_the_questions(fixture_db):
+    """Connection refused is known at once (one immediate retry, no backoff): not the whole
+    budget; then the questions pause for OUTAGE_PAUSE_SECONDS."""
+    online = open_repository(StoreSettings(fixture_db, api_url="http://127.0.0.1:9"))
+    resolution, took = timed(lambda: online.resolve(["Sol Rnig"], lookup=Deadline(2.0)))
+    assert resolution.unavailable == ("Sol Rnig",) and took < 1.0
+    assert online._ask_after - time.monotonic() > repository_module.OUTAGE_PAUSE_SECONDS - 5
+
+
+@pytest.mark.timeout(30)
+def test_a_busy_budget_is_no_outage(online, scryfall_server):
+    """No slot within the budget (many misses at once) leaves the names unknown this time, but
+    the next request asks again: only a failure of Scryfall pauses the questions."""
+    online.client.fetch_collection(["Sol Ring"])  # this second's slot taken
+    assert online.resolve(["Sol Rnig"], lookup=Deadline(0.2)).unavailable == ("Sol Rnig",)
+    time.sleep(0.6)
+    assert online.resolve(["Sol Rnig"], lookup=Deadline(5.0)).unavailable == ()
+    assert [r.body for r in scryfall_server.requests][-1] == {"identifiers": [{"name": "Sol Rnig"}]}
 
 
 @pytest.mark.timeout(30)
