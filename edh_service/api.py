@@ -22,7 +22,7 @@ from card_data.repository import MAX_SUGGESTED_NAMES
 from edh_service import card_extension, json_codec, observability, pipeline, responses, schemas
 from edh_service.card_extension import get_repository
 from edh_service.errors import unprocessable
-from edh_service.request_loading import loader_for
+from edh_service.request_loading import loader_for, trimmed
 from validator.brackets import BracketData, card_flags
 from validator.decklist import Decklist, Designation
 from validator.formats import FieldNotInFormat, UnknownFormat, format_table
@@ -278,10 +278,11 @@ def load(schema: Schema, data: Any) -> dict:
         return loader_for(schema).load(data)
     except ValidationError as error:
         message = "The request does not have the expected shape."
-        unknown = format_message(error.messages)
+        messages = trimmed(error.messages)
+        unknown = format_message(messages)
         if unknown:  # DESIGN: the message itself lists the seven keys
             message = f"{message} {unknown}"
-        raise unprocessable(message, error.messages) from None
+        raise unprocessable(message, messages) from None
 
 
 def format_message(messages: Any) -> str | None:
