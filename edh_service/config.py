@@ -281,6 +281,10 @@ SETTINGS: tuple[Setting, ...] = (
             "seconds a client has, from its first byte, to send a whole request (head and body "
             "together); each worker's poller receives it meanwhile, holding no thread, and "
             "answers 408 and closes past it (edh_service/gunicorn_worker.py)", scope="gunicorn"),
+    Setting("REQUEST_HEAD_DEADLINE", positive_float, 5.0,
+            "seconds a client has, from its first byte, to send the request line and headers (a client "
+            "sends them in one packet; a socket that dribbles them holds a place in the worker meanwhile): "
+            "408 and closed past it", scope="gunicorn"),
     Setting("CLIENT_TIMEOUT", positive_int, 10,
             "seconds one read may wait where a worker's thread still reads the socket itself "
             "(TLS or HTTP/2 in gunicorn, which the poller does not buffer) before the connection "
