@@ -19,6 +19,7 @@ from gunicorn.workers import gthread
 
 # Imported by name: a module-level `config` would be read as gunicorn's own setting.
 from edh_service.config import ConfigError, defaults, from_environment
+from edh_service.log_text import escape_handlers
 
 try:
     SETTINGS = {**defaults("app"), **defaults("gunicorn"), **from_environment(os.environ)}
@@ -86,6 +87,7 @@ def when_ready(server):
     for listener in server.LISTENERS:
         listener.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeout)
     logging.getLogger("gunicorn.error").addFilter(QuietClientTimeouts())
+    escape_handlers(server.log.error_log, server.log.access_log)
 
 
 class QuietClientTimeouts(logging.Filter):
@@ -105,7 +107,9 @@ class QuietClientTimeouts(logging.Filter):
 def post_fork(server, worker):
     """Send the app's own loggers (app, runtime, card_data, edh.request) to stderr as JSON
     lines with the request id (LOG_FORMAT=json, the default), or to gunicorn's error log in
-    its own format (LOG_FORMAT=text), so "card data sync failed: ..." shows up either way."""
+    its own format (LOG_FORMAT=text), so "card data sync failed: ..." shows up either way.
+    Every format escapes the control characters a client sent (log_text.py)."""
+    escape_handlers(server.log.error_log, server.log.access_log)
     if SETTINGS["LOG_FORMAT"].lower() == "json":
         from edh_service import observability
 

@@ -145,8 +145,9 @@ def _name_format(site: str, document: dict, text: str, c: Collector) -> None:
 
 
 def _sized(*collections: object) -> None:
-    """check_entries on the lists and objects a reader is about to walk, before it reads
-    an item of them (a document over the bound is refused at once, however it is shaped)."""
+    """check_entries on the lists and objects a reader is about to walk, their items
+    together, before it reads one of them (a document over the bound is refused at once,
+    however it is shaped)."""
     check_entries(sum(len(items) for items in collections if isinstance(items, (list, dict))))
 
 
@@ -194,7 +195,8 @@ def _moxfield(data: dict) -> list[_Card]:
 def _archidekt(data: dict) -> list[_Card]:
     """Archidekt API: cards with categories; the first category is the pile, and a
     category with includedInDeck false is outside the deck."""
-    _sized(data["cards"], data.get("categories"))
+    _sized(data["cards"])
+    _sized(data.get("categories"))  # no entries, but each one is read
     included = {cat["name"].lower(): cat.get("includedInDeck", True) for cat in data.get("categories") or ()}
     cards = []
     for item in data["cards"]:
@@ -261,7 +263,8 @@ def _tcgplayer(document: dict) -> list[_Card]:
     result = document["result"]
     names = result.get("cards") or {}
     companion = result["deck"].get("companionID")
-    _sized(names, *result["deck"]["subDecks"].values())
+    _sized(names)  # the names of the cards below, bounded apart
+    _sized(*result["deck"]["subDecks"].values())
     cards = []
     for key, pile in result["deck"]["subDecks"].items():
         for item in pile or ():
