@@ -17,6 +17,7 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, NotFound, UnsupportedMediaType
 
 from card_data import CardDataUnavailable
+from card_data.bracket_lists import SHRUNK
 from card_data.bracket_tables import BRACKET_LISTS, FORMAT_LISTS, ListStatus
 from card_data.repository import MAX_SUGGESTED_NAMES
 from edh_service import card_extension, json_codec, observability, pipeline, responses, schemas
@@ -335,7 +336,11 @@ def lists_body(lists: Mapping[str, ListStatus], kinds: tuple[str, ...]) -> dict[
 
 
 def list_body(status: ListStatus) -> dict:
-    """One loaded list: its entries and its source's updated_at."""
-    return {"entries": status.entries, "updated_at": status.updated_at}
+    """One loaded list: its entries and its source's updated_at, and whether the last refresh
+    was refused for shrinking the list by more than half (the log says from what source)."""
+    body: dict = {"entries": status.entries, "updated_at": status.updated_at}
+    if status.error and status.error.startswith(SHRUNK):
+        body["update_refused"] = True
+    return body
 
 

@@ -220,6 +220,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PAUPER_COMMANDERS_FILE", text, None,
             "Pauper Commander commander list from a file (one name a line, `#` comments) instead "
             "of Scryfall's `is:paupercommander` search", shown_default="unset"),
+    Setting("LIST_SHRINK_ALLOWED", flag, False,
+            "`1`: a synced list (two-card combos, mass land denial, Pauper Commander commanders) may replace "
+            "the last one though it is under half its size; otherwise it is refused, the last list stays and "
+            "`/readyz` says so"),
     Setting("REDIS_URL", redis_url, None,
             "several instances: Redis shared by every instance for the request budgets, "
             "Scryfall's lockout and the sync lock (`redis://host:6379/0`); unset, one instance",
@@ -359,8 +363,8 @@ def name_sources(values: Mapping[str, Any]) -> NameSources:
 
 def bracket_sources(values: Mapping[str, Any], **overrides: Any) -> BracketSources:
     """The synced lists' sources from the table's values (SCRYFALL_API_URL, SPELLBOOK_URL,
-    MASS_LAND_DENIAL_FILE, COMBOS_FILE, PAUPER_COMMANDERS_FILE, USER_AGENT); keyword overrides
-    that are not None win."""
+    MASS_LAND_DENIAL_FILE, COMBOS_FILE, PAUPER_COMMANDERS_FILE, USER_AGENT, LIST_SHRINK_ALLOWED);
+    keyword overrides that are not None win."""
     chosen = {
         "api_url": values.get("SCRYFALL_API_URL") or DEFAULT_API_URL,
         "spellbook_url": values.get("SPELLBOOK_URL") or DEFAULT_SPELLBOOK_URL,
@@ -368,6 +372,7 @@ def bracket_sources(values: Mapping[str, Any], **overrides: Any) -> BracketSourc
         "combos_file": values.get("COMBOS_FILE") or None,
         "user_agent": values.get("USER_AGENT") or None,
         "pauper_commanders_file": values.get("PAUPER_COMMANDERS_FILE") or None,
+        "allow_shrink": bool(values.get("LIST_SHRINK_ALLOWED")),
     }
     chosen.update({key: value for key, value in overrides.items() if value is not None})
     return BracketSources(**chosen)

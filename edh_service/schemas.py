@@ -371,6 +371,9 @@ class ReadyBracketListSchema(Schema):
 
     entries = fields.Integer(required=True)
     updated_at = fields.String(required=True, allow_none=True)
+    update_refused = fields.Boolean(metadata={
+        "description": "Present (true) when the last refresh offered under half the entries: it was refused "
+                       "and this list kept (LIST_SHRINK_ALLOWED=1 or `cards brackets --allow-shrink` accepts it)."})
 
 
 class ReadyBracketListsSchema(Schema):
