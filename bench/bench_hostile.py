@@ -259,7 +259,9 @@ def _reproductions() -> dict[str, str]:
     from tests.hardening.test_work_bounds import QUADRATIC_JSON
 
     return {**{case.id: case.text for case in CASES},
-            "a commander field of 20,000 names beside 20,000 cards (140 KB)": QUADRATIC_JSON}
+            "a commander field of 20,000 names beside 20,000 cards (140 KB)": QUADRATIC_JSON,
+            "a commander field of 4,999 names beside 5,000 cards (the most accepted)": json_commander_field(0),
+            "a cockatrice comment naming the commander of 4,990 cards on 4,990 lines": cod_comment_times_entries(0)}
 
 
 # Request bodies that are refused (422): what the refusal costs and weighs (the schema loads

@@ -254,7 +254,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("BATCH_LINE_LIMIT", positive_int, 2 * MAX_LINES,
             "lines of all a batch's decks together, and card entries and problems read from them (422 above either)"),
     Setting("CORS_ORIGINS", origins, ("*",),
-            "comma-separated origins allowed to call `/api/` from a browser; empty for none"),
+            "comma-separated origins whose pages may read `/api/` answers in a browser (`*`: any; empty: none; "
+            "the page at `/` is never shared). `*` by default because the API is public and the same for every "
+            "caller: it reads no cookie or credential (it never sends `Access-Control-Allow-Credentials`), so "
+            "another site's page learns nothing it could not ask for itself; and CORS never stopped a page "
+            "from sending a `text/plain` request, only from reading its answer, so what protects the service "
+            "from pages that drive their visitors' browsers is the bound on what one request may cost. A "
+            "deployment serving one site names its origin here"),
     # operations
     Setting("RATELIMIT", rate_limits, "600/minute",
             "per-client budget (by address) shared by `/api/` and the page's form post; "

@@ -129,10 +129,14 @@ def pre_request(worker, req):
 
 
 def child_exit(server, worker):
-    """A dead worker's live gauges must not linger in the multiprocess metrics."""
-    from prometheus_client import multiprocess
+    """A dead worker's files must not pile up in the multiprocess metrics: its live gauges go,
+    its counters and histograms are added into one file per kind (metrics_files.py)."""
+    from edh_service.metrics_files import retire_worker
 
-    multiprocess.mark_process_dead(worker.pid)
+    try:
+        retire_worker(worker.pid)
+    except (OSError, RuntimeError, ValueError) as error:  # a damaged file: the totals stay as they were
+        server.log.warning("could not fold the metrics of worker %s: %s", worker.pid, error)
 
 
 def on_exit(server):

@@ -160,3 +160,18 @@ def test_a_422_is_small_and_fast_whatever_the_bodys_size(server, path, body):
     assert answer.status_code == 422, answer.text[:300]
     assert len(answer.content) < SMALL_422, len(answer.content)
     assert took < WITHIN_SECONDS, took
+
+
+def test_the_page_answers_the_largest_list_with_a_page_of_bounded_size(server):
+    """9,800 unknown names of 103 characters (the body at its 1 MiB limit, form-encoded): a
+    page of at most twice the list (it was 8.9 MB: every problem, each one's lines, every
+    line), telling how many problems and lines it leaves to the API."""
+    base, _ = server
+    text = "\n".join(f"1 Qzv{n:04d} " + "Nonexistent Card Called Yonder " * 3 for n in range(9_800))
+    started = time.monotonic()
+    answer = requests.post(base + "/", data={"decklist": text}, timeout=60)
+    took = time.monotonic() - started
+    assert answer.status_code == 200, answer.text[:300]
+    assert len(answer.content) < 2 * len(text.encode()), (len(answer.content), len(text.encode()))
+    assert "more problems are not shown here" in answer.text and "are not shown." in answer.text
+    assert took < 10, took  # 10,000 unknown names, rendered: generous for a loaded machine
