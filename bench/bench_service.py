@@ -19,8 +19,9 @@ NAME = "service"
 
 
 def memo_megabytes(repository) -> float:
-    """Bytes the full per-store-file name memos hold (MAX_MEMO_NAMES distinct typed names:
-    name -> key, and name -> card for names the store knows), in MB."""
+    """Bytes the full per-store-file name memos hold (MAX_MEMO_NAMES distinct typed names, or
+    as many as MAX_MEMO_CHARACTERS hold: name -> key and name -> card, kept for names the
+    store knows), in MB."""
     snapshot = repository.store.snapshot()
     generation = snapshot.generation
     card = next(iter(repository.resolve(["Sol Ring"]).cards.values()))  # shared: the memo holds references
@@ -30,8 +31,7 @@ def memo_megabytes(repository) -> float:
     before = tracemalloc.get_traced_memory()[0]
     for i in range(store.MAX_MEMO_NAMES):
         name = f"Some Typed Card Name, the {i}th"
-        snapshot.key_of(name)
-        snapshot.remember({name: card})
+        snapshot.remember({name: card}, {name: snapshot.key_of(name)})
     used = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
     generation.keys_by_name.clear()

@@ -191,10 +191,11 @@ def _metadata(meta: Mapping[str, str]) -> StoreMetadata:
 
 MAX_MEMO_NAMES = 20_000  # typed names whose key (and card) is kept per store file
 # ...and the characters those names (and their keys) may hold in all, each memo: 20,000
-# names of ~25 characters fit; 20,000 names of 200 characters whose keys NFKD expands
-# 18 times held ~500 MB when only entries were counted. With validator.memo's fixed cost
-# an entry, a full memo holds at most ~5 MB (four bytes a character at worst).
-MAX_MEMO_CHARACTERS = 1_000_000
+# typed names of ~25 characters and their keys fit; 20,000 names of 200 characters whose
+# keys NFKD expands 18 times held ~500 MB when only entries were counted. With
+# validator.memo's fixed cost an entry, a full memo holds at most ~8 MB (four bytes a
+# character at worst; two for any card name).
+MAX_MEMO_CHARACTERS = 2_000_000
 
 
 def name_memo() -> CharacterMemo:

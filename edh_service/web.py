@@ -18,6 +18,7 @@ from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntity
 from card_data import CardDataError, CardDataUnavailable
 from edh_service import card_extension, charts, decoding, pipeline, responses, schemas
 from edh_service.errors import close_stopped_body
+from edh_service.request_loading import loader_for, trimmed
 from card_data.printed_names import LANGUAGE_NAMES
 from validator.brackets import BRACKET_NAMES
 from validator.decklist import Designation
@@ -109,10 +110,11 @@ def submit():
     if not form["text"].strip():
         return render_page(form=form, error="Paste a decklist or choose a file first."), 422
     try:
-        # The API's own schema: the form gets exactly the API's bounds and field rules.
-        data = VALIDATE_SCHEMA.load(api_fields(form))
+        # The API's own schema and loading: the form gets exactly the API's bounds and field
+        # rules (a list over its bound refused by its length), and as few messages.
+        data = loader_for(VALIDATE_SCHEMA).load(api_fields(form))
     except ValidationError as error:
-        return render_page(form=form, error=describe_errors(error.messages)), 422
+        return render_page(form=form, error=describe_errors(trimmed(error.messages))), 422
     return validate_and_render(form, data)
 
 

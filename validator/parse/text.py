@@ -150,7 +150,7 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None,
 # store's name memos, in lines and in characters (a line is up to MAX_LINE_LENGTH): when
 # full it starts over, so a flood of distinct lines costs time, never memory.
 MAX_MEMO_LINES = 20_000
-MAX_MEMO_CHARACTERS = 1_000_000
+MAX_MEMO_CHARACTERS = 2_000_000
 _CARD_LINES: CharacterMemo[str, tuple[str, int, str | None, str | None, str | None]] = CharacterMemo(
     MAX_MEMO_CHARACTERS, MAX_MEMO_LINES)
 
