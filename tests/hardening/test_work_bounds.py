@@ -23,7 +23,9 @@ from pathlib import Path
 import pytest
 import requests
 
+from validator.parse import parse
 from tests.support.cli_runs import run_cli
+from tests.support.growth import assert_linear
 from tests.support.live_http import BATCH, NORMAL_CODES, NORMAL_DECK, VALIDATE, gunicorn
 
 MEMORY_GROWTH_MB = 100  # what a worker may keep after an attack
@@ -144,6 +146,22 @@ def test_the_cli_reads_the_same_json_list_in_one_pass(fixture_db, tmp_path):
     assert took < 5, took  # the CLI's start included: generous for a loaded machine
 
 
+COMMENT_TIMES_ENTRIES = ('<?xml version="1.0"?>\n<cockatrice_deck version="1"><comments>'
+                         + "\n".join("CDR: Sol Ring" for _ in range(4_990)) + '</comments>\n<zone name="main">\n'
+                         + "\n".join('<card number="1" name="Sol Ring"/>' for _ in range(4_990))
+                         + "\n</zone></cockatrice_deck>")  # 9,983 lines: at the 10,000-line limit
+
+
+def test_a_cockatrice_comment_naming_the_commander_on_every_line_is_read_once_a_name(server):
+    """4,990 `CDR: Sol Ring` lines over 4,990 Sol Rings: each distinct name is looked up
+    once (each line times each entry took 1.3-1.5 s)."""
+    base, _ = server
+    answer, took = post(base, VALIDATE, COMMENT_TIMES_ENTRIES.encode(), "text/plain")
+    assert answer.status_code == 200, answer.text[:300]
+    assert answer.json()["card_count"] == 4_990  # read whole (naming 4,990 cards, the comment marks none)
+    assert took < WITHIN_SECONDS, took
+
+
 @pytest.mark.parametrize(("path", "body"), [
     (BATCH, json.dumps({"decks": [0] * 256_000}, separators=(",", ":"))),  # 500 KB: 11.1 MB in 5.5 s
     (VALIDATE, json.dumps({"decklist": "1 Sol Ring", "commanders": [""] * 300_000}, separators=(",", ":"))),
@@ -175,3 +193,21 @@ def test_the_page_answers_the_largest_list_with_a_page_of_bounded_size(server):
     assert len(answer.content) < 2 * len(text.encode()), (len(answer.content), len(text.encode()))
     assert "more problems are not shown here" in answer.text and "are not shown." in answer.text
     assert took < 10, took  # 10,000 unknown names, rendered: generous for a loaded machine
+
+
+def cockatrice_comment(lines: int) -> str:
+    return ('<?xml version="1.0"?>\n<cockatrice_deck version="1"><comments>'
+            + "\n".join("CDR: Sol Ring" for _ in range(lines)) + '</comments>\n<zone name="main">\n'
+            + "\n".join('<card number="1" name="Sol Ring"/>' for _ in range(lines)) + "\n</zone></cockatrice_deck>")
+
+
+def json_commander_field(names: int) -> str:
+    return json.dumps({"cards": [{"name": f"c{n}"} for n in range(names)],
+                       "commander": [0] + [f"b{n}" for n in range(names)]})  # 0 first: no array of names
+
+
+@pytest.mark.parametrize("make", [cockatrice_comment, json_commander_field])
+def test_the_readers_work_grows_linearly_with_commander_names_and_entries(make):
+    """Four times the comment lines and the entries (or the commander names and the cards)
+    cost about four times the parse, not sixteen (tests/support/growth.py)."""
+    assert_linear(lambda size: (lambda text=make(size): parse(text)), 1_000)
