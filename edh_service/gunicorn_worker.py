@@ -117,6 +117,15 @@ class BufferingWorker(gthread.ThreadWorker):
         try:
             client_sock, client_addr = listener.accept()
         except OSError as error:
+            if error.errno in (errno.EMFILE, errno.ENFILE):
+                # Out of file descriptors (a flood under a low `ulimit -n`): close the arrival
+                # the shares would close next, rather than let the error end the worker.
+                crowded = self.arriving.to_make_room("")
+                if crowded is None and len(self.arriving):
+                    crowded = next(conn for conn, _ in self.arriving.items())
+                if crowded is not None:
+                    self.make_room(crowded)
+                return
             if error.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
                 raise
             return

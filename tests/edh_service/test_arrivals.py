@@ -67,3 +67,25 @@ def test_bytes_past_a_small_request_are_charged_to_the_worker_and_the_address():
     assert arrivals.may_receive(other, SMALL_REQUEST + 100_000)  # B has a share of its own
     assert arrivals.remove("a0") is first and arrivals.remove("a0") is None
     assert (arrivals.charged, arrivals.charged_by_address) == (0, {})
+
+
+def test_a_worker_out_of_file_descriptors_closes_an_arrival_instead_of_dying():
+    """accept() failing with EMFILE (a flood under a low `ulimit -n`) ended the worker; now
+    the arrival the shares would close next is closed, and the worker goes on."""
+    import errno
+
+    from edh_service.gunicorn_worker import BufferingWorker
+
+    worker = BufferingWorker.__new__(BufferingWorker)  # no process: only accept() is exercised
+    worker.arriving = Arrivals(most=10, per_address=10, budget=10**9, address_budget=10**9)
+    worker.arriving.add("oldest", arrival("A"))
+    worker.arriving.add("newer", arrival("A"))
+    closed = []
+    worker.make_room = closed.append
+
+    class Listener:
+        def accept(self):
+            raise OSError(errno.EMFILE, "Too many open files")
+
+    worker.accept(Listener())
+    assert closed == ["oldest"]

@@ -39,7 +39,8 @@ def server(_fixture_db_template, tmp_path):
 
 @pytest.fixture
 def many_files():
-    """Room for FLOOD sockets in this process (the soft limit raised to the hard one)."""
+    """Room for FLOOD sockets in this process and the gunicorn it starts (the soft limit
+    raised, before the server starts: it inherits it)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = FLOOD + 500
     if hard != resource.RLIM_INFINITY and hard < wanted:
@@ -80,7 +81,7 @@ class SourceAdapter(requests.adapters.HTTPAdapter):
         return super().init_poolmanager(*args, **kwargs)
 
 
-def test_thousands_of_idle_half_sent_sockets_never_stop_the_service(server, many_files):
+def test_thousands_of_idle_half_sent_sockets_never_stop_the_service(many_files, server):
     """2,100 sockets that sent one byte each: /healthz and a deck are answered at once
     throughout, and the ones left get a 408 at the head's deadline."""
     base, log = server
