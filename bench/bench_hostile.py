@@ -148,6 +148,14 @@ def json_cards_array(salt: int) -> str:
                                                           for name in unknown_names(salt, LINES - 1, width=50)]})
 
 
+def json_commander_field(salt: int) -> str:
+    """A cards array of 5,000 and a `commander` field of 4,999 other names beside it: each
+    commander is looked for among the cards, and the ones not found added."""
+    names = unknown_names(salt, LINES, width=40)
+    return json.dumps({"cards": [{"name": name} for name in names[:5_000]], "commander": [0] + names[5_001:]},
+                      separators=(",", ":"))
+
+
 def json_cards_string(salt: int) -> str:
     return json.dumps({"commander": "Sol Ring", "partner": "", "cards": "\r\n".join(
         f"1 {name}" for name in unknown_names(salt, LINES - 1))})
@@ -195,6 +203,14 @@ def cod_list(salt: int) -> str:
             + "".join(f'<card number="1" name="{name}"/>' for name in names) + "</zone></cockatrice_deck>")
 
 
+def cod_comment_times_entries(salt: int) -> str:
+    """4,990 main-zone cards of one name, and a comment naming it on 4,990 lines."""
+    card = f"Qzv{salt} Commander"
+    return ('<?xml version="1.0"?>\n<cockatrice_deck version="1"><comments>'
+            + "\n".join(f"CDR: {card}" for _ in range(4_990)) + '</comments>\n<zone name="main">\n'
+            + "\n".join(f'<card number="1" name="{card}"/>' for _ in range(4_990)) + "\n</zone></cockatrice_deck>")
+
+
 def cod_zones(salt: int) -> str:
     """A zone for every card: each side zone judged beside the deck so far."""
     return '<?xml version="1.0"?>\n<cockatrice_deck version="1">' + "".join(
@@ -224,21 +240,57 @@ READERS: dict[str, dict[str, Make]] = {
     "csv": {"9,999 unknown rows": csv_list, "9,999 `;` rows, no quantity a number": csv_semicolons},
     "json shapes (issue 22)": {"name arrays of 9,999 unknown names": json_name_arrays,
                                "cards array of 10,000 unknown cards": json_cards_array,
+                               "cards array of 5,000 beside a commander field of 4,999": json_commander_field,
                                "cards string of 9,999 unknown lines": json_cards_string},
     "markdown": {"9,990 bullets under ## Decklist": markdown_bullets,
                  "5,000-card fence in 4,995 prose lines": markdown_prose},
     "text, comment naming commanders": {"ambiguous names, then 9,999 unknown names": comment_commanders},
     ".dek": {"10,000 unknown elements": dek_list, "9,995 salvaged lines": dek_broken},
-    ".cod": {"9,000 cards, 1,000 commander comment lines": cod_list, "9,000 zones of one card": cod_zones},
+    ".cod": {"9,000 cards, 1,000 commander comment lines": cod_list, "9,000 zones of one card": cod_zones,
+             "4,990 cards of one name, named on 4,990 comment lines": cod_comment_times_entries},
     ".dck": {"9,995 unknown printed names": dck_list},
 }
 
 
 def _reproductions() -> dict[str, str]:
-    """The review's inputs, at its sizes (tests/hardening/test_bounded_readers.py's cases)."""
+    """The reviews' inputs, at their sizes (tests/hardening/test_bounded_readers.py's cases,
+    and the JSON list's commander field of tests/hardening/test_work_bounds.py)."""
     from tests.hardening.test_bounded_readers import CASES
+    from tests.hardening.test_work_bounds import QUADRATIC_JSON
 
-    return {case.id: case.text for case in CASES}
+    return {**{case.id: case.text for case in CASES},
+            "a commander field of 20,000 names beside 20,000 cards (140 KB)": QUADRATIC_JSON,
+            "a commander field of 4,999 names beside 5,000 cards (the most accepted)": json_commander_field(0),
+            "a cockatrice comment naming the commander of 4,990 cards on 4,990 lines": cod_comment_times_entries(0)}
+
+
+# Request bodies that are refused (422): what the refusal costs and weighs (the schema loads
+# no item of a list over its bound, and lists a few problems).
+REFUSED_BODIES: dict[str, tuple[str, Callable[[], dict]]] = {
+    "batch of 256,000 zeros (500 KB)": ("/api/v1/validate/batch", lambda: {"decks": [0] * 256_000}),
+    "300,000 empty commanders": ("/api/v1/validate", lambda: {"decklist": "1 Sol Ring", "commanders": [""] * 300_000}),
+    "80,000 unknown fields": ("/api/v1/validate", lambda: {"decklist": "1 Sol Ring", **{f"x{n}": 0 for n in range(80_000)}}),
+    "a 1 MiB color_choices key": ("/api/v1/validate",
+                                  lambda: {"decklist": "1 Sol Ring", "color_choices": {"\u4e01" + "\ufdfa" * 349_000: "R"}}),
+}
+
+
+def refusal_rows(db) -> list[Row]:
+    """Each refused body through the app (Flask's test client): median time and the 422's size."""
+    from edh_service.factory import create_app
+
+    client = create_app({"CARD_DB": str(db), "CARD_DATA_OFFLINE": True, "CARD_DATA_SYNC": False,
+                         "RATELIMIT_ENABLED": False}).test_client()
+    rows = []
+    for label, (path, make) in REFUSED_BODIES.items():
+        body = json.dumps(make(), ensure_ascii=False, separators=(",", ":")).encode()
+        answers = []
+        seconds = median_seconds(lambda: answers.append(client.post(path, data=body, content_type="application/json")),
+                                 repeat=REPEAT, warmup=1)
+        answer = answers[-1]
+        rows.append(Row(NAME, f"422: {label} ({len(body) / 1024:,.0f} KiB)",
+                        f"{answer.status_code}, {millis(seconds)}, {len(answer.data):,} bytes", "< 1 s, < 64 KB"))
+    return rows
 
 
 def timed(repository, make: Make, repeat: int = REPEAT, **options) -> tuple[float, int]:
@@ -284,5 +336,6 @@ def run() -> list[Row]:
     unsuggested, _ = timed(repository, worst[2], suggest_limit=0)
     rows.append(Row(NAME, "slowest of all, without fuzzy suggestions (suggest_limit=0)",
                     f"{millis(unsuggested)} ({unsuggested / normal:,.0f}x)"))
+    rows += refusal_rows(db)
     rows.append(Row(NAME, "setup", f"{data}; median of {REPEAT}; load {os.getloadavg()[0]:.1f}"))
     return rows

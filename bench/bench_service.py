@@ -11,7 +11,7 @@ import tracemalloc
 from bench.common import Row, median_seconds, micros
 from bench.bench_http import REAL_CARDS, REAL_DECK, store_and_deck
 from card_data import open_repository
-from card_data.store import cards as store
+from card_data.store.cards import cards as store
 from card_data.settings import StoreSettings
 from edh_service import pipeline as service
 from validator.parse.text import _CARD_LINES as card_lines
@@ -20,8 +20,9 @@ NAME = "service"
 
 
 def memo_megabytes(repository) -> float:
-    """Bytes the full per-store-file name memos hold (MAX_MEMO_NAMES distinct typed names:
-    name -> key, and name -> card for names the store knows), in MB."""
+    """Bytes the full per-store-file name memos hold (MAX_MEMO_NAMES distinct typed names, or
+    as many as MAX_MEMO_CHARACTERS hold: name -> key and name -> card, kept for names the
+    store knows), in MB."""
     snapshot = repository.store.snapshot()
     generation = snapshot.generation
     card = next(iter(repository.resolve(["Sol Ring"]).cards.values()))  # shared: the memo holds references
@@ -31,8 +32,7 @@ def memo_megabytes(repository) -> float:
     before = tracemalloc.get_traced_memory()[0]
     for i in range(store.MAX_MEMO_NAMES):
         name = f"Some Typed Card Name, the {i}th"
-        snapshot.key_of(name)
-        snapshot.remember({name: card})
+        snapshot.remember({name: card}, {name: snapshot.key_of(name)})
     used = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
     generation.keys_by_name.clear()

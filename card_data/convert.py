@@ -55,6 +55,7 @@ _QUOTES = str.maketrans({
 })
 _SLASHES = re.compile(r"/+")
 _SPACES = re.compile(r"\s+")
+_BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")  # searched in C: max(text) walked the text in Python
 
 
 @functools.cache
@@ -88,7 +89,7 @@ def normalize_name(name: str) -> str:
     if text.isascii():  # no decomposition, no combining mark: the character loop is spared
         return text.casefold()
     text = unicodedata.normalize("NFKD", text)
-    if max(text) <= "\uffff":
+    if _BEYOND_BMP.search(text) is None:
         return _combining_marks().sub("", text).casefold()
     return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
 

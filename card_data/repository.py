@@ -103,9 +103,12 @@ class CardRepository:
         if len(known) == len(names):  # every name seen before (repeats go on below)
             translated = printed_lookup.remembered(snapshot, names)
             return Resolution(known, {}, snapshot.metadata(), snapshot.stamp, translated)
-        keys = {name: snapshot.key_of(name) for name in dict.fromkeys(names)}
+        # A "name" longer than any card's is never normalized, looked up or remembered: NFKD
+        # expands some characters 18 times, and it could only be unknown anyway.
+        distinct = dict.fromkeys(names)
+        keys = {name: snapshot.key_of(name) for name in distinct if len(name) <= MAX_NAME_LENGTH}
         found = snapshot.lookup(keys.values())
-        snapshot.remember({name: found[key] for name, key in keys.items() if key in found})
+        snapshot.remember({name: found[key] for name, key in keys.items() if key in found}, keys)
         missing = {name: key for name, key in keys.items() if key not in found}
         printed = printed_lookup.NONE
         if missing:  # "Atraxa, Praetors Voice", "Kodamas Reach": punctuation forgiven
@@ -122,9 +125,11 @@ class CardRepository:
         cards = {name: found[key] for name, key in keys.items() if key in found}
         cards.update(printed.cards)
         unresolved = [(name, key) for name, key in keys.items() if name not in cards and name not in printed.ambiguous]
-        # Past the bound a name still gets its key (every miss must have one), just no suggestions.
+        # Past the bound a name is still unknown (every miss is in suggestions), just with none.
         suggestions = {name: self._suggest(snapshot, key) if index < suggest_limit else ()
                        for index, (name, key) in enumerate(unresolved)}
+        if len(keys) < len(distinct):  # the overlong names: unknown, no suggestion
+            suggestions.update((name, ()) for name in distinct if len(name) > MAX_NAME_LENGTH)
         suggestions.update(printed.ambiguous)  # the candidates of an ambiguous name (ambiguous_card)
         unasked = tuple(name for name, key in missing.items() if key in unavailable and name not in cards)
         return Resolution(cards, suggestions, snapshot.metadata(), snapshot.stamp, printed.translated, unasked)

@@ -72,6 +72,9 @@ class BracketSources:
     combos_file: str | None = None
     user_agent: str | None = None
     pauper_commanders_file: str | None = None
+    # A list less than half its last size is refused (the last one stays) unless this is set:
+    # an export holding one two-card combo replaced 1,698 of them.
+    allow_shrink: bool = False
 
 
 WEEK_SECONDS = 7 * 24 * 3600

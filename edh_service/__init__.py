@@ -21,6 +21,7 @@ configuration, observability, the card-data extension and both command-line prog
     wsgi.py             the WSGI `app` gunicorn serves
     gunicorn_conf.py    gunicorn's settings (gunicorn -c python:edh_service.serving.gunicorn_conf)
     gunicorn_worker.py, connections.py   the buffering worker and connection handling
+    request_framing.py, arrivals.py      where a request ends; who holds the requests arriving
 
 Importing the package imports nothing else: the CLI uses pipeline.py and responses.py
 without loading the app, and gunicorn's config runs before prometheus_client is imported.

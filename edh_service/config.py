@@ -220,6 +220,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PAUPER_COMMANDERS_FILE", text, None,
             "Pauper Commander commander list from a file (one name a line, `#` comments) instead "
             "of Scryfall's `is:paupercommander` search", shown_default="unset"),
+    Setting("LIST_SHRINK_ALLOWED", flag, False,
+            "`1`: a synced list (two-card combos, mass land denial, Pauper Commander commanders) may replace "
+            "the last one though it is under half its size; otherwise it is refused, the last list stays and "
+            "`/readyz` says so"),
     Setting("REDIS_URL", redis_url, None,
             "several instances: Redis shared by every instance for the request budgets, "
             "Scryfall's lockout and the sync lock (`redis://host:6379/0`); unset, one instance",
@@ -254,7 +258,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("BATCH_LINE_LIMIT", positive_int, 2 * MAX_LINES,
             "lines of all a batch's decks together, and card entries and problems read from them (422 above either)"),
     Setting("CORS_ORIGINS", origins, ("*",),
-            "comma-separated origins allowed to call `/api/` from a browser; empty for none"),
+            "comma-separated origins whose pages may read `/api/` answers in a browser (`*`: any; empty: none; "
+            "the page at `/` is never shared). `*` by default because the API is public and the same for every "
+            "caller: it reads no cookie or credential (it never sends `Access-Control-Allow-Credentials`), so "
+            "another site's page learns nothing it could not ask for itself; and CORS never stopped a page "
+            "from sending a `text/plain` request, only from reading its answer, so what protects the service "
+            "from pages that drive their visitors' browsers is the bound on what one request may cost. A "
+            "deployment serving one site names its origin here"),
     # operations
     Setting("RATELIMIT", rate_limits, "600/minute",
             "per-client budget (by address) shared by `/api/` and the page's form post; "
@@ -285,6 +295,10 @@ SETTINGS: tuple[Setting, ...] = (
             "seconds a client has, from its first byte, to send a whole request (head and body "
             "together); each worker's poller receives it meanwhile, holding no thread, and "
             "answers 408 and closes past it (edh_service/serving/worker.py)", scope="gunicorn"),
+    Setting("REQUEST_HEAD_DEADLINE", positive_float, 5.0,
+            "seconds a client has, from its first byte, to send the request line and headers (a client "
+            "sends them in one packet; a socket that dribbles them holds a place in the worker meanwhile): "
+            "408 and closed past it", scope="gunicorn"),
     Setting("CLIENT_TIMEOUT", positive_int, 10,
             "seconds one read may wait where a worker's thread still reads the socket itself "
             "(TLS or HTTP/2 in gunicorn, which the poller does not buffer) before the connection "
@@ -359,8 +373,8 @@ def name_sources(values: Mapping[str, Any]) -> NameSources:
 
 def bracket_sources(values: Mapping[str, Any], **overrides: Any) -> BracketSources:
     """The synced lists' sources from the table's values (SCRYFALL_API_URL, SPELLBOOK_URL,
-    MASS_LAND_DENIAL_FILE, COMBOS_FILE, PAUPER_COMMANDERS_FILE, USER_AGENT); keyword overrides
-    that are not None win."""
+    MASS_LAND_DENIAL_FILE, COMBOS_FILE, PAUPER_COMMANDERS_FILE, USER_AGENT, LIST_SHRINK_ALLOWED);
+    keyword overrides that are not None win."""
     chosen = {
         "api_url": values.get("SCRYFALL_API_URL") or DEFAULT_API_URL,
         "spellbook_url": values.get("SPELLBOOK_URL") or DEFAULT_SPELLBOOK_URL,
@@ -368,6 +382,7 @@ def bracket_sources(values: Mapping[str, Any], **overrides: Any) -> BracketSourc
         "combos_file": values.get("COMBOS_FILE") or None,
         "user_agent": values.get("USER_AGENT") or None,
         "pauper_commanders_file": values.get("PAUPER_COMMANDERS_FILE") or None,
+        "allow_shrink": bool(values.get("LIST_SHRINK_ALLOWED")),
     }
     chosen.update({key: value for key, value in overrides.items() if value is not None})
     return BracketSources(**chosen)

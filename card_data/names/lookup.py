@@ -107,8 +107,11 @@ def _remember(snapshot: Snapshot, matches: PrintedMatches) -> None:
         return
     generation = snapshot.generation
     memo = generation.printed_by_name
-    if len(memo) + len(matches.cards) > MAX_MEMO_NAMES:
+    count, characters = len(matches.cards), sum(map(len, matches.cards))
+    if not memo.can_hold(count, characters):
+        return  # more than a whole memo holds: neither memo keeps them
+    if len(memo) + count > MAX_MEMO_NAMES or not memo.fits(count, characters):
         memo.clear()
         generation.cards_by_name.clear()
-    memo.update((name, matches.translated[name]) for name in matches.cards)
+    memo.remember_all({name: matches.translated[name] for name in matches.cards}, characters)
     snapshot.remember(matches.cards)

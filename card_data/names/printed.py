@@ -48,6 +48,12 @@ EXACT, FOLDED = 0, 1  # the two tiers of a key, tried in that order
 # and semi-voiced marks: part of the word).
 _NOT_KEPT = re.compile(r"[^\w\u3099\u309a]|_")
 
+# An object is one card: Scryfall's have at most two faces (a few layouts more, none over
+# four), an MTGJSON card one foreignData entry a language (Scryfall's 16, printed again in
+# a few sets). An object past either bound is no card's and gives no rows: a names file of
+# objects with thousands of faces each wrote 1.4 million names from 39 MB.
+MAX_FACES = 8
+MAX_FOREIGN_ENTRIES = 64
 
 
 def exact_key(name: str) -> str:
@@ -94,6 +100,9 @@ def scryfall_rows(payload: Mapping[str, Any], languages: frozenset[str] | None =
         return []
     if payload.get("object", "card") != "card" or (languages is not None and language not in languages):
         return []
+    raw_faces = payload.get("card_faces")
+    if isinstance(raw_faces, list) and len(raw_faces) > MAX_FACES:
+        return []
     card = normalize_name(name)
     card_faces = [face for face in faces(payload) if isinstance(face, Mapping)]
     english = _english_names(name, [face.get("name") for face in card_faces if isinstance(face.get("name"), str)])
@@ -115,7 +124,7 @@ def mtgjson_rows(card: Mapping[str, Any], languages: frozenset[str] | None = Non
     """Rows for one MTGJSON card: each `foreignData` entry's name (and face name)."""
     name = card.get("name")
     entries = card.get("foreignData")
-    if not isinstance(name, str) or not isinstance(entries, list):
+    if not isinstance(name, str) or not isinstance(entries, list) or len(entries) > MAX_FOREIGN_ENTRIES:
         return []
     key = normalize_name(name)
     english = _english_names(name, [card.get("faceName")] if isinstance(card.get("faceName"), str) else [])

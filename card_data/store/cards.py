@@ -23,6 +23,7 @@ from urllib.parse import quote
 from card_data import convert
 from card_data.errors import CardDataError, CardDataUnavailable
 from validator.deck import Card
+from validator.memo import CharacterMemo
 
 # 2: cards also keep produced_mana and image_uris. A version-1 store still loads (its cards
 # have no produced_mana: validator.overview reads lands' colors from their text instead);
@@ -188,7 +189,19 @@ def _metadata(meta: Mapping[str, str]) -> StoreMetadata:
     return StoreMetadata(meta["source"], meta["updated_at"], int(meta["cards"]))
 
 
-MAX_MEMO_NAMES = 20_000  # typed names whose key (and card) is kept per store file (~5 MB at most)
+MAX_MEMO_NAMES = 20_000  # typed names whose key (and card) is kept per store file
+# ...and the characters those names (and their keys) may hold in all, each memo: 20,000
+# typed names of ~25 characters and their keys fit; 20,000 names of 200 characters whose
+# keys NFKD expands 18 times held ~500 MB when only entries were counted. With
+# validator.memo's fixed cost an entry, a full memo holds at most ~8 MB (four bytes a
+# character at worst; two for any card name).
+MAX_MEMO_CHARACTERS = 2_000_000
+
+
+def name_memo() -> CharacterMemo:
+    """A memo of typed names for one store file (read at a Generation's birth, so a test
+    may shrink the bounds)."""
+    return CharacterMemo(MAX_MEMO_CHARACTERS, MAX_MEMO_NAMES)
 
 # A store file last written longer ago than this is trusted not to change without its mtime
 # changing (file timestamps are coarse: two writes a few ms apart may share one).
@@ -213,17 +226,18 @@ class Generation:
 
     build_id: str
     cards_by_key: dict[str, Card] = field(default_factory=dict)
-    # name as typed -> normalize_name(name): a deck's names come back on every save, and
-    # normalizing was ~45% of validate_text. Bounded (see key_of); ~250 bytes an entry.
-    keys_by_name: dict[str, str] = field(default_factory=dict)
+    # name as typed -> normalize_name(name), for names the store resolved: a deck's names
+    # come back on every save, and normalizing was ~45% of validate_text. Misses are not
+    # kept. Bounded in names and characters (validator.memo; see remember).
+    keys_by_name: CharacterMemo[str, str] = field(default_factory=name_memo)
     # name as typed -> its Card, for names whose key the store holds and names read in
     # another language: a deck sent again resolves with one look-up a name. Bounded like
     # keys_by_name (see remember).
-    cards_by_name: dict[str, Card] = field(default_factory=dict)
+    cards_by_name: CharacterMemo[str, Card] = field(default_factory=name_memo)
     # name as typed -> its Translation (printed_lookup: the English name, a language it was
     # printed in) for the names of cards_by_name read in another language; bounded like it,
     # and never cleared without it (a name it knows must keep its translation).
-    printed_by_name: dict[str, Any] = field(default_factory=dict)
+    printed_by_name: CharacterMemo[str, Any] = field(default_factory=name_memo)
     printed_table: bool | None = None  # whether this file has a names table (asked once)
     fuzzy: Any = None  # the suggestion index over every key, built lazily (see fuzzy_index)
     # (stamp of the file it was read from, None when not settled; what was read)
@@ -247,24 +261,23 @@ class Snapshot:
             return dict(zip(names, cards))
         return {name: card for name, card in zip(names, cards) if card is not None}
 
-    def remember(self, cards: Mapping[str, Card]) -> None:
-        """Keep typed name -> Card for names the store resolved by their key (at most
-        MAX_MEMO_NAMES names: when full it starts over, like key_of's memo)."""
-        memo = self.generation.cards_by_name
-        if len(memo) + len(cards) > MAX_MEMO_NAMES:
-            memo.clear()
-        memo.update(cards)
+    def remember(self, cards: Mapping[str, Card], keys: Mapping[str, str] | None = None) -> None:
+        """Keep typed name -> Card for names the store resolved (and typed name -> key, of
+        `keys`, for those of them resolved by their key): at most MAX_MEMO_NAMES names and
+        MAX_MEMO_CHARACTERS characters a memo; when full it starts over, so a flood of
+        distinct names costs time, never memory."""
+        if not cards:
+            return
+        self.generation.cards_by_name.remember_all(cards, sum(map(len, cards)))
+        if keys:
+            known = {name: key for name, key in keys.items() if name in cards}
+            self.generation.keys_by_name.remember_all(known, sum(len(name) + len(key) for name, key in known.items()))
 
     def key_of(self, name: str) -> str:
-        """normalize_name(name), memoized for this store file (at most MAX_MEMO_NAMES names:
-        when full it starts over, so a flood of distinct names costs time, never memory)."""
-        memo = self.generation.keys_by_name
-        key = memo.get(name)
-        if key is None:
-            if len(memo) >= MAX_MEMO_NAMES:
-                memo.clear()
-            key = memo[name] = convert.normalize_name(name)
-        return key
+        """normalize_name(name), from the memo when the name resolved before on this store
+        file (see remember: a name that did not is normalized again each time it comes)."""
+        key = self.generation.keys_by_name.get(name)
+        return convert.normalize_name(name) if key is None else key
 
     def lookup(self, keys: Iterable[str]) -> dict[str, Card]:
         """Cards for the normalized keys that the store knows (cached per store file)."""

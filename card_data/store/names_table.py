@@ -38,6 +38,10 @@ CREATE TABLE IF NOT EXISTS printed_names_meta (key TEXT PRIMARY KEY, value TEXT 
 """
 TABLES = ("printed_names", "printed_names_meta")
 BATCH = 5000
+# Rows a table may hold: Scryfall's all_cards gave 258,487 printed names (two rows each)
+# in 2026; four times that is room to grow, and a bound on what a hostile file can write
+# (1.4 million names from 39 MB grew the store from 22 to 95 MB).
+MAX_ROWS = 2_000_000
 # Meta keys of a table's last success (a failure adds failed_at and error, cleared by the next success).
 SUCCESS_KEYS = ("source", "updated_at", "languages", "names", "refreshed_at")
 
@@ -87,17 +91,23 @@ class NamesFile:
             self._conn.executescript(SCHEMA)
             self._conn.execute("BEGIN")
         self._pending: list[Row] = []
+        self.rows = 0  # distinct rows written so far
 
     def add(self, rows: Iterable[Row]) -> None:
-        """Queue rows; written BATCH at a time."""
+        """Queue rows; written BATCH at a time. CardDataError past MAX_ROWS distinct rows."""
         self._pending.extend(rows)
         if len(self._pending) >= BATCH:
             self._flush()
 
     def _flush(self) -> None:
         with sqlite_errors(f"write the names file {self.path}"):
-            self._conn.executemany("INSERT OR IGNORE INTO printed_names VALUES (?, ?, ?, ?)", self._pending)
+            written = self._conn.executemany("INSERT OR IGNORE INTO printed_names VALUES (?, ?, ?, ?)",
+                                             self._pending).rowcount
         self._pending.clear()
+        self.rows += max(written, 0)
+        if self.rows > MAX_ROWS:
+            raise CardDataError(f"the file holds over {MAX_ROWS // 2:,} printed names, more than every card "
+                                "printed in every language: refused, the last table stays")
 
     def finish(self, source: str, updated_at: str, wanted: frozenset[str] | None = None) -> NamesStatus:
         """Write the meta rows and close; a file with no names is refused (the last table stays)."""

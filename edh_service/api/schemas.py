@@ -94,14 +94,16 @@ class ValidateRequestSchema(Schema):
         load_default=None, allow_none=True, metadata={"description": "Designate the companion."}
     )
     color_choices = fields.Dict(
-        # Keys stay unbounded strings: OpenAPI 3.0 cannot state key constraints, and the
-        # five-entry cap and MAX_CONTENT_LENGTH bound them anyway.
-        keys=fields.String(),
+        # Keys are card names: none is longer than MAX_NAME_LENGTH (a 1 MiB key was
+        # normalized and remembered whole). OpenAPI 3.0 cannot state a key's constraints,
+        # so the description says it; an empty key stays a stray choice (a warning).
+        keys=fields.String(validate=validate.Length(max=MAX_NAME_LENGTH)),
         values=fields.String(validate=validate.OneOf(tuple(WUBRG))),
         load_default=None,
         allow_none=True,
         validate=validate.Length(max=MAX_COLOR_CHOICES),
-        metadata={"description": 'Color chosen for a commander, e.g. {"The Prismatic Piper": "R"}.'},
+        metadata={"description": 'Color chosen for a commander, e.g. {"The Prismatic Piper": "R"}; each key '
+                                 f"is a card name of at most {MAX_NAME_LENGTH} characters."},
     )
     signature_spells = fields.List(
         card_name(),
@@ -369,6 +371,9 @@ class ReadyBracketListSchema(Schema):
 
     entries = fields.Integer(required=True)
     updated_at = fields.String(required=True, allow_none=True)
+    update_refused = fields.Boolean(metadata={
+        "description": "Present (true) when the last refresh offered under half the entries: it was refused "
+                       "and this list kept (LIST_SHRINK_ALLOWED=1 or `cards brackets --allow-shrink` accepts it)."})
 
 
 class ReadyBracketListsSchema(Schema):

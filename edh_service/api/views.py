@@ -17,6 +17,7 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, NotFound, UnsupportedMediaType
 
 from card_data import CardDataUnavailable
+from card_data.lists.refresh import SHRUNK
 from card_data.store.list_tables import BRACKET_LISTS, FORMAT_LISTS, ListStatus
 from card_data.repository import MAX_SUGGESTED_NAMES
 from edh_service import card_extension, pipeline
@@ -24,7 +25,7 @@ from edh_service.api import json_codec, responses, schemas
 from edh_service.serving import observability
 from edh_service.card_extension import get_repository
 from edh_service.api.errors import unprocessable
-from edh_service.api.request_loading import loader_for
+from edh_service.api.request_loading import loader_for, trimmed
 from validator.brackets import BracketData, card_flags
 from validator.decklist import Decklist, Designation
 from validator.formats import FieldNotInFormat, UnknownFormat, format_table
@@ -284,10 +285,11 @@ def load(schema: Schema, data: Any) -> dict:
         return loader_for(schema).load(data)
     except ValidationError as error:
         message = "The request does not have the expected shape."
-        unknown = format_message(error.messages)
+        messages = trimmed(error.messages)
+        unknown = format_message(messages)
         if unknown:  # DESIGN: the message itself lists the seven keys
             message = f"{message} {unknown}"
-        raise unprocessable(message, error.messages) from None
+        raise unprocessable(message, messages) from None
 
 
 def format_message(messages: Any) -> str | None:
@@ -340,7 +342,11 @@ def lists_body(lists: Mapping[str, ListStatus], kinds: tuple[str, ...]) -> dict[
 
 
 def list_body(status: ListStatus) -> dict:
-    """One loaded list: its entries and its source's updated_at."""
-    return {"entries": status.entries, "updated_at": status.updated_at}
+    """One loaded list: its entries and its source's updated_at, and whether the last refresh
+    was refused for shrinking the list by more than half (the log says from what source)."""
+    body: dict = {"entries": status.entries, "updated_at": status.updated_at}
+    if status.error and status.error.startswith(SHRUNK):
+        body["update_refused"] = True
+    return body
 
 

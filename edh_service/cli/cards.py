@@ -51,7 +51,7 @@ from edh_service.first_start import BULK_DATA_PAGE, cards_command, no_card_data_
 
 # The settings each command reads of the table (the service reads them from app.config).
 BRACKET_SETTINGS = ("SCRYFALL_API_URL", "SPELLBOOK_URL", "MASS_LAND_DENIAL_FILE", "COMBOS_FILE", "USER_AGENT",
-                    "PAUPER_COMMANDERS_FILE")
+                    "PAUPER_COMMANDERS_FILE", "LIST_SHRINK_ALLOWED")
 NAME_SETTINGS = ("CARD_NAME_LANGUAGES", "CARD_NAMES_FILE", "CARD_NAMES_REFRESH_SECONDS")
 
 EXIT_ERROR = 1
@@ -76,6 +76,8 @@ def _parser() -> argparse.ArgumentParser:
                                help="import only when the store holds no cards yet (make run CARD_DATA_FILE=PATH)")
     brackets_parser = commands.add_parser("brackets", parents=[common], help="refresh only the bracket lists")
     brackets_parser.add_argument("--api-url", default=setting("SCRYFALL_API_URL"), help="Scryfall API base (default: %(default)s)")
+    brackets_parser.add_argument("--allow-shrink", action="store_true", default=None,
+                                 help="accept a list under half its last size (default: $LIST_SHRINK_ALLOWED, else refused)")
     names_parser = commands.add_parser("import-names", parents=[common],
                                        help="load the names printed in other languages from local files")
     names_parser.add_argument("paths", nargs="+", metavar="PATH",
@@ -220,7 +222,8 @@ def main(argv: list[str] | None = None) -> int:
             names = names_sync.import_names(args.db, *args.paths, languages=languages, updated_at=args.updated_at)
             print(f"{args.db} card names updated: {_describe_names(names)}")
         elif args.command == "brackets":
-            _report_brackets(bracket_lists.refresh(args.db, bracket_sources(setting, api_url=args.api_url)))
+            _report_brackets(bracket_lists.refresh(args.db, bracket_sources(setting, api_url=args.api_url,
+                                                                            allow_shrink=args.allow_shrink)))
         else:
             return _status(args.db, args.json)
     except CardDataUnavailable as error:

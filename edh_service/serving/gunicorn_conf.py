@@ -20,6 +20,7 @@ from gunicorn.workers import gthread
 # Imported by name: a module-level `config` would be read as gunicorn's own setting.
 from edh_service.config import ConfigError, defaults, from_environment
 from edh_service.first_start import no_card_data_hint
+from edh_service.serving.log_text import escape_handlers
 
 try:
     SETTINGS = {**defaults("app"), **defaults("gunicorn"), **from_environment(os.environ)}
@@ -87,6 +88,7 @@ def when_ready(server):
     for listener in server.LISTENERS:
         listener.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeout)
     logging.getLogger("gunicorn.error").addFilter(QuietClientTimeouts())
+    escape_handlers(server.log.error_log, server.log.access_log)
 
 
 class QuietClientTimeouts(logging.Filter):
@@ -106,7 +108,9 @@ class QuietClientTimeouts(logging.Filter):
 def post_fork(server, worker):
     """Send the app's own loggers (app, runtime, card_data, edh.request) to stderr as JSON
     lines with the request id (LOG_FORMAT=json, the default), or to gunicorn's error log in
-    its own format (LOG_FORMAT=text), so "card data sync failed: ..." shows up either way."""
+    its own format (LOG_FORMAT=text), so "card data sync failed: ..." shows up either way.
+    Every format escapes the control characters a client sent (log_text.py)."""
+    escape_handlers(server.log.error_log, server.log.access_log)
     if SETTINGS["LOG_FORMAT"].lower() == "json":
         from edh_service.serving import observability
 
@@ -126,10 +130,14 @@ def pre_request(worker, req):
 
 
 def child_exit(server, worker):
-    """A dead worker's live gauges must not linger in the multiprocess metrics."""
-    from prometheus_client import multiprocess
+    """A dead worker's files must not pile up in the multiprocess metrics: its live gauges go,
+    its counters and histograms are added into one file per kind (metrics_files.py)."""
+    from edh_service.serving.metrics_files import retire_worker
 
-    multiprocess.mark_process_dead(worker.pid)
+    try:
+        retire_worker(worker.pid)
+    except (OSError, RuntimeError, ValueError) as error:  # a damaged file: the totals stay as they were
+        server.log.warning("could not fold the metrics of worker %s: %s", worker.pid, error)
 
 
 def on_exit(server):

@@ -28,6 +28,7 @@ from prometheus_client.core import GaugeMetricFamily
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from edh_service import card_extension
+from edh_service.serving.log_text import JSON_ESCAPES
 from edh_service.serving.ratelimit import LIMITER_KEY, limit_storage_dead
 
 METRICS_KEY = "metrics"
@@ -125,7 +126,8 @@ def verdicts(response: Response) -> list[str]:
 
 
 class JsonFormatter(logging.Formatter):
-    """One JSON object per line: time, level, logger, message, request_id and any extras."""
+    """One JSON object per line: time, level, logger, message, request_id and any extras;
+    no control character unescaped (log_text.py)."""
 
     # Attributes every LogRecord has; anything else came in through `extra=`.
     STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
@@ -144,7 +146,8 @@ class JsonFormatter(logging.Formatter):
         entry.update((k, v) for k, v in vars(record).items() if k not in self.STANDARD and k not in entry)
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry, default=str, ensure_ascii=False)
+        # json escapes C0 controls; DEL, C1 and the bidirectional overrides are escaped too
+        return json.dumps(entry, default=str, ensure_ascii=False).translate(JSON_ESCAPES)
 
 
 def configure_logging(level: str | int = "INFO", stream: TextIO | None = None) -> logging.Handler:

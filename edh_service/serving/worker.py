@@ -1,26 +1,30 @@
 """The gunicorn worker of `make run` and the Docker image: gthread, with each request read
-whole by the worker's poller before a thread serves it (issue 19).
+whole by the worker's poller before a thread serves it.
 
 gthread hands a connection to a thread as soon as its first bytes arrive, and the thread
 reads the rest with blocking reads. With one thread a worker (GUNICORN_THREADS), two
 clients sending a header line (or a body byte) every few seconds held both workers for as
 long as they kept at it: CLIENT_TIMEOUT bounds one read, not the request, and the image
 listens on 0.0.0.0 with no proxy in front. Here the main loop reads every request with
-non-blocking reads, between its other events, until `Framing` says the head and the
-body are all there; only then does a thread parse and serve it (from those bytes: it
-never waits on the socket). A client that takes longer than REQUEST_DEADLINE seconds
-from its first byte gets a 408 and the connection is closed, having held no thread.
+non-blocking reads, between its other events, until `Framing` (request_framing.py) says
+the head and the body are all there; only then does a thread parse and serve it (from
+those bytes: it never waits on the socket). A client that takes longer than
+REQUEST_HEAD_DEADLINE seconds from its first byte to send the head, or REQUEST_DEADLINE
+for the whole request, gets a 408 and the connection is closed, having held no thread.
 This is the buffering a proxy such as HAProxy (`option http-buffer-request`, `timeout
-http-request`) gives, in the process itself, so a deployment without one is safe too.
+http-request`) gives, in the process itself, so a deployment without one is safe too
+(docs/proxy.md says what a proxy in front must set).
 
 Bounds: a head over HEAD_LIMIT is a 431; a body is buffered up to
 connections.DRAIN_FACTOR x MAX_CONTENT_LENGTH (the app refuses anything over
 MAX_CONTENT_LENGTH with a 413, and a body read to its end keeps the connection usable);
 a bigger one goes to the app at once with its body left on the socket, and the connection
-closes after the 413. All requests still arriving in one worker hold at most
-BUFFER_BUDGET_FACTOR bodies' worth of bytes; past that the one asking for more gets a
-503. A connection closed after an answer lingers in the poller (RFC 9112 section 9.6),
-not in the main loop's blocking close that gthread does.
+closes after the 413. Connections still arriving are at most half of worker_connections,
+one address's share of them bounded, so they never stop a worker from accepting; their
+bytes past a small request's are held within BUFFER_BUDGET_FACTOR bodies' worth, one
+address's within a quarter of that, and past that the one asking for more gets a 503
+(arrivals.py). A connection closed after an answer lingers in the poller (RFC 9112
+section 9.6), not in the main loop's blocking close that gthread does.
 
 TLS, HTTP/2 (prior knowledge) and other cases the scan does not know are left to
 gthread's own reading, bounded per read by CLIENT_TIMEOUT.
@@ -31,139 +35,28 @@ from __future__ import annotations
 import errno
 import json
 import os
-import re
 import selectors
 import socket
 import time
-from dataclasses import dataclass, field
-from enum import Enum
+from dataclasses import dataclass
 from functools import partial
 
 from gunicorn.http2 import negotiation
 from gunicorn.workers import gthread
 
 from edh_service.serving import connections
+from edh_service.serving.arrivals import Arrival, Arrivals, address_of
 from edh_service.config import defaults, from_environment
+from edh_service.serving.request_framing import HEAD_LIMIT, Framing, Verdict
 
-HEAD_LIMIT = 64 * 1024  # request line and header fields together (gunicorn's own line limit is 4094)
-CHUNK_LINE_LIMIT = 1024  # a chunk-size line with extensions
 RECV_SIZE = 1024 * 1024  # what one non-blocking read may take (fewer reads, fewer GIL hand-offs)
 BUFFER_BUDGET_FACTOR = 8  # buffered bodies per worker: 8 x 8 MiB by default
-CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,16}\Z")
-LENGTH = re.compile(rb"[0-9]{1,18}\Z")
+ADDRESS_BUDGET_SHARE = 4  # one address may hold a quarter of it
+ARRIVING_SHARE = 2  # connections still arriving: at most half of worker_connections...
+ADDRESS_ARRIVING_SHARE = 8  # ...and one address an eighth of those (at least MIN_ADDRESS_ARRIVING)
+MIN_ADDRESS_ARRIVING = 16
+EVICTION_LOG_SECONDS = 10.0  # at most one log line this often about connections closed to make room
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
-
-
-class Verdict(Enum):
-    """What the bytes received so far say about one request."""
-
-    WAIT = "wait"  # more is to come
-    COMPLETE = "complete"  # head and body are all there
-    HAND_OVER = "hand over"  # not for the scan to judge: gunicorn or the app answers from the head
-    HEAD_TOO_LARGE = "head too large"
-
-
-@dataclass
-class Framing:
-    """Where one HTTP/1.x request ends (RFC 9112 section 6), scanned as its bytes arrive:
-    each call looks only at what it has not looked at yet."""
-
-    body_limit: int
-    head_end: int | None = None  # offset just past the empty line ending the head
-    length: int = 0  # Content-Length (0: no body)
-    chunked: bool = False
-    expects_continue: bool = False
-    _searched: int = 0
-    _chunk_at: int = 0  # offset of the next chunk-size line
-    _body: int = 0  # chunk bytes seen so far
-
-    def scan(self, data: bytes | bytearray) -> Verdict:
-        """The verdict on `data`, the request's bytes from its first one."""
-        if self.head_end is None:
-            end = data.find(b"\r\n\r\n", max(0, self._searched - 3))
-            if end < 0:
-                if data.find(b"\n\n", max(0, self._searched - 1)) >= 0:  # bare LF line ends:
-                    return Verdict.HAND_OVER  # gunicorn's parser refuses them
-                self._searched = len(data)
-                return Verdict.HEAD_TOO_LARGE if len(data) > HEAD_LIMIT else Verdict.WAIT
-            if end > HEAD_LIMIT:
-                return Verdict.HEAD_TOO_LARGE
-            self.head_end = end + 4
-            verdict = self._read_head(bytes(data[:end]))
-            if verdict is not None:
-                return verdict
-            self._chunk_at = self.head_end
-        if self.chunked:
-            return self._scan_chunks(data)
-        return Verdict.COMPLETE if len(data) >= self.head_end + self.length else Verdict.WAIT
-
-    def _read_head(self, head: bytes) -> Verdict | None:
-        """Read the framing fields; a verdict when the head alone decides."""
-        lines = head.split(b"\r\n")
-        if lines[0] == b"":  # RFC 9112 section 2.2: one empty line may come first
-            lines = lines[1:]
-        if not lines:
-            return Verdict.HAND_OVER
-        http11 = lines[0].endswith(b"HTTP/1.1")
-        lengths, codings = set(), []
-        for line in lines[1:]:
-            name, colon, value = line.partition(b":")
-            if not colon:
-                return Verdict.HAND_OVER  # a malformed field: gunicorn's 400
-            name, value = name.strip().lower(), value.strip()
-            if name == b"content-length":
-                lengths.add(value)
-            elif name == b"transfer-encoding":
-                codings += [coding.strip().lower() for coding in value.split(b",")]
-            elif name == b"expect":
-                self.expects_continue = http11 and value.lower() == b"100-continue"
-        if codings:
-            if codings[-1] != b"chunked":
-                return Verdict.HAND_OVER  # gunicorn answers 400/501 from the head
-            self.chunked = True
-            return None
-        if len(lengths) > 1 or (lengths and not LENGTH.match(next(iter(lengths)))):
-            return Verdict.HAND_OVER
-        self.length = int(lengths.pop()) if lengths else 0
-        return Verdict.HAND_OVER if self.length > self.body_limit else None
-
-    def _scan_chunks(self, data: bytes | bytearray) -> Verdict:
-        """Follow the chunk sizes from the last whole chunk to the last-chunk and trailers."""
-        while True:
-            at = self._chunk_at
-            line_end = data.find(b"\r\n", at, at + CHUNK_LINE_LIMIT + 2)
-            if line_end < 0:
-                return Verdict.HAND_OVER if len(data) - at > CHUNK_LINE_LIMIT else Verdict.WAIT
-            digits = bytes(data[at:line_end]).split(b";", 1)[0].strip()
-            if not CHUNK_SIZE.match(digits):
-                return Verdict.HAND_OVER  # gunicorn answers the malformed chunk
-            size = int(digits, 16)
-            if size == 0:  # the last chunk, then trailer fields up to an empty line
-                end = data.find(b"\r\n\r\n", line_end)
-                if end >= 0:
-                    return Verdict.COMPLETE
-                return Verdict.HAND_OVER if len(data) - line_end > HEAD_LIMIT else Verdict.WAIT
-            if self._body + size > self.body_limit:
-                return Verdict.HAND_OVER
-            following = line_end + 2 + size + 2
-            if len(data) < following:
-                return Verdict.WAIT
-            if data[following - 2:following] != b"\r\n":
-                return Verdict.HAND_OVER
-            self._body += size
-            self._chunk_at = following
-
-
-@dataclass
-class Arrival:
-    """One request being received by the poller."""
-
-    framing: Framing
-    waiting_since: float
-    data: bytearray = field(default_factory=bytearray)
-    started: float | None = None  # its first byte
-    continued: bool = False  # a 100 Continue was sent
-    registered: bool = False
 
 
 @dataclass(frozen=True)
@@ -206,10 +99,14 @@ class BufferingWorker(gthread.ThreadWorker):
     def init_process(self) -> None:
         settings = {**defaults("app"), **defaults("gunicorn"), **from_environment(os.environ)}
         self.request_deadline = float(settings["REQUEST_DEADLINE"])
+        self.head_deadline = min(float(settings["REQUEST_HEAD_DEADLINE"]), self.request_deadline)
         self.body_limit = connections.DRAIN_FACTOR * int(settings["MAX_CONTENT_LENGTH"])
-        self.buffer_budget = BUFFER_BUDGET_FACTOR * self.body_limit
-        self.buffered = 0  # bytes held by self.arriving
-        self.arriving: dict[BufferedConn, Arrival] = {}
+        budget = BUFFER_BUDGET_FACTOR * self.body_limit
+        most = max(1, self.cfg.worker_connections // ARRIVING_SHARE)
+        self.arriving = Arrivals(most=most, per_address=max(MIN_ADDRESS_ARRIVING, most // ADDRESS_ARRIVING_SHARE),
+                                 budget=budget, address_budget=budget // ADDRESS_BUDGET_SHARE)
+        self.made_room = 0  # arrivals closed to make room since the last log line about it
+        self.next_room_log = 0.0
         self.lingering: dict[BufferedConn, float] = {}  # connection -> when to give up
         super().init_process()  # runs the worker's loop
 
@@ -220,6 +117,15 @@ class BufferingWorker(gthread.ThreadWorker):
         try:
             client_sock, client_addr = listener.accept()
         except OSError as error:
+            if error.errno in (errno.EMFILE, errno.ENFILE):
+                # Out of file descriptors (a flood under a low `ulimit -n`): close the arrival
+                # the shares would close next, rather than let the error end the worker.
+                crowded = self.arriving.to_make_room("")
+                if crowded is None and len(self.arriving):
+                    crowded = next(conn for conn, _ in self.arriving.items())
+                if crowded is not None:
+                    self.make_room(crowded)
+                return
             if error.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
                 raise
             return
@@ -237,14 +143,25 @@ class BufferingWorker(gthread.ThreadWorker):
             super().enqueue_req(conn)
             return
         now = time.monotonic()
-        arrival = Arrival(Framing(self.body_limit), waiting_since=now)
+        arrival = Arrival(Framing(self.body_limit), waiting_since=now, address=address_of(conn.client))
         if conn.parser is not None:  # what a request on this connection read ahead (pipelining)
             arrival.data += conn.parser.unreader.take_buffered()
         if arrival.data:
             arrival.started = now
-            self.buffered += len(arrival.data)
-        self.arriving[conn] = arrival
+        while (crowded := self.arriving.to_make_room(arrival.address)) is not None:
+            self.make_room(crowded)
+        self.arriving.add(conn, arrival)
         self.advance(conn, arrival)
+
+    def make_room(self, conn: BufferedConn) -> None:
+        """Close the connection of an arrival that must make room for a new one (arrivals.py):
+        a client that keeps many connections half-sent loses its oldest, nobody else's."""
+        self.forget(conn, self.arriving.get(conn))
+        send_quietly(conn.sock, answer(503, "Service Unavailable", "Too many requests from your address are "
+                                       "still arriving at once; this one was closed.", "Retry-After: 5\r\n"))
+        self.nr_conns -= 1
+        conn.close()
+        self.made_room += 1
 
     def advance(self, conn: BufferedConn, arrival: Arrival) -> None:
         """Act on what the request's bytes say: serve it, refuse it, or wait for more."""
@@ -280,23 +197,22 @@ class BufferingWorker(gthread.ThreadWorker):
             self.nr_conns -= 1
             conn.close()
             return
-        if self.buffered + len(data) > self.buffer_budget:
-            self.log.warning("requests arriving hold %d bytes in this worker: 503 for one more", self.buffered)
+        if not self.arriving.may_receive(arrival, len(data)):
+            self.log.warning("requests arriving hold %d bytes in this worker (%d from this address): 503 for one more",
+                             self.arriving.charged, self.arriving.charged_by_address.get(arrival.address, 0))
             self.refuse(conn, answer(503, "Service Unavailable",
                                      "The server is receiving too many large requests; retry shortly.",
                                      "Retry-After: 5\r\n"))
             return
         if arrival.started is None:
             arrival.started = time.monotonic()
-        arrival.data += data
-        self.buffered += len(data)
+        self.arriving.received(arrival, data)
         self.advance(conn, arrival)
 
-    def forget(self, conn: BufferedConn, arrival: Arrival) -> None:
+    def forget(self, conn: BufferedConn, arrival: Arrival | None) -> None:
         """Stop receiving this request in the poller."""
-        self.arriving.pop(conn, None)
-        self.buffered -= len(arrival.data)
-        if arrival.registered:
+        self.arriving.remove(conn)
+        if arrival is not None and arrival.registered:
             unregister(self.poller, conn.sock)
             arrival.registered = False
 
@@ -347,12 +263,18 @@ class BufferingWorker(gthread.ThreadWorker):
         closes past theirs (called from the main loop every turn, at least once a second)."""
         super().murder_pending()
         now = time.monotonic()
-        for conn, arrival in list(self.arriving.items()):
+        for conn, arrival in self.arriving.items():
             if arrival.started is None:
                 if now - arrival.waiting_since > self.cfg.keepalive:  # silent: closed quietly
                     self.forget(conn, arrival)
                     self.nr_conns -= 1
                     conn.close()
+            elif arrival.framing.head_end is None and now - arrival.started > self.head_deadline:
+                self.log.info("a client took over %s s to send its request's head (%d bytes so far): 408, closed",
+                              format_seconds(self.head_deadline), len(arrival.data))
+                self.refuse(conn, answer(408, "Request Timeout",
+                                         f"The request's head did not arrive whole within "
+                                         f"{format_seconds(self.head_deadline)} s."))
             elif now - arrival.started > self.request_deadline:
                 self.log.info("a client took over %s s to send its request (%d bytes so far): 408, closed",
                               format_seconds(self.request_deadline), len(arrival.data))
@@ -362,6 +284,11 @@ class BufferingWorker(gthread.ThreadWorker):
         for conn, until in list(self.lingering.items()):
             if now > until:
                 self.end_linger(conn)
+        if self.made_room and now >= self.next_room_log:
+            self.log.warning("closed %d connections still sending their requests to make room for new ones "
+                             "(at most %d arrive at once in a worker, %d from one address)",
+                             self.made_room, self.arriving.most, self.arriving.per_address)
+            self.made_room, self.next_room_log = 0, now + EVICTION_LOG_SECONDS
 
     def linger(self, conn: BufferedConn) -> None:
         """Half-close, then read and discard what the client still sends (bounded by

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 import pytest
 import requests
 
+from edh_service.serving.arrivals import SMALL_REQUEST
 from tests.support.live_http import NORMAL_CODES, NORMAL_DECK, VALIDATE, gunicorn
 
 WORKERS = 2
@@ -188,30 +189,39 @@ def test_a_head_over_64_kib_is_a_431_from_the_poller(server):
     assert validate_normal(base) < 5
 
 
-def test_requests_arriving_are_held_to_a_budget_per_worker(_fixture_db_template, tmp_path):
-    """With MAX_CONTENT_LENGTH at 1,000 bytes a worker buffers at most 8 x 8,000 bytes of
-    requests still arriving; the connection asking for more gets a 503, and those within
-    the budget are still answered when their bodies complete (413: over 1,000 bytes)."""
+def test_requests_arriving_are_held_to_a_budget_per_worker_and_per_address(_fixture_db_template, tmp_path):
+    """With MAX_CONTENT_LENGTH at 20,000 bytes a worker buffers bodies up to 160,000 bytes and
+    charges what requests still arriving hold past their first 64 KiB to a budget of 8 x
+    160,000, a quarter of it for one address: four requests holding 70,000 charged bytes
+    each nearly fill 127.0.0.1's share, and a fifth from it gets a 503; meanwhile a small request
+    from it and a large one from another address are served, and those within the share are
+    answered when their bodies complete (413: over 20,000 bytes)."""
     db = tmp_path / "cards.sqlite3"
     shutil.copyfile(_fixture_db_template, db)
     with gunicorn(tmp_path / "gunicorn.log", CARD_DB=str(db), WEB_CONCURRENCY="1",
-                  MAX_CONTENT_LENGTH="1000") as (base, _):
-        head = TEXT_HEAD + b"Connection: close\r\nContent-Length: 7999\r\n\r\n"
-        sockets = [socket.create_connection(address(base), timeout=10) for _ in range(10)]
+                  MAX_CONTENT_LENGTH="20000") as (base, _):
+        head = TEXT_HEAD + b"Connection: close\r\nContent-Length: 150000\r\n\r\n"
+        first = head + b"1" * (SMALL_REQUEST + 70_000 - len(head))  # 70,000 bytes charged
+        rest = b"1" * (len(head) + 150_000 - len(first))
+        sockets = [socket.create_connection(address(base), timeout=10) for _ in range(5)]
+        other = socket.create_connection(address(base), timeout=10, source_address=("127.0.0.2", 0))
         try:
-            for sock in sockets:  # 10 x ~6,620 bytes: the tenth is over 64,000
-                sock.sendall(head + b"1" * 6500)
-                time.sleep(0.1)
-            for sock in sockets[:9]:  # within the budget: completed, then refused as too large
-                sock.sendall(b"1" * 1499)  # (each completed one frees its 8,000)
+            for sock in sockets:  # the fifth is over 127.0.0.1's 320,000 bytes
+                sock.sendall(first)
+                time.sleep(0.2)
+            assert requests.get(base + "/healthz", timeout=5).status_code == 200  # small: never refused
+            other.sendall(first)  # another address has its own share
+            time.sleep(0.2)
+            for sock in [*sockets[:4], other]:  # within the budget: completed, then refused as too large
+                sock.sendall(rest)
             answers = []
-            for sock in sockets:
+            for sock in [*sockets, other]:
                 data = b""
                 while chunk := sock.recv(65536):
                     data += chunk
                 answers.append(data.split(b"\r\n", 1)[0])
         finally:
-            for sock in sockets:
+            for sock in [*sockets, other]:
                 sock.close()
-        # which one is read last is the poller's business: one 503, and nine 413s
-        assert sorted(answers) == [b"HTTP/1.1 413 REQUEST ENTITY TOO LARGE"] * 9 + [b"HTTP/1.1 503 Service Unavailable"]
+        assert answers == [b"HTTP/1.1 413 REQUEST ENTITY TOO LARGE"] * 4 + [b"HTTP/1.1 503 Service Unavailable",
+                                                                            b"HTTP/1.1 413 REQUEST ENTITY TOO LARGE"]

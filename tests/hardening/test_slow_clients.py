@@ -142,11 +142,14 @@ def test_connections_that_send_nothing_do_not_hold_the_workers(_fixture_db_templ
         assert late.recv(64).startswith(b"HTTP/1.1 200")
 
 
-def test_gunicorn_still_has_the_first_bytes_wait_we_shorten():
+def test_gunicorn_still_has_the_first_bytes_wait_we_shorten(monkeypatch):
     """gunicorn_conf sets gthread.DEFAULT_WORKER_DATA_TIMEOUT; an upgrade that renames it
     must fail here rather than silently bring back the 5 s wait."""
     from gunicorn.workers import gthread
 
+    # Importing the config sets PROMETHEUS_MULTIPROC_DIR for the process when it is unset
+    # (gunicorn's master): given here, so the later in-process apps keep their own registry.
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", "")
     import edh_service.serving.gunicorn_conf as conf
 
     assert "DEFAULT_WORKER_DATA_TIMEOUT" in gthread.ThreadWorker.handle.__code__.co_names

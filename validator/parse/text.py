@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from validator.decklist import ListEntry, Section
+from validator.memo import CharacterMemo
 from validator.parse.common import (
     COMMANDER_LABEL, HEADERS, MAX_LINE_LENGTH, MAX_NAME_LENGTH, Collector, deck_cards, heading_word, side_zone_section,
 )
@@ -146,10 +147,12 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None,
 # dialect shown: None, "forge" or "arena"). A pure function of the stripped line, kept for
 # the next list: most lists share most lines ("1 Sol Ring", "1 Command Tower", basics), and
 # a line read again costs one look-up instead of a pattern match. Bounded like the card
-# store's name memos: when full it starts over, so a flood of distinct lines costs time,
-# never memory.
-_CARD_LINES: dict[str, tuple[str, int, str | None, str | None, str | None]] = {}
+# store's name memos, in lines and in characters (a line is up to MAX_LINE_LENGTH): when
+# full it starts over, so a flood of distinct lines costs time, never memory.
 MAX_MEMO_LINES = 20_000
+MAX_MEMO_CHARACTERS = 2_000_000
+_CARD_LINES: CharacterMemo[str, tuple[str, int, str | None, str | None, str | None]] = CharacterMemo(
+    MAX_MEMO_CHARACTERS, MAX_MEMO_LINES)
 
 
 def _read_card_line(line: str) -> tuple | None:
@@ -167,9 +170,7 @@ def _read_card_line(line: str) -> tuple | None:
         if plain is None:
             return None
         read = (plain[2], int(plain[1]), None, None, None)
-    if len(_CARD_LINES) >= MAX_MEMO_LINES:
-        _CARD_LINES.clear()
-    _CARD_LINES[line] = read
+    _CARD_LINES.remember(line, read, len(line) + len(read[0]))
     return read
 
 

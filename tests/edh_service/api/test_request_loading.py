@@ -2,7 +2,8 @@
 (edh_service/api/json_codec.py) give exactly the answers marshmallow and json.loads give: the
 same loaded dict (keys in the same order) or the same 422 messages, and the same document
 or the same refusal, for hand-made bodies, every hostile body tests/hardening sends, and
-generated ones."""
+generated ones. A list or dict over its bound is refused by its size alone, before any
+item is loaded (check_sizes): marshmallow is compared after that check."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError, fields, pre_load, validate
 
 from edh_service.api import json_codec, schemas
-from edh_service.api.request_loading import FastLoader, loader_for
+from edh_service.api.request_loading import FastLoader, check_sizes, loader_for, trimmed
 from tests.hardening.test_hostile_input import BATCH, CASES
 
 VALIDATE_SCHEMA = schemas.validate_request_schema
@@ -42,7 +43,7 @@ def _key_order(value):
 def same_answer(schema, body):
     """Both paths agree on the body; returns the answer's kind."""
     fast = outcome(loader_for(schema).load, body)
-    assert fast == outcome(schema.load, body), body
+    assert fast == outcome(lambda data: check_sizes(schema, data) or schema.load(data), body), body
     return fast[0]
 
 
@@ -224,3 +225,32 @@ def test_the_long_digit_screen_is_the_pattern_search(data):
     text = data.decode("latin-1")
     assert json_codec.has_long_digits(text) is expected
     assert json_codec.has_long_digits(b"[" + b"7" * 19 + b"]") and not json_codec.has_long_digits(b"7" * 18)
+
+
+@pytest.mark.parametrize(("schema", "body", "errors"), [
+    (VALIDATE_SCHEMA, {"decklist": "x", "commanders": [""] * 300_000}, {"commanders": ["Longer than maximum length 5."]}),
+    (VALIDATE_SCHEMA, {"decklist": "x", "color_choices": {"\ufdfa" * 100_000: "R"}},
+     {"color_choices": ["A key is 100,000 characters long; at most 200 are accepted."]}),
+    (VALIDATE_SCHEMA, {"decklist": "x", "color_choices": {str(n): 0 for n in range(1_000)}},
+     {"color_choices": ["Longer than maximum length 5."]}),
+    (BATCH_SCHEMA, {"decks": [0] * 250_000}, {"decks": ["Length must be between 1 and 50."]}),
+    (BATCH_SCHEMA, {"decks": [{"decklist": "x", "include": [0] * 50_000}]},
+     {"decks": {0: {"include": ["Longer than maximum length 2."]}}}),
+])
+def test_a_list_or_dict_over_its_bound_is_refused_before_its_items_are_loaded(schema, body, errors):
+    """Its length alone is the answer: marshmallow loaded and reported every item first
+    (300,000 empty commanders: 3.4 s and a 14 MB 422)."""
+    with pytest.raises(ValidationError) as refused:
+        loader_for(schema).load(body)
+    assert refused.value.messages == errors
+
+
+def test_a_bodys_unknown_fields_and_item_errors_are_reported_in_bounded_number():
+    """Past ten problems in one object or list, a 422 says how many more there were, and a
+    quoted key is cut short: the answer stays small whatever was sent."""
+    with pytest.raises(ValidationError) as refused:
+        loader_for(VALIDATE_SCHEMA).load({"decklist": "x", **{f"k{n}": 0 for n in range(100_000)}})
+    assert list(refused.value.messages) == ["_schema"] and len(json.dumps(refused.value.messages)) < 1_000
+    messages = trimmed({"decks": {n: {"x" * 1_000: ["Unknown field."]} for n in range(50)}})
+    assert len(messages["decks"]) == 11 and messages["decks"]["_more"] == ["40 more problems are not listed."]
+    assert list(messages["decks"][0]) == ["x" * 60 + "…"]
