@@ -108,7 +108,7 @@ def validate_text(
     (`repository.format_data`, None inside it for a list not loaded). A declared
     bracket outside Commander, or signature spells outside Oathbreaker, raise
     validator.formats.FieldNotInFormat (a ValueError with `.field`). `with_formats` fills
-    Report.formats, every format's {valid, codes} (include=formats).
+    Report.formats, every format's {valid, codes, status} (include=formats).
     `decklist` is the text already parsed (with `format`), when the caller needed it first.
     """
     if decklist is None:

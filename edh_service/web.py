@@ -21,6 +21,7 @@ from edh_service.errors import close_stopped_body
 from card_data.printed_names import LANGUAGE_NAMES
 from validator.brackets import BRACKET_NAMES
 from validator.decklist import Designation
+from validator.engine import FormatStatus
 from validator.formats import FORMATS as GAME_FORMATS, FieldNotInFormat, UnknownFormat
 from validator.overview import COLOR_NAMES
 from validator.parse import FORMATS, DecklistError, split_lines
@@ -57,6 +58,13 @@ SECURITY_HEADERS = {
 VALIDATE_SCHEMA = schemas.ValidateRequestSchema()  # stateless, safe to share between requests
 MAX_COMMANDER_FIELDS = 2  # the form offers a commander and a partner
 FORMAT_BY_KEY = {f.key: f for f in GAME_FORMATS}  # the template names the format a report was judged in
+# How "In every format" shows each status: its own mark (app.css), words and style, so a
+# format the card data cannot judge never reads as legal (app.js says the same words).
+FORMAT_STATUSES = {
+    FormatStatus.LEGAL: {"css": "format-legal", "words": "legal"},
+    FormatStatus.NOT_LEGAL: {"css": "format-illegal", "words": "not legal"},
+    FormatStatus.UNKNOWN: {"css": "format-unknown", "words": "unknown (the card data can't say)"},
+}
 # Bidirectional controls: embeddings and overrides (U+202A-202E, closed by U+202C) and
 # isolates (U+2066-2068, closed by U+2069), plus the marks. A typed name holding an override
 # reversed the rest of the message quoting it ("Did you mean ..." read backwards).
@@ -255,6 +263,7 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         bracket_names=BRACKET_NAMES,
         game_formats=GAME_FORMATS,
         format_by_key=FORMAT_BY_KEY,
+        format_statuses=FORMAT_STATUSES,
         **charts.page_context(report),  # the deck overview and the card previews
     )
 

@@ -203,14 +203,23 @@
 
   /* ---- every format's verdict (include: ["formats"], as the template renders it) ---- */
 
+  // Each status's own mark (app.css), words and style: the data's "unknown" never reads as legal.
+  const FORMAT_STATUSES = {
+    legal: { css: "format-legal", words: "legal" },
+    not_legal: { css: "format-illegal", words: "not legal" },
+    unknown: { css: "format-unknown", words: "unknown (the card data can't say)" },
+  };
+
   function renderFormats(formats) {
     if (!formats) return [];
     return [
       el("h3", { id: "formats-heading", text: "In every format" }),
-      el("ul", { class: "format-verdicts", "aria-labelledby": "formats-heading" }, Object.entries(formats).map(([key, verdict]) =>
-        el("li", { class: `format-verdict ${verdict.valid ? "format-legal" : "format-illegal"}`, "data-format": key },
-          el("strong", { text: gameFormat(key).name }), `: ${verdict.valid ? "legal" : "not legal"}`,
-          ...(verdict.codes.length ? [" (", el("span", { class: "codes", text: verdict.codes.join(", ") }), ")"] : [])))),
+      el("ul", { class: "format-verdicts", "aria-labelledby": "formats-heading" }, Object.entries(formats).map(([key, verdict]) => {
+        const shown = FORMAT_STATUSES[verdict.status];
+        return el("li", { class: `format-verdict ${shown.css}`, "data-format": key, "data-status": verdict.status },
+          el("strong", { text: gameFormat(key).name }), `: ${shown.words}`,
+          ...(verdict.codes.length ? [" (", el("span", { class: "codes", text: verdict.codes.join(", ") }), ")"] : []));
+      })),
     ];
   }
 
