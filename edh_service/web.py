@@ -24,7 +24,7 @@ from validator.decklist import Designation
 from validator.engine import FormatStatus
 from validator.formats import FORMATS as GAME_FORMATS, FieldNotInFormat, UnknownFormat
 from validator.overview import COLOR_NAMES
-from validator.parse import FORMATS, DecklistError, split_lines
+from validator.parse import EXTENSIONS, FORMATS, DecklistError, split_lines
 from validator.phrasing import plural
 from validator.violations import Severity
 
@@ -58,6 +58,8 @@ SECURITY_HEADERS = {
 VALIDATE_SCHEMA = schemas.ValidateRequestSchema()  # stateless, safe to share between requests
 MAX_COMMANDER_FIELDS = 2  # the form offers a commander and a partner
 FORMAT_BY_KEY = {f.key: f for f in GAME_FORMATS}  # the template names the format a report was judged in
+# The file chooser offers every file the parser reads (.xml: MTGO and Cockatrice saved so).
+DECKFILE_ACCEPT = ",".join([*dict.fromkeys(ext for exts in EXTENSIONS.values() for ext in exts), ".xml", "text/plain"])
 # How "In every format" shows each status: its own mark (app.css), words and style, so a
 # format the card data cannot judge never reads as legal (app.js says the same words).
 FORMAT_STATUSES = {
@@ -264,6 +266,7 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         game_formats=GAME_FORMATS,
         format_by_key=FORMAT_BY_KEY,
         format_statuses=FORMAT_STATUSES,
+        deckfile_accept=DECKFILE_ACCEPT,
         **charts.page_context(report),  # the deck overview and the card previews
     )
 

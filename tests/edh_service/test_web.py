@@ -179,7 +179,7 @@ def test_file_chooser_offers_every_decklist_file_the_service_reads(client):
     from edh_service.cli.paths import DECK_EXTENSIONS
 
     accept = set(soup_of(client.get("/")).select_one("#deckfile")["accept"].split(","))
-    assert DECK_EXTENSIONS | {".json", ".csv"} <= accept
+    assert DECK_EXTENSIONS | {".json", ".csv", ".tsv", ".md", ".xml"} <= accept
 
 
 def test_uploaded_windows_1252_file_is_read_as_the_cli_reads_it(client):

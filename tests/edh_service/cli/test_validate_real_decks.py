@@ -1,6 +1,7 @@
 """edh-validate on the real decklists in ../shared/decks over a store of ~30k real cards.
 
-Skipped when ../shared is absent (a fresh clone). The store is imported once per session.
+Skipped when ../shared is absent (a fresh clone). The store (conftest.py's real_db) is
+imported once per session.
 """
 
 from __future__ import annotations
@@ -13,16 +14,6 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli_runs import annotations, run_cli
-
-
-@pytest.fixture(scope="session")
-def real_db(shared_dir, tmp_path_factory) -> Path:
-    """A card store built from ../shared/carddata/oracle-cards.jsonl.gz (about 10 s, once)."""
-    from card_data.sync import import_file
-
-    path = tmp_path_factory.mktemp("real-card-store") / "cards.sqlite3"
-    import_file(path, shared_dir / "carddata" / "oracle-cards.jsonl.gz")
-    return path
 
 
 @pytest.fixture(scope="session")

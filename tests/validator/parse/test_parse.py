@@ -9,7 +9,7 @@ import pytest
 
 from tests.validator.parse import C, M, MB, S, codes, one, rows, sample
 from validator.decklist import ListEntry, Section
-from validator.parse import FORMATS, MAX_LINE_LENGTH, MAX_LINES, DecklistError, parse, split_lines
+from validator.parse import EXTENSIONS, FORMATS, MAX_LINE_LENGTH, MAX_LINES, DecklistError, parse, split_lines
 from validator.violations import Code, Severity
 
 # --- one sample per format --------------------------------------------------------
@@ -399,3 +399,11 @@ def test_the_reader_numbers_cr_runs_as_split_lines_does(text, lines):
     decklist = parse(text)
     numbered = {entry.line for entry in decklist.entries} | {n for p in decklist.problems for n in p.lines}
     assert numbered == {n for n, line in enumerate(lines, 1) if line.strip()}
+
+
+def test_every_format_names_the_file_extensions_it_is_saved_with():
+    # edh-validate scans folders for these: a format added without them would go unscanned
+    assert list(EXTENSIONS) == list(FORMATS)
+    assert all(EXTENSIONS[name] and all(ext.startswith(".") and ext == ext.lower() for ext in EXTENSIONS[name])
+               for name in FORMATS)
+    assert EXTENSIONS["json"] == (".json",) and EXTENSIONS["markdown"] == (".md",) and ".tsv" in EXTENSIONS["csv"]
