@@ -92,7 +92,7 @@ def overview(deck: Deck) -> Overview:
 def images(deck: Deck) -> dict[str, str]:
     """Canonical name -> preview image of every resolved card in any pile that has one."""
     piles = (deck.commanders, deck.main, (deck.companion,) if deck.companion else (), deck.sideboard,
-             deck.planar, deck.schemes, deck.outside, deck.extra_companions)
+             deck.planar, deck.schemes, deck.outside, deck.displayed, deck.extra_companions)
     return {entry.card.name: entry.card.image for pile in piles for entry in pile if entry.card.image}
 
 

@@ -58,7 +58,7 @@ SAMPLE_CASES = [
         ("Bright-Palm, Soul Awakener", 1, C, 4), ("Shalai and Hallar", 1, M, 5), ("Heaven // Earth", 1, M, 6),
         ("Plains", 8, M, 7), ("The Golden City of Orazca", 1, Section.PLANAR, 10),
         ("Jund", 1, Section.PLANAR, 11), ("Your Inescapable Doom", 1, Section.SCHEMES, 14),
-        ("Bright-Palm, Soul Awakener", 1, Section.IGNORED, 17),
+        ("Bright-Palm, Soul Awakener", 1, Section.DISPLAY, 17),
     ]),
     ("tappedout.txt", "moxfield", [
         ("Krenko, Mob Boss", 1, C, 2), ("Goblin Matron", 1, M, 5), ("Goblin Lackey", 1, M, 6),
@@ -159,7 +159,7 @@ def test_printed_lines_read_by_the_fast_path_are_whole_entries():
     ("Commander", C), ("Commanders", C), ("Commander:", C), ("COMMANDER (2)", C),
     ("Companion", Section.COMPANION), ("Deck", M), ("Main", M), ("Mainboard (99)", M),
     ("Sideboard", S), ("SIDEBOARD:", S), ("Maybeboard", MB), ("Considering (3)", MB),
-    ("Display Commander", Section.IGNORED), ("Tokens", Section.IGNORED),
+    ("Display Commander", Section.DISPLAY), ("Tokens", Section.IGNORED),
     ("Planar Deck", Section.PLANAR), ("Scheme Deck", Section.SCHEMES),
     ("[Commander]", C), ("[main]", M), ("[Sideboard]", S), ("[Planes]", Section.PLANAR),
     ("[Schemes]", Section.SCHEMES), ("[Avatar]", Section.IGNORED),
