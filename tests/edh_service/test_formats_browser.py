@@ -121,7 +121,7 @@ def test_a_bracket_outside_commander_is_refused(page, formats_url):
     page.select_option("#bracket", "2")
     submit(page)
     assert page.inner_text("#result-heading") == "Could not validate"
-    assert "bracket applies only in Commander" in page.inner_text(".alert")
+    assert page.inner_text(".alert").strip() == "The Bracket field applies only in Commander, not in Oathbreaker (oathbreaker)."
 
 
 @pytest.mark.parametrize("served", ["formats_url", "old_data_url"])
