@@ -39,7 +39,7 @@ def legality_codes(deck: Deck) -> set[str]:
     warns), without building its violations (the all-formats block needs only the codes,
     for seven formats, and whether the data could judge every card)."""
     fmt = deck_format(deck)
-    codes = {code for _, code in _legality_codes(deck, fmt)}
+    codes = {code for _, code in _legality_codes(deck, fmt, every_unknown=False)}
     if Code.LEGALITY_UNKNOWN not in codes and _unverified(deck, fmt):
         codes.add(Code.LEGALITY_UNKNOWN)
     return codes
@@ -51,9 +51,10 @@ def _unverified(deck: Deck, fmt: Format) -> list[Entry]:
     return [e for e in deck.commanders if fmt.commanders.unverified(e.card, data) and not is_non_deck(e.card)]
 
 
-def _legality_codes(deck: Deck, fmt: Format) -> Iterator[tuple[Entry, str]]:
-    """(entry, its one legality code) for every card with one, legality_unknown included,
-    in deck order."""
+def _legality_codes(deck: Deck, fmt: Format, every_unknown: bool = True) -> Iterator[tuple[Entry, str]]:
+    """(entry, its one legality code) for every card with one, in deck order; legality_unknown
+    for every such card, or (`every_unknown` False: the codes are all that is wanted) for
+    the first alone (card data without the format's key has it for every card)."""
     key = fmt.legality_key
     companion = deck.companion
     # a cheap screen first: almost every card is a legal, plain, traditional card
@@ -68,11 +69,14 @@ def _legality_codes(deck: Deck, fmt: Format) -> Iterator[tuple[Entry, str]]:
         return
     commanders = {id(e) for e in deck.commanders}
     by_key = fmt.commanders.by_key
+    said_unknown = False
     for entry in suspects:
         card = entry.card
         if card.plain and key not in card.legalities and (by_key or id(entry) not in commanders):
             # the common unknown: a plain card with no value (_legality_code's answer, sooner)
-            yield entry, Code.LEGALITY_UNKNOWN
+            if every_unknown or not said_unknown:
+                said_unknown = True
+                yield entry, Code.LEGALITY_UNKNOWN
             continue
         code = _legality_code(card, fmt, id(entry) in commanders)
         if code is not None:
