@@ -50,7 +50,7 @@ def tree(root: Path, entries: int, decks: int, folders: int = 1000) -> Path:
         folder = root / f"f{index % folders:04d}"
         if index < folders:
             folder.mkdir(parents=True)
-        name = f"{index}.txt" if index < decks else f"{index}.md"
+        name = f"{index}.txt" if index < decks else f"{index}.log"
         if index < decks:
             shutil.copyfile(SAMPLE, folder / name)
         else:
@@ -69,7 +69,7 @@ def walk_seconds(root: Path) -> float:
         samples = []
         for _ in range(3):
             start = time.perf_counter()
-            found = paths.expand_paths([root.name])
+            found = paths.expand_paths([root.name]).inputs
             samples.append(time.perf_counter() - start)
     finally:
         os.chdir(here)

@@ -109,7 +109,7 @@ def validate_text(
     (`repository.format_data`, None inside it for a list not loaded). A declared
     bracket outside Commander, or signature spells outside Oathbreaker, raise
     validator.formats.FieldNotInFormat (a ValueError with `.field`). `with_formats` fills
-    Report.formats, every format's {valid, codes} (include=formats).
+    Report.formats, every format's {valid, codes, status} (include=formats).
     `decklist` is the text already parsed (with `format`), when the caller needed it first.
     `lookup` is the budget for asking Scryfall about names the store lacks, shared by
     everything one request validates (None: the repository's default, from the first

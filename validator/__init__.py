@@ -5,7 +5,7 @@ from validator.deck_facts import Deck
 from validator.decklist import NOBODY, Decklist, Designation, ListEntry, Section
 from validator.violations import Code, Severity, Violation
 from validator.assemble import assemble
-from validator.engine import FormatVerdict, Report, check, judge_formats, validate
+from validator.engine import FormatStatus, FormatVerdict, Report, check, judge_formats, validate
 from validator.formats import FORMATS, FieldNotInFormat, Format, FormatData, UnknownFormat, format_named, format_table
 from validator.brackets import Bracket, BracketData, Combo, Reason
 from validator.card_facts import commander_eligibility, pairing_abilities
@@ -16,6 +16,6 @@ __all__ = [
     "NOBODY", "Reason",
     "Section", "Severity", "UnknownName", "Violation",
     "RULES", "Report", "assemble", "check", "commander_eligibility", "pairing_abilities", "validate",
-    "FORMATS", "FieldNotInFormat", "Format", "FormatData", "FormatVerdict", "UnknownFormat", "format_named",
-    "format_table", "judge_formats",
+    "FORMATS", "FieldNotInFormat", "Format", "FormatData", "FormatStatus", "FormatVerdict", "UnknownFormat",
+    "format_named", "format_table", "judge_formats",
 ]

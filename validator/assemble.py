@@ -151,6 +151,7 @@ def assemble(
         ),
         color_choices=_canonical_choices(cards, designation.color_choices),
         outside=_listed(piles, Section.IGNORED),
+        displayed=_listed(piles, Section.DISPLAY),
         extra_companions=extra_companions,
         signature_spells=signature if game_format.signature_spells else (),
         format=game_format,

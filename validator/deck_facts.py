@@ -32,7 +32,8 @@ class Deck:
     planar: tuple[Entry, ...] = ()  # planar deck (rule 901)
     schemes: tuple[Entry, ...] = ()  # scheme deck (rule 904)
     unknown: tuple[UnknownName, ...] = ()  # unresolved names, by section (see UnknownName.section)
-    outside: tuple[Entry, ...] = ()  # listed in no game pile: display commanders, tokens... (never played)
+    outside: tuple[Entry, ...] = ()  # listed in no game pile: tokens, Forge's avatar... (never played)
+    displayed: tuple[Entry, ...] = ()  # display copies (a precon's Display Commander): never played
     extra_companions: tuple[Entry, ...] = ()  # companions declared beyond the first (only one is allowed)
     # canonical commander name -> chosen color letter (903.4b)
     color_choices: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))

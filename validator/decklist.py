@@ -23,7 +23,10 @@ class Section(StrEnum):
     MAYBEBOARD = "maybeboard"
     PLANAR = "planar"  # Planechase planar deck (rule 901)
     SCHEMES = "schemes"  # Archenemy scheme deck (rule 904)
-    IGNORED = "ignored"  # not part of the deck at all: display commanders, tokens zones...
+    IGNORED = "ignored"  # not part of the deck at all: tokens zones, Forge's avatar pile...
+    # an oversized display copy (a precon's Display Commander): not part of the deck; a copy
+    # of the deck's own commander is that commander, anything else is named (not_in_deck)
+    DISPLAY = "display"
 
 
 class ListEntry(NamedTuple):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Collection, Iterable, Mapping, NamedTuple, Sequence
 
 from validator import brackets
@@ -21,11 +22,21 @@ from validator.rules import CODES_ONLY, DECK_RULES, FORMAT_RULES, RULES, Rule
 from validator.violations import Code, Severity, Violation
 
 
+class FormatStatus(StrEnum):
+    """What the all-formats block says of one format: legal only when the data can judge it."""
+
+    LEGAL = "legal"  # no error, and every card's legality in the format is known
+    NOT_LEGAL = "not_legal"  # an error
+    UNKNOWN = "unknown"  # no error, but legality_unknown: the card data cannot say
+
+
 class FormatVerdict(NamedTuple):
-    """One format's answer in the all-formats block: legal or not, and why (error codes)."""
+    """One format's answer in the all-formats block: legal, not legal or unknown, and why
+    (error codes)."""
 
     valid: bool
     codes: tuple[str, ...]  # the distinct error codes, sorted
+    status: FormatStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +158,8 @@ def judge_formats(
     designation: Designation = NOBODY, format_data: FormatData | None = None,
 ) -> dict[str, FormatVerdict]:
     """Every format's verdict for one parsed and resolved list, by key in FORMATS order
-    (DESIGN's include=formats block): valid, and the distinct error codes.
+    (DESIGN's include=formats block): valid, the distinct error codes, and the status
+    (legal, not_legal, or unknown when no error but the data cannot say: legality_unknown).
 
     Each format is judged as check() would judge it when asked for that format (its own
     inference, sizes, keys), without brackets (no bracket is declared per format) and
@@ -185,21 +197,32 @@ class _Judging:
             done = self._judged[fmt] = (deck, problems, [*slot[1], *validate(deck, FORMAT_RULES)])
         return done
 
-    def error_codes(self, fmt: Format) -> set[str]:
-        """The distinct error codes of the format's verdict: judged()'s, or from the rules'
+    def verdict(self, fmt: Format) -> FormatVerdict:
+        """The format's verdict: its distinct error codes, and whether the data could judge
+        every card (no legality_unknown). From judged()'s violations, or from the rules'
         codes-only twins (rules.CODES_ONLY) when the format was not judged in full."""
         done = self._judged.get(fmt)
         if done is not None:
-            return {str(v.code) for v in (*done[1], *done[2]) if v.severity == Severity.ERROR}
-        deck, problems, slot = self._deck_of(fmt)
-        codes = {str(v.code) for v in (*problems, *slot[1]) if v.severity == Severity.ERROR}
-        for rule in FORMAT_RULES:
-            twin = CODES_ONLY.get(rule)
-            if twin is not None:
-                codes.update(twin(deck))
-            else:
-                codes.update(str(v.code) for v in rule(deck) if v.severity == Severity.ERROR)
-        return codes
+            found = (*done[1], *done[2])
+            codes = {str(v.code) for v in found if v.severity == Severity.ERROR}
+            unknown = any(v.code == Code.LEGALITY_UNKNOWN for v in found)
+        else:
+            deck, problems, slot = self._deck_of(fmt)
+            codes = {str(v.code) for v in (*problems, *slot[1]) if v.severity == Severity.ERROR}
+            unknown = False
+            for rule in FORMAT_RULES:
+                twin = CODES_ONLY.get(rule)
+                if twin is not None:  # a twin's codes are its errors', and legality_unknown when it warns
+                    said = twin(deck)
+                    unknown = unknown or Code.LEGALITY_UNKNOWN in said
+                    codes.update(said - {Code.LEGALITY_UNKNOWN})
+                else:
+                    codes.update(str(v.code) for v in rule(deck) if v.severity == Severity.ERROR)
+        if codes:
+            status = FormatStatus.NOT_LEGAL
+        else:
+            status = FormatStatus.UNKNOWN if unknown else FormatStatus.LEGAL
+        return FormatVerdict(not codes, tuple(sorted(codes)), status)
 
     def _deck_of(self, fmt: Format) -> tuple[Deck, tuple[Violation, ...], list]:
         """The Deck in the format, the list's problems, and its assembly's shared slot."""
@@ -234,11 +257,7 @@ class _Judging:
 
     def verdicts(self) -> dict[str, FormatVerdict]:
         """Every format's verdict."""
-        verdicts = {}
-        for fmt in FORMATS:
-            codes = sorted(self.error_codes(fmt))
-            verdicts[fmt.key] = FormatVerdict(not codes, tuple(codes))
-        return verdicts
+        return {fmt.key: self.verdict(fmt) for fmt in FORMATS}
 
 
 def _judged_format(decklist: Decklist, game_format: str | Format | None) -> tuple[Format, Violation | None]:

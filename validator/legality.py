@@ -29,22 +29,32 @@ def legality(deck: Deck) -> Iterator[Violation]:
             unknown.append(entry)
         else:
             yield _legality_violation(entry, code, fmt)
-    # commanders judged by the format's list, when it is not loaded
-    data = deck_format_data(deck)
-    unverified = [e for e in deck.commanders if fmt.commanders.unverified(e.card, data) and not is_non_deck(e.card)]
+    unverified = _unverified(deck, fmt)
     if unknown or unverified:
         yield _legality_unknown(unknown, unverified, fmt)
 
 
 def legality_codes(deck: Deck) -> set[str]:
-    """The error codes `legality` reports for the deck, without building its violations (the
-    all-formats block needs only the codes, for seven formats)."""
-    return {code for _, code in _legality_codes(deck, deck_format(deck), unknown=False)}
+    """The codes `legality` reports for the deck (its errors, and legality_unknown when it
+    warns), without building its violations (the all-formats block needs only the codes,
+    for seven formats, and whether the data could judge every card)."""
+    fmt = deck_format(deck)
+    codes = {code for _, code in _legality_codes(deck, fmt, every_unknown=False)}
+    if Code.LEGALITY_UNKNOWN not in codes and _unverified(deck, fmt):
+        codes.add(Code.LEGALITY_UNKNOWN)
+    return codes
 
 
-def _legality_codes(deck: Deck, fmt: Format, unknown: bool = True) -> Iterator[tuple[Entry, str]]:
-    """(entry, its one legality code) for every card with one, legality_unknown included
-    unless `unknown` is False, in deck order."""
+def _unverified(deck: Deck, fmt: Format) -> list[Entry]:
+    """The commanders judged by the format's list when that list is not loaded."""
+    data = deck_format_data(deck)
+    return [e for e in deck.commanders if fmt.commanders.unverified(e.card, data) and not is_non_deck(e.card)]
+
+
+def _legality_codes(deck: Deck, fmt: Format, every_unknown: bool = True) -> Iterator[tuple[Entry, str]]:
+    """(entry, its one legality code) for every card with one, in deck order; legality_unknown
+    for every such card, or (`every_unknown` False: the codes are all that is wanted) for
+    the first alone (card data without the format's key has it for every card)."""
     key = fmt.legality_key
     companion = deck.companion
     # a cheap screen first: almost every card is a legal, plain, traditional card
@@ -59,14 +69,17 @@ def _legality_codes(deck: Deck, fmt: Format, unknown: bool = True) -> Iterator[t
         return
     commanders = {id(e) for e in deck.commanders}
     by_key = fmt.commanders.by_key
+    said_unknown = False
     for entry in suspects:
         card = entry.card
         if card.plain and key not in card.legalities and (by_key or id(entry) not in commanders):
-            if unknown:  # the common unknown: a plain card with no value (_legality_code's answer, sooner)
+            # the common unknown: a plain card with no value (_legality_code's answer, sooner)
+            if every_unknown or not said_unknown:
+                said_unknown = True
                 yield entry, Code.LEGALITY_UNKNOWN
             continue
         code = _legality_code(card, fmt, id(entry) in commanders)
-        if code is not None and (unknown or code != Code.LEGALITY_UNKNOWN):
+        if code is not None:
             yield entry, code
 
 

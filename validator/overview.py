@@ -9,7 +9,11 @@ part of it, and unresolved names have no card data to count.
   {C}); a hybrid symbol counts for each of its colors, a Phyrexian one for its color.
 - land_sources: lands able to produce each color (WUBRG and C), from Scryfall's
   produced_mana; a land stored without it (a store built before that field was kept)
-  is read from its basic land types and its "Add {X}" text instead.
+  is read from its basic land types and its "Add {X}" text instead. What a land really
+  makes in this deck: "any color in your commander's color identity" (Command Tower, Path
+  of Ancestry) is the commanders' colors (none without a commander), not all five as
+  produced_mana says; a land with no mana ability that fetches another (Polluted Delta,
+  Evolving Wilds) makes none itself.
 - types: cards by card type; a card counts under each of its front face's types
   (an Artifact Creature is an Artifact and a Creature), so the counts can sum past 100.
 - cards_by_type: the cards behind `types`, (name, copies) by name, for the page's lists.
@@ -25,7 +29,7 @@ from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from validator.deck import MANA_SYMBOL, WUBRG, Card, Entry
-from validator.deck_facts import Deck
+from validator.deck_facts import Deck, commander_identity
 
 CURVE_BUCKETS = ("0", "1", "2", "3", "4", "5", "6", "7+")
 COLORS = WUBRG + "C"
@@ -36,6 +40,10 @@ BASIC_LAND_COLORS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R"
 # "Add {G}", "Add {R} or {G}", "Add {C}{C}": the symbols of a mana ability's "Add" clause.
 ADD_CLAUSE = re.compile(r"\bAdd ((?:\{[^}]+\}|,| or |\s)+)")
 ANY_COLOR = re.compile(r"\bAdd [^.]*\bmana of any (?:one )?(?:color|type)\b", re.I)
+# Command Tower, Path of Ancestry, Opal Palace: the commanders' colors only.
+COMMANDER_COLORS = re.compile(r"\bAdd [^.]*\bmana of any (?:one )?color in your commander'?s'? color identity\b", re.I)
+# A fetch land's one ability: it puts another land onto the battlefield and adds no mana.
+FETCHES = re.compile(r"\bSearch your library for\b[^.]*\bcards?\b[^.]*\bonto the battlefield\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +67,7 @@ def overview(deck: Deck) -> Overview:
     curve = dict.fromkeys(CURVE_BUCKETS, 0)
     cost_symbols = dict.fromkeys(COLORS, 0)
     land_sources = dict.fromkeys(COLORS, 0)
+    identity = commander_identity(deck)
     types: dict[str, int] = {}
     by_type: dict[str, dict[str, int]] = {}
     lands = 0
@@ -70,7 +79,7 @@ def overview(deck: Deck) -> Overview:
             named[card.name] = named.get(card.name, 0) + copies
         if "Land" in card.types:
             lands += copies
-            for color in land_colors(card):
+            for color in land_colors(card, identity):
                 land_sources[color] += copies
             continue
         curve[curve_bucket(card.mana_value)] += copies
@@ -92,7 +101,7 @@ def overview(deck: Deck) -> Overview:
 def images(deck: Deck) -> dict[str, str]:
     """Canonical name -> preview image of every resolved card in any pile that has one."""
     piles = (deck.commanders, deck.main, (deck.companion,) if deck.companion else (), deck.sideboard,
-             deck.planar, deck.schemes, deck.outside, deck.extra_companions)
+             deck.planar, deck.schemes, deck.outside, deck.displayed, deck.extra_companions)
     return {entry.card.name: entry.card.image for pile in piles for entry in pile if entry.card.image}
 
 
@@ -114,16 +123,24 @@ def cost_colors(mana_cost: str) -> dict[str, int]:
     return counts
 
 
-def land_colors(card: Card) -> frozenset[str]:
-    """The colors (WUBRG, C) a land can produce: produced_mana, else its types and text."""
+def land_colors(card: Card, commander_colors: frozenset[str]) -> frozenset[str]:
+    """The colors (WUBRG, C) a land can produce in a deck whose commanders' identity is
+    `commander_colors`: produced_mana, else its types and text; "any color in your
+    commander's color identity" is those colors, and a fetch land (no "Add", it searches
+    for a land) makes none."""
+    text = card.face_texts[0] if card.face_texts else ""
+    if "Add " not in text and FETCHES.search(text):
+        return frozenset()
+    named = {c for clause in ADD_CLAUSE.findall(text) for symbol in MANA_SYMBOL.findall(clause)
+             for c in symbol.split("/") if c in COLORS}  # the symbols its "Add" clauses name
     if card.produced_mana:
-        return frozenset(c for c in card.produced_mana if c in COLORS)
-    colors = {BASIC_LAND_COLORS[s] for s in card.subtypes if s in BASIC_LAND_COLORS}
-    for text in card.face_texts[:1]:
+        colors = {c for c in card.produced_mana if c in COLORS}
+    else:
+        colors = {BASIC_LAND_COLORS[s] for s in card.subtypes if s in BASIC_LAND_COLORS} | named
         if ANY_COLOR.search(text):
             colors.update(WUBRG)
-        for clause in ADD_CLAUSE.findall(text):
-            colors.update(c for symbol in MANA_SYMBOL.findall(clause) for c in symbol.split("/") if c in COLORS)
+    if COMMANDER_COLORS.search(text) and not ANY_COLOR.search(COMMANDER_COLORS.sub("", text)):
+        colors = {c for c in colors if c not in WUBRG} | named | set(commander_colors)
     return frozenset(colors)
 
 

@@ -373,8 +373,9 @@ def signature_spell(deck: Deck) -> Iterator[Violation]:
         need = "each needs" if oathbreakers == 2 else "it needs"
         yield about(deck.commanders, Code.SIGNATURE_SPELL,
                      f"{named} {'has' if oathbreakers == 1 else 'have'} {plural(count, 'signature spell')}; "
-                     f"{need} one (an instant or sorcery in a Signature Spell section, or named in "
-                     "signature_spells).", None)
+                     f"{need} one: list an instant or sorcery under a Signature Spell header, or name it in "
+                     "the request (the page's Signature spell field; signature_spells in the API; "
+                     "--signature-spell in the CLI).", None)
     elif count > oathbreakers:
         yield about(spells, Code.SIGNATURE_SPELL,
                      f"The deck has {plural(count, 'signature spell')} for {plural(oathbreakers, 'oathbreaker')}; "

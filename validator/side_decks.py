@@ -91,11 +91,17 @@ def sideboard(deck: Deck) -> Iterator[Violation]:
 
 def not_in_deck(deck: Deck) -> Iterator[Violation]:
     """Cards listed in a pile that is no part of the game (display commanders, tokens,
-    Forge's avatar or dungeon piles...): named, so nothing is dropped silently."""
+    Forge's avatar or dungeon piles...): named, so nothing is dropped silently. A display
+    copy of the deck's own commander is that commander (a precon shows the card it is led
+    by): no news."""
     unknown = [u for u in deck.unknown if u.section not in GAME_SECTIONS and u.section not in SIDE_SECTIONS]
-    if deck.outside or unknown:
-        names = card_names(deck.outside) + tuple(sorted({u.name for u in unknown}))
-        count = sum(e.quantity for e in deck.outside) + sum(u.quantity for u in unknown)
+    outside = deck.outside
+    if deck.displayed:
+        commanders = {e.card.name for e in deck.commanders}
+        outside = (*outside, *(e for e in deck.displayed if e.card.name not in commanders))
+    if outside or unknown:
+        names = card_names(outside) + tuple(sorted({u.name for u in unknown}))
+        count = sum(e.quantity for e in outside) + sum(u.quantity for u in unknown)
         listed = f": {and_list(names)}" if len(names) <= 10 else ""
         yield Violation(
             Code.NOT_IN_DECK,
@@ -103,5 +109,5 @@ def not_in_deck(deck: Deck) -> Iterator[Violation]:
             f"display commander, tokens...), so {'it was' if count == 1 else 'they were'} ignored{listed}.",
             Severity.WARNING,
             cards=names,
-            lines=line_numbers([*deck.outside, *unknown]),
+            lines=line_numbers([*outside, *unknown]),
         )

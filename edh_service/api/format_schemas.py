@@ -8,6 +8,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from validator.engine import FormatStatus
 from validator.formats import FORMATS as GAME_FORMAT_TABLE, KEYS, UnknownFormat, format_named
 from validator.violations import Code
 
@@ -44,7 +45,12 @@ def game_format_field() -> GameFormat:
 class FormatVerdictSchema(Schema):
     """One game format's verdict in the `formats` block."""
 
-    valid = fields.Boolean(required=True)
+    valid = fields.Boolean(required=True, metadata={"description": "No error in that format."})
+    status = fields.String(required=True, validate=validate.OneOf([s.value for s in FormatStatus]), metadata={
+        "enum": [s.value for s in FormatStatus],
+        "description": "legal: no error, and every card's legality there is known; not_legal: an error; "
+                       "unknown: no error, but the card data has no legality there for some card "
+                       "(legality_unknown): never read it as legal."})
     codes = fields.List(fields.String(metadata={"enum": [c.value for c in Code]}), required=True,
                         metadata={"description": "The distinct error codes in that format, sorted."})
 

@@ -116,8 +116,9 @@ def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | N
 
 
 def dump_formats(formats: Mapping[str, FormatVerdict]) -> dict:
-    """The `formats` block: every game format's {valid, codes}, in the table's order."""
-    return {key: {"valid": verdict.valid, "codes": list(verdict.codes)} for key, verdict in formats.items()}
+    """The `formats` block: every game format's {valid, status, codes}, in the table's order."""
+    return {key: {"valid": verdict.valid, "status": str(verdict.status), "codes": list(verdict.codes)}
+            for key, verdict in formats.items()}
 
 
 def dump_violation(violation: Violation) -> dict:

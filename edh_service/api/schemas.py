@@ -291,7 +291,8 @@ class ReportSchema(Schema):
                                                                     '["overview"] (or ?include=overview).'})
     formats = fields.Nested(FormatsBlockSchema, metadata={
         "description": 'Only when the request asks: "include": ["formats"] (or ?include=formats): for every '
-                       "game format, whether the list is legal there and its error codes."})
+                       "game format, whether the list is legal there, its status (legal, not_legal, or "
+                       "unknown when the card data cannot say) and its error codes."})
 
 
 class BatchResponseSchema(Schema):

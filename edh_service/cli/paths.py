@@ -3,9 +3,10 @@ input too (issue 19). A link to /etc/passwd or ~/.ssh/id_rsa would be read and i
 quoted in public annotations; links to each other or to an ancestor made the folder walk
 explode; hidden folders (.git/config holds the checkout's token) are never entered unnamed.
 
-`expand_paths(arguments) -> list[Input]`: files, folders (their decklist files) and globs
+`expand_paths(arguments) -> Expanded`: files, folders (their decklist files) and globs
 (`**` included, since pre-commit, Windows shells and quoted CI arguments hand them over
-unexpanded), each file once, each refused one with the reason it is not read.
+unexpanded), each file once, each refused one with the reason it is not read; a folder or
+glob with nothing to check is a warning, a usage error only when no argument gives any.
 """
 
 from __future__ import annotations
@@ -19,10 +20,15 @@ from dataclasses import dataclass
 from typing import Iterator, NamedTuple, Sequence
 
 from edh_service.cli.results import STDIN
+from validator.parse import EXTENSIONS
 
-# Extensions a directory argument is searched for (plain text, Cockatrice .dec, the XML
-# and INI dialects). Explicitly named files are checked whatever their extension.
-DECK_EXTENSIONS = frozenset({".txt", ".dec", ".dck", ".dek", ".cod"})
+# Extensions a directory argument is searched for: every one the parser reads (plain text,
+# .dec, the XML and INI dialects, site exports as JSON, CSV or Markdown), from the parser's
+# own table so the two cannot drift. Explicitly named files are checked whatever their extension.
+DECK_EXTENSIONS = frozenset(extension for extensions in EXTENSIONS.values() for extension in extensions)
+# Kinds of file that hold other things as often as decklists (package.json, README.md, a
+# data CSV): one found by a scan that holds no card is skipped with a warning (validate.py).
+DOCUMENT_EXTENSIONS = frozenset(EXTENSIONS["json"] + EXTENSIONS["csv"] + EXTENSIONS["markdown"])
 GLOB_CHARS = re.compile(r"[*?\[]")
 MAX_FILES = 10_000  # decklist files one run checks (a repository of decks holds hundreds)
 MAX_ENTRIES = 200_000  # files and folders one run's folder and glob walks may look at
@@ -34,10 +40,20 @@ class UsageError(Exception):
 
 @dataclass(frozen=True)
 class Input:
-    """One input to check: its path as reached, and why it is not read (None: read it)."""
+    """One input to check: its path as reached, why it is not read (None: read it), and
+    whether a folder or glob found it (False: the argument named it)."""
 
     path: str
     refused: str | None = None
+    found: bool = False
+
+
+class Expanded(NamedTuple):
+    """What the PATH arguments name: the inputs, in order, and a warning for each folder or
+    glob that gave nothing to check."""
+
+    inputs: list[Input]
+    warnings: list[str]
 
 
 @dataclass(frozen=True)
@@ -116,48 +132,62 @@ class Budget:
                              "before): name the decklist folders instead")
 
 
-def expand_paths(arguments: Sequence[str]) -> list[Input]:
+def expand_paths(arguments: Sequence[str], leave_out: Sequence[str] = ()) -> Expanded:
     """Turn PATH arguments into the inputs to check, in order, each once.
 
     Globs are expanded here too (`**` included), because pre-commit, Windows shells and
     quoted CI arguments hand them over unexpanded. A directory stands for the decklist
     files under it. A link out of an argument's tree (Tree.around), a broken link and a
     link loop come back refused: reported as not checked (exit code 2), never read.
+    `leave_out` names files no folder or glob may bring in (the run's own --bulk-file: card
+    data, not a deck). A folder or glob with nothing to check is a warning and the other
+    arguments are checked; when no argument gives anything, that is a UsageError (a CI
+    check over no decks must not pass silently).
     """
     budget = Budget()
     found: dict[object, Input] = {}  # real path -> the input as first reached
+    warnings = []
+    left_out = {os.path.realpath(path) for path in leave_out}
     for argument in arguments:
-        for item in expand_one(argument, budget):
+        items, empty = expand_one(argument, budget)
+        kept = 0
+        for item in items:
             # One check per file: "./a.txt" and "a.txt", or a folder reached through a
             # link inside the tree, are the same file.
             key = item.path if item.path == STDIN or item.refused else os.path.realpath(item.path)
-            found.setdefault(key, item)
+            if not (item.found and key in left_out):
+                found.setdefault(key, item)
+                kept += 1
+        if not kept:
+            warnings.append(empty or f"nothing to check in {argument} but the card data file (--bulk-file)")
         if len(found) > MAX_FILES:
             raise UsageError(f"more than {MAX_FILES:,} decklist files to check: check fewer folders at a time")
-    return list(found.values())
+    if not found:
+        raise UsageError("; ".join(warnings))
+    return Expanded(list(found.values()), warnings)
 
 
-def expand_one(argument: str, budget: Budget) -> list[Input]:
-    """The inputs one PATH argument names; raises UsageError when it names nothing."""
+def expand_one(argument: str, budget: Budget) -> tuple[list[Input], str | None]:
+    """The inputs one PATH argument names, and why it names none when it is a folder or a
+    glob with nothing to check; raises UsageError for a path that does not exist."""
     if argument == STDIN:
-        return [Input(STDIN)]
+        return [Input(STDIN)], None
     if os.path.lexists(argument):
         folder = os.path.isdir(argument)
         tree = Tree.around(argument, argument if folder else os.path.dirname(argument))
         if refused := tree.refusal(argument):
-            return [Input(argument, refused)]
+            return [Input(argument, refused)], None
         if not folder:
-            return [Input(argument)]
+            return [Input(argument)], None
         top = Entry(argument, os.path.basename(argument), os.path.realpath(argument), True)
         if files := deck_files_under(top, tree, budget):
-            return files
-        # Like a glob that matches nothing: a CI check over no decks must not pass silently.
+            return files, None
         extensions = " ".join(sorted(DECK_EXTENSIONS))
-        raise UsageError(f"no decklist files ({extensions}) under {argument}")
+        return [], f"no decklist files ({extensions}) under {argument}"
     if GLOB_CHARS.search(argument):
         if files := glob_inputs(argument, budget):
-            return files
-        raise UsageError(f"no files match {argument!r}")
+            return files, None
+        return [], f"no files match {argument!r}"
     raise UsageError(f"no such file or directory: {argument}")
 
 
@@ -173,11 +203,11 @@ def glob_inputs(pattern: str, budget: Budget) -> list[Input]:
     found = []
     for entry in walk(Entry(base, os.path.basename(base), os.path.realpath(start), True), parts, tree, budget):
         if entry.refused:
-            found.append(Input(entry.path, entry.refused))
+            found.append(Input(entry.path, entry.refused, found=True))
         elif entry.folder:
             found.extend(deck_files_under(entry, tree, budget))
         else:
-            found.append(Input(entry.path))
+            found.append(Input(entry.path, found=True))
     return sorted(found, key=lambda item: item.path)
 
 
@@ -198,15 +228,20 @@ def deck_files_under(folder: Entry, tree: Tree, budget: Budget) -> list[Input]:
     found: dict[str, Input] = {}
     for entry in walk(folder, ("**", "*"), tree, budget):
         if entry.refused and (entry.folder or is_deck_name(entry.name)):
-            found.setdefault(entry.path, Input(entry.path, entry.refused))
+            found.setdefault(entry.path, Input(entry.path, entry.refused, found=True))
         elif not entry.refused and not entry.folder and is_deck_name(entry.name):
-            found.setdefault(entry.path, Input(entry.path))
+            found.setdefault(entry.path, Input(entry.path, found=True))
     return sorted(found.values(), key=lambda item: item.path)
 
 
 def is_deck_name(name: str) -> bool:
-    """Whether a folder walk checks this file: its extension is a decklist's."""
+    """Whether a folder walk checks this file: its extension is one the parser reads."""
     return os.path.splitext(name)[1].lower() in DECK_EXTENSIONS
+
+
+def is_document_name(name: str) -> bool:
+    """Whether the file's kind holds other things as often as decklists (DOCUMENT_EXTENSIONS)."""
+    return os.path.splitext(name)[1].lower() in DOCUMENT_EXTENSIONS
 
 
 def walk(top: Entry, parts: Sequence[str], tree: Tree, budget: Budget) -> Iterator[Entry]:

@@ -70,6 +70,19 @@ def too_large(size: int | None = None) -> str:
     return f"over {limit}{given}: no decklist is that large"
 
 
+# Scryfall's own card objects (a bulk file, a card or a search page): card data, never a
+# decklist. Their first key is "object"; anchored, so a large file is not searched.
+SCRYFALL_CARD_DATA = re.compile(r'\A\s*\[?\s*\{\s*"object"\s*:\s*"(?:card|list)"')
+
+
+def card_data_refusal(text: str) -> str | None:
+    """Why the text is not checked as a decklist (None: it may be): Scryfall card data,
+    which --bulk-file imports."""
+    if SCRYFALL_CARD_DATA.match(text):
+        return "Scryfall card data, not a decklist (import it with --bulk-file)"
+    return None
+
+
 def format_hint(path: str, text: str) -> str | None:
     """The reader to force for this file, from its extension (None: let the parser detect)."""
     suffix = Path(path).suffix.lower()

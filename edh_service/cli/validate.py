@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import traceback
 from dataclasses import dataclass
@@ -22,16 +23,17 @@ from typing import BinaryIO, Sequence, TextIO
 
 from card_data import CardDataError, CardDataUnavailable, CardRepository, StoreMetadata
 from edh_service import config, pipeline
-from edh_service.cli.paths import Input, UsageError, expand_paths
+from edh_service.pipeline import names_to_resolve
+from edh_service.cli.paths import Input, UsageError, expand_paths, is_document_name
 from edh_service.cli.printable import printable
-from edh_service.cli.reading import format_hint, read_input
+from edh_service.cli.reading import card_data_refusal, format_hint, read_input
 from edh_service.cli.render import RENDERERS
 from edh_service.cli.results import EXIT_USAGE, Checked, PROG, exit_code
 from edh_service.cli.store import open_card_store
 from validator.brackets import BRACKETS
-from validator.decklist import NOBODY, Designation
+from validator.decklist import NOBODY, Decklist, Designation
 from validator.formats import KEYS, FieldNotInFormat, UnknownFormat, format_named
-from validator.parse import FORMATS, DecklistError
+from validator.parse import FORMATS, DecklistError, parse
 from validator.parse.common import snippet
 from validator.violations import Code
 
@@ -113,19 +115,26 @@ def bracket_number(value: str) -> int:
 
 def check_file(path: str, repository: CardRepository, designation: Designation | None = None, *,
                bracket: int | None = None, game_format: str | None = None,
-               streams: Streams | None = None) -> Checked:
+               streams: Streams | None = None, found: bool = False) -> Checked | None:
     """Read, parse and validate one input; a file it cannot read becomes Checked.error, and
-    so does one whose format has no use for an option given (--bracket for a list naming
-    Brawl: it is not checked, exit 2, never "invalid")."""
+    so does Scryfall card data (a bulk file is no decklist) and one whose format has no use
+    for an option given (--bracket for a list naming Brawl: it is not checked, exit 2,
+    never "invalid"). None: a JSON, CSV or Markdown file a folder or glob `found` that
+    holds no card (a README, package.json): not a decklist, skipped."""
     try:
         text = read_input(path, streams.stdin if streams else None)
     except (OSError, ValueError) as error:
         return Checked(path, error=f"cannot read: {error}")
+    if refused := card_data_refusal(text):
+        return Checked(path, error=f"cannot check: {refused}")
     hint = format_hint(path, text)
+    hint = hint if hint in FORMATS else None
     try:
-        validated = pipeline.validate_text(text, repository, designation or NOBODY,
-                                           format=hint if hint in FORMATS else None, bracket=bracket,
-                                           game_format=game_format)
+        decklist = parse(text, hint)
+        if found and is_document_name(path) and not names_a_card(decklist, repository):
+            return None
+        validated = pipeline.validate_text(text, repository, designation or NOBODY, format=hint, bracket=bracket,
+                                           game_format=game_format, decklist=decklist)
     except (DecklistError, FieldNotInFormat) as error:
         return Checked(path, error=f"cannot check: {error}")
     except CardDataError:
@@ -134,6 +143,19 @@ def check_file(path: str, repository: CardRepository, designation: Designation |
         print_traceback(error, streams.stderr if streams else sys.stderr)
         return Checked(path, error=f"internal error: {error!r}")
     return Checked(path, report=validated.report, translated=validated.translated)
+
+
+def names_a_card(decklist: Decklist, repository: CardRepository) -> bool:
+    """Whether any line the parser read names a card the store knows (in any language): a
+    README's or package.json's lines name none. Asked of the store alone, so no document's
+    prose is ever sent to Scryfall as card names."""
+    names = names_to_resolve(decklist)
+    if not names:
+        return False
+    languages = repository.name_languages
+    store_only = CardRepository(repository.store, offline=True,
+                                name_languages=None if languages is None else tuple(languages))
+    return bool(store_only.resolve(names, suggest_limit=0).cards)
 
 
 def print_traceback(error: BaseException, stderr: TextIO) -> None:
@@ -166,7 +188,7 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
             results.append(Checked(path, error=item.refused))
             continue
         try:
-            checked = check_file(path, repository, designation, **judged, streams=streams)
+            checked = check_file(path, repository, designation, **judged, streams=streams, found=item.found)
         except CardDataUnavailable as error:
             if offline:
                 raise
@@ -174,7 +196,11 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
                  streams.stderr)
             offline = True
             repository = open_card_store(options.card_db, offline=True, bulk_file=None)
-            checked = check_file(path, repository, designation, **judged, streams=streams)
+            checked = check_file(path, repository, designation, **judged, streams=streams, found=item.found)
+        if checked is None:
+            warn(f"warning: {path}: skipped: no card in it, not a decklist (name the file to check it anyway)",
+                 streams.stderr)
+            continue
         results.append(checked)
         if not offline and lookup_failed(checked):  # Scryfall did not answer: don't wait on it per file
             warn("warning: Scryfall did not answer in time; going on offline: names not in the card store "
@@ -235,13 +261,18 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     if (refused := option_not_in_format(options)) is not None:
         return fail(refused, streams.stderr)
     try:
-        inputs = expand_paths(options.paths)
+        bulk_file = [os.path.expanduser(options.bulk_file)] if options.bulk_file else []
+        inputs, empty = expand_paths(options.paths, leave_out=bulk_file)
     except UsageError as error:
         return fail(str(error), streams.stderr)
+    for warning in empty:  # a folder or glob with nothing to check: the others are checked
+        warn(f"warning: {warning}", streams.stderr)
     try:
         results, card_meta = check_all(inputs, options, streams)
     except CardDataError as error:
         return fail(f"card data unavailable: {error}", streams.stderr)
+    if not results:  # every file found was skipped: no argument gave anything to check
+        return fail("no decklist to check: every file found holds no card", streams.stderr)
     for result in results:
         if result.error:
             warn(f"error: {result.name}: {result.error}", streams.stderr)

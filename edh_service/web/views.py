@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 from flask import Blueprint, current_app, render_template, request
 from marshmallow import ValidationError
@@ -24,9 +25,10 @@ from edh_service.api.request_loading import loader_for, trimmed
 from card_data.names.printed import LANGUAGE_NAMES
 from validator.brackets import BRACKET_NAMES
 from validator.decklist import Designation
+from validator.engine import FormatStatus
 from validator.formats import FORMATS as GAME_FORMATS, FieldNotInFormat, UnknownFormat
 from validator.overview import COLOR_NAMES
-from validator.parse import FORMATS, DecklistError, split_lines
+from validator.parse import EXTENSIONS, FORMATS, DecklistError, split_lines
 from validator.phrasing import plural
 from validator.violations import Severity
 
@@ -59,7 +61,17 @@ SECURITY_HEADERS = {
 
 VALIDATE_SCHEMA = schemas.ValidateRequestSchema()  # stateless, safe to share between requests
 MAX_COMMANDER_FIELDS = 2  # the form offers a commander and a partner
+MAX_SIGNATURE_FIELDS = 2  # and a signature spell for each of two oathbreakers
 FORMAT_BY_KEY = {f.key: f for f in GAME_FORMATS}  # the template names the format a report was judged in
+# The file chooser offers every file the parser reads (.xml: MTGO and Cockatrice saved so).
+DECKFILE_ACCEPT = ",".join([*dict.fromkeys(ext for exts in EXTENSIONS.values() for ext in exts), ".xml", "text/plain"])
+# How "In every format" shows each status: its own mark (app.css), words and style, so a
+# format the card data cannot judge never reads as legal (app.js says the same words).
+FORMAT_STATUSES = {
+    FormatStatus.LEGAL: {"css": "format-legal", "words": "legal"},
+    FormatStatus.NOT_LEGAL: {"css": "format-illegal", "words": "not legal"},
+    FormatStatus.UNKNOWN: {"css": "format-unknown", "words": "unknown (the card data can't say)"},
+}
 # Bidirectional controls: embeddings and overrides (U+202A-202E, closed by U+202C) and
 # isolates (U+2066-2068, closed by U+2069), plus the marks. A typed name holding an override
 # reversed the rest of the message quoting it ("Did you mean ..." read backwards).
@@ -159,11 +171,13 @@ def read_form() -> dict:
     if upload is not None and upload.filename:
         text = decode_upload(upload.read())
     commanders = [name.strip() for name in request.form.getlist("commanders")[:MAX_COMMANDER_FIELDS]]
+    spells = [name.strip() for name in request.form.getlist("signature_spells")[:MAX_SIGNATURE_FIELDS]]
     return {
         "text": text,
         "format": request.form.get("format", "") if request.form.get("format") in FORMATS else "",
         "commanders": [name for name in commanders if name],
         "companion": request.form.get("companion", "").strip(),
+        "signature_spells": [name for name in spells if name],
         "bracket": request.form.get("bracket", "").strip(),
         "game_format": request.form.get("game_format", "").strip(),
     }
@@ -178,6 +192,8 @@ def api_fields(form: dict) -> dict:
         body["commanders"] = form["commanders"]
     if form["companion"]:
         body["companion"] = form["companion"]
+    if form.get("signature_spells"):
+        body["signature_spells"] = form["signature_spells"]
     if form["bracket"]:
         # a number for the schema to range-check; anything else it refuses as it stands
         body["bracket"] = schemas.integer(form["bracket"]) if form["bracket"].isdecimal() else form["bracket"]
@@ -188,7 +204,19 @@ def api_fields(form: dict) -> dict:
 
 # The API's field names as the form labels them, for error messages a person reads.
 FIELD_LABELS = {"decklist": "Decklist", "decklist_format": "List format", "commanders": "Commander",
-                "companion": "Companion", "bracket": "Bracket", "format": "Game format"}
+                "companion": "Companion", "bracket": "Bracket", "format": "Game format",
+                "signature_spells": "Signature spell"}
+
+
+def field_not_in_format(error: FieldNotInFormat) -> str:
+    """The engine names a field the format has no use for by its API key; the page by its
+    label, as app.js does (`signature_spells applies only...` -> `The Signature spell field
+    applies only...`)."""
+    message = str(error)
+    label = FIELD_LABELS.get(error.field)
+    if label and message.startswith(error.field + " "):
+        return f"The {label} field{message[len(error.field):]}"
+    return message
 
 
 def describe_errors(messages: dict) -> str:
@@ -219,7 +247,8 @@ def validate_and_render(form: dict, data: dict):
         validated = pipeline.validate_text(
             data["decklist"],
             card_extension.get_repository(),
-            Designation.of(data.get("commanders"), data.get("companion")),
+            Designation.of(data.get("commanders"), data.get("companion"),
+                           signature_spells=data.get("signature_spells")),
             format=data.get("decklist_format"),
             bracket=data.get("bracket"),
             with_overview=True,  # the deck overview under the problems
@@ -227,7 +256,9 @@ def validate_and_render(form: dict, data: dict):
             with_formats=True,  # "legal in ..." for every format, under the facts
             lookup=card_extension.lookup_budget(),
         )
-    except (DecklistError, FieldNotInFormat, UnknownFormat) as error:
+    except FieldNotInFormat as error:
+        return render_page(form=form, error=field_not_in_format(error)), 422
+    except (DecklistError, UnknownFormat) as error:
         return render_page(form=form, error=str(error)), 422
     except CardDataUnavailable as error:
         # The same figure the API and /readyz send.
@@ -257,7 +288,8 @@ SHOWN = Shown()
 
 def render_page(*, form: dict | None = None, report=None, error: str | None = None, translated=()) -> str:
     """Render the page: the form (refilled), and the verdict or an error when there is one."""
-    form = form or {"text": "", "format": "", "commanders": [], "companion": "", "bracket": "", "game_format": ""}
+    form = form or {"text": "", "format": "", "commanders": [], "companion": "", "signature_spells": [],
+                    "bracket": "", "game_format": ""}
     return render_template(
         "index.html",
         form=form,
@@ -274,6 +306,8 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         bracket_names=BRACKET_NAMES,
         game_formats=GAME_FORMATS,
         format_by_key=FORMAT_BY_KEY,
+        format_statuses=FORMAT_STATUSES,
+        deckfile_accept=DECKFILE_ACCEPT,
         **charts.page_context(report),  # the deck overview and the card previews
     )
 
@@ -339,6 +373,23 @@ def isolate_names(message: str, names) -> str:
             closers = "\u202c" * len(EMBEDDINGS.findall(name)) + "\u2069" * len(ISOLATES.findall(name))
             message = message.replace(name, f"\u2068{name}{closers}\u2069")
     return message
+
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")  # not the locale's
+
+
+@bp.app_template_filter("readable_date")
+def readable_date(stamp: str) -> str:
+    """An ISO 8601 timestamp as a person reads it, in UTC: "2026-11-30T10:04:21+00:00" ->
+    "30 Nov 2026, 10:04 UTC" (the template keeps the ISO one in <time datetime>); a stamp
+    that is no timestamp as it stands."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return stamp
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc)
+    return f"{moment.day} {MONTHS[moment.month - 1]} {moment.year}, {moment:%H:%M} UTC"
 
 
 def too_large_message(limit: int | None) -> str:

@@ -461,6 +461,32 @@ def test_judge_formats_gives_every_formats_verdict():
     assert check(decklist, cards).formats is None  # opt-in
 
 
+def test_a_format_the_data_cannot_judge_is_unknown_never_legal():
+    # no Duel value for one card, and no Pauper Commander list loaded (no format_data):
+    # neither has an error, and neither may say "legal"
+    old = everywhere(card("Old Card", "Artifact"), duel=None, brawl="not_legal")
+    cards = {**CARDS, "Old Card": old}
+    decklist = parse("Commander\n1 Atraxa, Praetors' Voice\n\nDeck\n1 Old Card\n98 Wastes\n")
+    verdicts = check(decklist, cards, with_formats=True).formats
+    assert {key: (v.status, v.valid, v.codes) for key, v in verdicts.items()} == {
+        "commander": ("legal", True, ()),
+        "duel": ("unknown", True, ()),
+        "brawl": ("not_legal", False, ("not_legal",)),
+        "standardbrawl": ("not_legal", False, ("deck_size",)),
+        "oathbreaker": ("not_legal", False, ("commander_ineligible", "deck_size", "signature_spell")),
+        "paupercommander": ("unknown", True, ()),
+        "predh": ("legal", True, ()),
+    }
+    # the codes-only path agrees with each format judged alone, warnings included
+    for key, verdict in verdicts.items():
+        alone = check(decklist, cards, game_format=key)
+        unknown = [v.cards for v in alone.violations if v.code == "legality_unknown"]
+        assert (verdict.status == "unknown") == (alone.valid and bool(unknown)), key
+    assert [v.cards for v in check(decklist, cards, game_format="duel").violations] == [("Old Card",)]
+    assert [v.cards for v in check(decklist, cards, game_format="paupercommander").violations] == [
+        ("Atraxa, Praetors' Voice",)]
+
+
 SIGNATURE_TEXT = "Commander\n1 Atraxa, Praetors' Voice\n\nSignature Spell\n1 Sol Ring\n\nDeck\n98 Wastes\n"
 
 
@@ -552,11 +578,13 @@ ODD_CARDS = (
 @pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.key)
 @pytest.mark.parametrize("commander", [ATRAXA_ALL, TAMIYO, WITNESS, everywhere(ROWAN), TEFERI],
                          ids=lambda c: c.name.split(",")[0])
-def test_legality_codes_are_the_legality_rules_error_codes(fmt, commander):
+def test_legality_codes_are_the_legality_rules_codes(fmt, commander):
     from validator.rules import legality, legality_codes
 
     d = fill(commander, main={c: 1 for c in ODD_CARDS if c is not commander}, game_format=fmt, format_data=PDH_LIST)
-    assert legality_codes(d) == {v.code for v in legality(d) if v.severity == "error"}
+    assert legality_codes(d) == {v.code for v in legality(d)}  # its errors, and legality_unknown when it warns
+    unlisted = fill(commander, game_format=fmt)  # no PDH list: a PDH commander can't be verified
+    assert legality_codes(unlisted) == {v.code for v in legality(unlisted)}
 
 
 @pytest.mark.parametrize("text", [

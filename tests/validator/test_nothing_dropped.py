@@ -111,6 +111,8 @@ def unnamed_lines(text: str) -> list[tuple[int, str]]:
     in_game = [*deck.commanders, *deck.main, *deck.planar, *deck.schemes]
     if deck.companion:
         in_game.append(deck.companion)
+    # a display copy of a commander is that commander (not_in_deck names any other display card)
+    in_game += [e for e in deck.displayed if e.card.name in {c.card.name for c in deck.commanders}]
     played = {line for e in in_game for line in e.lines}
     missing = []
     for entry in decklist.entries:
@@ -151,14 +153,15 @@ def test_the_strategies_reach_the_new_readers():
 
 
 def test_the_property_sees_a_dropped_line(monkeypatch):
-    text = "Commander\n1 Krenko, Mob Boss\n\nDisplay Commander\n1 Krenko, Mob Boss\n1 Nope Card\n"
+    text = "Commander\n1 Krenko, Mob Boss\n\nDisplay Commander\n1 Sol Ring\n1 Nope Card\n1 Krenko, Mob Boss\n"
     assert unnamed_lines(text) == []
     decklist = parse(text)
     report = check(decklist, resolved(decklist))
+    # the display copy of the commander (line 7) is the commander; the others are named
     assert [(v.code, v.cards, v.lines) for v in report.violations if v.code == "not_in_deck"] == [
-        ("not_in_deck", ("Krenko, Mob Boss", "Nope Card"), (5, 6))]
+        ("not_in_deck", ("Sol Ring", "Nope Card"), (5, 6))]
     # without that warning the two display lines would be dropped silently: the check says so
     judged = engine.validate
     monkeypatch.setattr(engine, "validate",
                         lambda deck, rules=engine.RULES: [v for v in judged(deck, rules) if v.code != "not_in_deck"])
-    assert unnamed_lines(text) == [(5, "Krenko, Mob Boss"), (6, "Nope Card")]
+    assert unnamed_lines(text) == [(5, "Sol Ring"), (6, "Nope Card")]

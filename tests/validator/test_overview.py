@@ -31,6 +31,13 @@ def test_cost_colors(cost, expected):
     assert cost_colors(cost) == expected
 
 
+TOWER_TEXT = "{T}: Add one mana of any color in your commander's color identity."
+DELTA = card("Polluted Delta", "Land", text="{T}, Pay 1 life, Sacrifice this land: Search your library for an Island "
+                                           "or Swamp card, put it onto the battlefield, then shuffle.")
+VISTA = card("Prismatic Vista", "Land", text="{T}, Pay 1 life, Sacrifice this land: Search your library for a basic "
+                                             "land card, put it onto the battlefield, then shuffle.")
+
+
 @pytest.mark.parametrize(("land", "colors"), [
     (card("Breeding Pool", "Land — Forest Island", produced_mana=frozenset("GU")), "GU"),
     # produced_mana wins over the text when the store has it
@@ -39,14 +46,30 @@ def test_cost_colors(cost, expected):
     # stores built before produced_mana was kept: basic land types and "Add" clauses
     (FOREST, "G"),
     (WASTES, "C"),
-    (COMMAND_TOWER, "WUBRG"),
     (card("Murmuring Bosk", "Land — Forest", text="({T}: Add {G}.)\n{T}: Add {W} or {B}."), "WBG"),
     (card("Tundra", "Land — Plains Island", text="({T}: Add {W} or {U}.)"), "WU"),
     (card("Reliquary Tower", "Land", text="You have no maximum hand size.\n{T}: Add {C}."), "C"),
     (card("Maze of Ith", "Land", text="{T}: Untap target attacking creature."), ""),
+    # the commanders' colors (here Atraxa's, WUBG), from the text or with Scryfall's produced_mana
+    (COMMAND_TOWER, "WUBG"),
+    (card("Command Tower", "Land", text=TOWER_TEXT, produced_mana=frozenset("WUBRG")), "WUBG"),
+    (card("Opal Palace", "Land", text="{T}: Add {C}.\n{1}, {T}: " + TOWER_TEXT[5:],
+          produced_mana=frozenset("WUBRGC")), "WUBGC"),
+    # a fetch land makes no mana itself, whatever produced_mana may say
+    (DELTA, ""), (VISTA, ""), (card("Evolving Wilds", "Land", text=VISTA.oracle_text, produced_mana=frozenset("WUBRG")), ""),
+    (card("Myriad Landscape", "Land", text="{T}: Add {C}.\n{2}, {T}, Sacrifice this land: Search your library for "
+                                           "up to two basic land cards, put them onto the battlefield tapped."), "C"),
 ])
 def test_land_colors(land, colors):
-    assert land_colors(land) == frozenset(colors)
+    assert land_colors(land, frozenset("WUBG")) == frozenset(colors)
+
+
+def test_command_tower_makes_the_commanders_colors_and_a_fetch_land_none():
+    # the land row counted Command Tower and fetch lands as sources of every color
+    tower = card("Command Tower", "Land", text=TOWER_TEXT, produced_mana=frozenset("WUBRG"))
+    sources = overview(deck(DOCTOR, main={tower: 1, DELTA: 1, VISTA: 1, FOREST: 2})).land_sources
+    assert dict(sources) == {"W": 0, "U": 1, "B": 0, "R": 1, "G": 2, "C": 0}
+    assert dict(overview(deck(main={tower: 1})).land_sources) == dict.fromkeys("WUBRGC", 0)  # no commander: none
 
 
 DOCTOR = legend("The Doctor", "UR", cost="{1}{U}{R}")

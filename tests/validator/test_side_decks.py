@@ -2,9 +2,10 @@
 
 import pytest
 
-from tests.support.factories import ATRAXA, FOREST, SOL_RING, card, deck
+from tests.support.factories import ATRAXA, FOREST, SOL_RING, card, deck, legend
 from validator.deck import UnknownName
-from validator.engine import validate
+from validator.engine import check, validate
+from validator.parse import parse
 from validator.rules import legality, planar_deck, scheme_deck, sideboard
 
 
@@ -88,3 +89,42 @@ def test_scheme_deck(section, expected):
 def test_sideboard_is_one_warning(side, expected):
     found = validate(deck(ATRAXA, sideboard=side), (sideboard,))
     assert [(v.code, v.severity, v.cards) for v in found] == expected
+
+
+# --- display commanders (taw precon files: a COMMANDER: line, and a Display Commander section) ----
+
+KRENKO = legend("Krenko, Mob Boss", "R", subtypes="Goblin Warrior")
+MOUNTAIN = card("Mountain", "Basic Land — Mountain", text="({T}: Add {R}.)", identity="R")
+SHOWN = {c.name: c for c in (KRENKO, MOUNTAIN, ATRAXA, SOL_RING)}
+
+
+def precon(*display: str) -> str:
+    """A taw-style precon: 100 cards with Krenko on a COMMANDER: line, then a Display Commander
+    section holding `display` (oversized copies, foil)."""
+    lines = ["// NAME: Goblin Test", "COMMANDER: 1 Krenko, Mob Boss", "1 Sol Ring", "98 Mountain", "",
+             "Display Commander", *(f"1 {name} [oc14] [foil]" for name in display)]
+    return "\n".join(lines) + "\n"
+
+
+def judged(text: str):
+    """(code, severity, cards, lines) of every violation of the parsed and resolved list."""
+    decklist = parse(text)
+    report = check(decklist, {e.name: SHOWN[e.name] for e in decklist.entries if e.name in SHOWN})
+    return report, [(v.code, v.severity, v.cards, v.lines) for v in report.violations]
+
+
+def test_a_display_copy_of_the_commander_is_no_warning():
+    # a legal precon failed --strict on its own display commander
+    report, found = judged(precon("Krenko, Mob Boss"))
+    assert (report.valid, report.commanders, report.card_count, found) == (True, ("Krenko, Mob Boss",), 100, [])
+
+
+@pytest.mark.parametrize(("display", "named", "lines"), [
+    (("Atraxa, Praetors' Voice",), ("Atraxa, Praetors' Voice",), (7,)),  # another card: still named
+    # the three commanders of a 2013 precon shown, one of them the deck's: the others are named
+    (("Atraxa, Praetors' Voice", "Krenko, Mob Boss", "Nope Card"), ("Atraxa, Praetors' Voice", "Nope Card"), (7, 9)),
+])
+def test_any_other_display_card_is_still_not_in_deck(display, named, lines):
+    report, found = judged(precon(*display))
+    assert found == [("not_in_deck", "warning", named, lines)]
+    assert (report.valid, report.card_count) == (True, 100)

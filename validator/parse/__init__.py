@@ -24,7 +24,7 @@ from validator.parse.markdown import Plan, looks_like_markdown, markdown_plan, r
 from validator.parse.text import read_text
 from validator.parse.xml import read_xml
 
-__all__ = ["FORMATS", "MAX_LINES", "MAX_LINE_LENGTH", "MAX_NAME_LENGTH", "DecklistError", "parse", "split_lines"]
+__all__ = ["EXTENSIONS", "FORMATS", "MAX_LINES", "MAX_LINE_LENGTH", "MAX_NAME_LENGTH", "DecklistError", "parse", "split_lines"]
 
 # The line-based dialects share one reader; the name is what Decklist.format reports.
 TEXT_FORMATS = ("text", "arena", "moxfield", "archidekt", "forge", "xmage")
@@ -32,6 +32,21 @@ XML_FORMATS = ("mtgo_dek", "cockatrice")
 # "json" and "csv" are site exports (Moxfield, Archidekt, Aetherhub, MTGJSON, TappedOut,
 # TCGplayer JSON; Scryfall CSV); Decklist.format then names the site, e.g. "moxfield_json".
 FORMATS: tuple[str, ...] = TEXT_FORMATS + XML_FORMATS + ("json", "csv", "markdown")
+# The file extensions each format's files carry as the tools that write them save them
+# (Cockatrice and Apprentice .dec are plain text; Forge and XMage share .dck; the CSV
+# reader takes tabs too). edh-validate scans folders for these and the page's file
+# chooser offers them; every format has its entry (tests/validator/parse/test_parse.py).
+EXTENSIONS: dict[str, tuple[str, ...]] = {
+    **{name: (".txt",) for name in TEXT_FORMATS},
+    "text": (".txt", ".dec"),
+    "forge": (".dck",),
+    "xmage": (".dck",),
+    "mtgo_dek": (".dek",),
+    "cockatrice": (".cod",),
+    "json": (".json",),
+    "csv": (".csv", ".tsv"),
+    "markdown": (".md",),
+}
 
 # Only the roots of the supported XML formats: a text list whose first line happens to
 # start with "<" is still read line by line.

@@ -237,7 +237,7 @@ _MTGJSON_PILES = {
     "sideBoard": Section.SIDEBOARD,
     "planes": Section.PLANAR,
     "schemes": Section.SCHEMES,
-    "displayCommander": Section.IGNORED,
+    "displayCommander": Section.DISPLAY,
     "tokens": Section.IGNORED,
 }
 

@@ -203,14 +203,23 @@
 
   /* ---- every format's verdict (include: ["formats"], as the template renders it) ---- */
 
+  // Each status's own mark (app.css), words and style: the data's "unknown" never reads as legal.
+  const FORMAT_STATUSES = {
+    legal: { css: "format-legal", words: "legal" },
+    not_legal: { css: "format-illegal", words: "not legal" },
+    unknown: { css: "format-unknown", words: "unknown (the card data can't say)" },
+  };
+
   function renderFormats(formats) {
     if (!formats) return [];
     return [
       el("h3", { id: "formats-heading", text: "In every format" }),
-      el("ul", { class: "format-verdicts", "aria-labelledby": "formats-heading" }, Object.entries(formats).map(([key, verdict]) =>
-        el("li", { class: `format-verdict ${verdict.valid ? "format-legal" : "format-illegal"}`, "data-format": key },
-          el("strong", { text: gameFormat(key).name }), `: ${verdict.valid ? "legal" : "not legal"}`,
-          ...(verdict.codes.length ? [" (", el("span", { class: "codes", text: verdict.codes.join(", ") }), ")"] : [])))),
+      el("ul", { class: "format-verdicts", "aria-labelledby": "formats-heading" }, Object.entries(formats).map(([key, verdict]) => {
+        const shown = FORMAT_STATUSES[verdict.status];
+        return el("li", { class: `format-verdict ${shown.css}`, "data-format": key, "data-status": verdict.status },
+          el("strong", { text: gameFormat(key).name }), `: ${shown.words}`,
+          ...(verdict.codes.length ? [" (", el("span", { class: "codes", text: verdict.codes.join(", ") }), ")"] : []));
+      })),
     ];
   }
 
@@ -411,7 +420,7 @@
     return el("figure", { class: `chart chart-${chart.key}`, "data-chart": chart.key },
       el("figcaption", { text: chart.title }),
       drawing,
-      chart.key === "colors" ? el("p", { class: "hint legend", text: "Upper bar: the color's share of the colored symbols in costs. Lower bar: lands that can make it." }) : null,
+      chart.key === "colors" ? el("p", { class: "hint legend", text: "Upper bar: the color's share of the colored symbols in costs. Lower bar: lands that can make it in this deck (Command Tower and the like: your commander's colors; a fetch land makes none itself)." }) : null,
       el("details", { class: "chart-table" },
         el("summary", { text: `${chart.title} as a table` }),
         el("table", {},
@@ -487,7 +496,7 @@
   }
 
   /* The API's field names as the form labels them (web.FIELD_LABELS). */
-  const FIELD_LABELS = { decklist: "Decklist", decklist_format: "List format", commanders: "Commander", companion: "Companion", bracket: "Bracket", format: "Game format" };
+  const FIELD_LABELS = { decklist: "Decklist", decklist_format: "List format", commanders: "Commander", companion: "Companion", bracket: "Bracket", format: "Game format", signature_spells: "Signature spell" };
 
   /* Every leaf message of marshmallow's nested {field: [messages]} errors. */
   function leaves(value) {
@@ -499,12 +508,18 @@
   /* The API's error envelope {code, status, message, errors} as one sentence. */
   function errorMessage(response, body) {
     let message = (body && body.message) || `The server answered ${response.status}.`;
-    if (body && body.errors && typeof body.errors === "object") {
-      const details = Object.entries(body.errors).map(([field, value]) => `${FIELD_LABELS[field] || field}: ${leaves(value).join(" ")}`);
-      if (details.length) message += " " + details.join(" ");
+    const fields = body && body.errors && typeof body.errors === "object" ? Object.entries(body.errors) : [];
+    const [field, value] = fields.length === 1 ? fields[0] : [];
+    if (field && FIELD_LABELS[field] && leaves(value).join(" ") === message && message.startsWith(field + " ")) {
+      // a field the format has no use for, named by its API key: the form's label, once (web.field_not_in_format)
+      message = `The ${FIELD_LABELS[field]} field${message.slice(field.length)}`;
+    } else if (fields.length) {
+      message += " " + fields.map(([name, text]) => `${FIELD_LABELS[name] || name}: ${leaves(text).join(" ")}`).join(" ");
     }
+    // 503: card data not loaded yet, said as the page says it (the API's own words name a
+    // time too: "retry in 30 s."); 429: over this client's request budget.
+    if (response.status === 503) message = "Card data is not loaded yet.";
     const retry = response.headers.get("Retry-After");
-    // 503: card data not loaded yet; 429: over this client's request budget.
     if ((response.status === 503 || response.status === 429) && retry) message += ` Try again in ${retry} second${retry === "1" ? "" : "s"}.`;
     return message;
   }
@@ -516,6 +531,9 @@
     if (commanders.length) body.commanders = commanders;
     const companion = form.elements.companion && form.elements.companion.value.trim();
     if (companion) body.companion = companion;
+    const spells = Array.from(form.querySelectorAll('input[name="signature_spells"]'))
+      .map((input) => input.value.trim()).filter(Boolean);
+    if (spells.length) body.signature_spells = spells;  // Oathbreaker's, as the API's field
     const format = form.elements.format && form.elements.format.value;
     if (format) body.decklist_format = format;
     const bracket = form.elements.bracket && form.elements.bracket.value;

@@ -48,5 +48,6 @@ def test_a_store_built_before_loads_and_its_lands_still_count(fixture_db):
     cards = repository.resolve(["Forest", "Command Tower", "Atraxa, Praetors' Voice"]).cards
     assert cards["Forest"].produced_mana == frozenset()
     numbers = overview(deck(cards["Atraxa, Praetors' Voice"], main={cards["Forest"]: 30, cards["Command Tower"]: 1}))
-    assert dict(numbers.land_sources) == {"W": 1, "U": 1, "B": 1, "R": 1, "G": 31, "C": 0}
+    # Command Tower, read from its text, makes Atraxa's colors (WUBG), not red
+    assert dict(numbers.land_sources) == {"W": 1, "U": 1, "B": 1, "R": 0, "G": 31, "C": 0}
     assert dict(numbers.cost_symbols) == {"W": 1, "U": 1, "B": 1, "R": 0, "G": 1, "C": 0}

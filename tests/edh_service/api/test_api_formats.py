@@ -14,7 +14,7 @@ import json
 import pytest
 
 from tests.support.apps import offline_app
-from tests.support.format_store import TEFERI, UPDATED_AT, format_deck as deck, format_store
+from tests.support.format_store import MYTHICS, TEFERI, UPDATED_AT, format_deck as deck, format_store
 from tests.support.responses import assert_envelope
 from validator.formats import KEYS, format_table
 
@@ -273,12 +273,13 @@ def test_include_formats_gives_every_formats_verdict(client):
     body = validate(client, LEGAL["commander"], include=["formats"])
     assert list(body["formats"]) == list(KEYS)
     verdicts = body["formats"]
-    assert verdicts["commander"] == {"valid": True, "codes": []} and verdicts["duel"] == {"valid": True, "codes": []}
-    assert verdicts["brawl"] == {"valid": False, "codes": ["not_legal"]}  # Atraxa is not on Arena
-    assert verdicts["standardbrawl"] == {"valid": False, "codes": ["deck_size", "not_legal"]}
-    assert verdicts["oathbreaker"]["valid"] is False and "commander_ineligible" in verdicts["oathbreaker"]["codes"]
-    assert verdicts["paupercommander"] == {"valid": False, "codes": ["commander_ineligible"]}
-    assert verdicts["predh"] == {"valid": False, "codes": ["not_legal"]}
+    legal = {"valid": True, "status": "legal", "codes": []}
+    assert verdicts["commander"] == legal and verdicts["duel"] == legal
+    assert verdicts["brawl"] == {"valid": False, "status": "not_legal", "codes": ["not_legal"]}  # Atraxa: not on Arena
+    assert verdicts["standardbrawl"] == {"valid": False, "status": "not_legal", "codes": ["deck_size", "not_legal"]}
+    assert verdicts["oathbreaker"]["status"] == "not_legal" and "commander_ineligible" in verdicts["oathbreaker"]["codes"]
+    assert verdicts["paupercommander"] == {"valid": False, "status": "not_legal", "codes": ["commander_ineligible"]}
+    assert verdicts["predh"] == {"valid": False, "status": "not_legal", "codes": ["not_legal"]}
     assert body["format"] == "commander" and body["valid"] is True  # the verdict is the requested format's
     assert "formats" not in validate(client, LEGAL["commander"])  # opt-in
 
@@ -288,8 +289,27 @@ def test_the_formats_block_agrees_with_each_formats_own_answer(client):
     block = validate(client, text, include=["formats"])["formats"]
     for key in KEYS:
         alone = validate(client, text, format=key)
-        assert block[key] == {"valid": alone["valid"],
+        status = "not_legal" if not alone["valid"] else "unknown" if "legality_unknown" in codes(alone) else "legal"
+        assert block[key] == {"valid": alone["valid"], "status": status,
                               "codes": sorted({code for code, _ in errors(alone)})}, key
+
+
+def test_a_format_the_card_data_cannot_judge_is_unknown_not_legal(tmp_path):
+    # card data older than Pauper Commander: no paupercommander key, no PDH list
+    old = format_store(tmp_path / "old.sqlite3", pauper_commanders=False, without=("paupercommander",))
+    client = offline_app(old).test_client()
+    block = validate(client, MYTHICS, include=["formats"])["formats"]
+    assert block["paupercommander"] == {"valid": True, "status": "unknown", "codes": []}
+    assert block["commander"] == {"valid": True, "status": "legal", "codes": []}
+    assert block["predh"] == {"valid": False, "status": "not_legal", "codes": ["not_legal"]}
+    alone = validate(client, MYTHICS, format="pdh")
+    assert [(v["code"], v["severity"], v["cards"], v["lines"]) for v in alone["violations"]] == [
+        ("legality_unknown", "warning", sorted([ATRAXA, KARN, TEFERI, "Kytheon, Hero of Akros // Gideon, Battle-Forged",
+                                                "Plains", "Swamp", "Island"]), [2, 5, 6, 7, 8, 9, 10])]
+    # with the data, the same deck is not legal there (mythics; Atraxa is not on the list)
+    current = offline_app(format_store(tmp_path / "new.sqlite3")).test_client()
+    assert validate(current, MYTHICS, include=["formats"])["formats"]["paupercommander"] == {
+        "valid": False, "status": "not_legal", "codes": ["commander_ineligible", "not_legal"]}
 
 
 # --- batch ------------------------------------------------------------------------------------------

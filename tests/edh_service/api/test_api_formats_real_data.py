@@ -92,5 +92,5 @@ def test_predh_real_pool(client):
 def test_every_format_of_a_real_list(client):
     text = deck([DELVER], "Brainstorm")
     body = client.post("/api/v1/validate", json={"decklist": text, "include": ["formats"]}).get_json()
-    assert body["formats"]["paupercommander"] == {"valid": True, "codes": []}
+    assert body["formats"]["paupercommander"] == {"valid": True, "status": "legal", "codes": []}  # every key known
     assert body["formats"]["commander"]["codes"] == ["commander_ineligible"]  # not legendary

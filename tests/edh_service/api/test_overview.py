@@ -24,7 +24,7 @@ OVERVIEW = {  # DECK's overview: the unknown Sol Rnig and the sideboard are not 
     "lands": 93,
     "curve": {"0": 1, "1": 3, "2": 0, "3": 0, "4": 1, "5": 0, "6": 0, "7+": 0},
     "cost_symbols": {"W": 1, "U": 1, "B": 1, "R": 1, "G": 1, "C": 0},
-    "land_sources": {"W": 1, "U": 1, "B": 1, "R": 1, "G": 93, "C": 0},
+    "land_sources": {"W": 1, "U": 1, "B": 1, "R": 0, "G": 93, "C": 0},  # Command Tower: Atraxa's colors
     "types": {"Creature": 1, "Instant": 1, "Artifact": 3, "Land": 93},
     "cards_by_type": {
         "Creature": [{"name": "Atraxa, Praetors' Voice", "quantity": 1}],

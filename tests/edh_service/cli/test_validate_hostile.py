@@ -341,7 +341,7 @@ def test_too_many_decklists_stop_the_run_with_a_clear_message(fixture_db, repo, 
 def test_a_huge_tree_stops_the_walk_with_a_clear_message(fixture_db, repo, monkeypatch):
     monkeypatch.setattr(paths, "MAX_ENTRIES", 50)
     for index in range(60):
-        (repo / "decks" / f"note-{index}.md").write_bytes(b"")
+        (repo / "decks" / f"note-{index}.log").write_bytes(b"")
     result = check(fixture_db, repo, "decks")
     assert result.returncode == 2
     assert errors(result) == ["edh-validate: error: more than 50 files and folders to look at (in decks and before): "

@@ -1,6 +1,7 @@
 """edh-validate on the real decklists in ../shared/decks over a store of ~30k real cards.
 
-Skipped when ../shared is absent (a fresh clone). The store is imported once per session.
+Skipped when ../shared is absent (a fresh clone). The store (conftest.py's real_db) is
+imported once per session.
 """
 
 from __future__ import annotations
@@ -13,16 +14,6 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli_runs import annotations, run_cli
-
-
-@pytest.fixture(scope="session")
-def real_db(shared_dir, tmp_path_factory) -> Path:
-    """A card store built from ../shared/carddata/oracle-cards.jsonl.gz (about 10 s, once)."""
-    from card_data.sync import import_file
-
-    path = tmp_path_factory.mktemp("real-card-store") / "cards.sqlite3"
-    import_file(path, shared_dir / "carddata" / "oracle-cards.jsonl.gz")
-    return path
 
 
 @pytest.fixture(scope="session")
@@ -76,12 +67,15 @@ def test_taw_precons_are_legal_except_political_puppets(shared_dir, real_db, man
 
 
 def drop_display_commanders(body: dict, row: dict) -> None:
-    """The Display Commander cards are named in a not_in_deck warning (nothing is dropped
-    silently); check it names exactly the ones MANIFEST.tsv lists, then set it aside."""
-    shown = sorted(n.strip() for n in row["notes"].split("display-commander:")[1].split("; contains")[0].split(";"))
-    (warning,) = [v for v in body["violations"] if v["code"] == "not_in_deck"]
-    assert (warning["severity"], warning["cards"]) == ("warning", shown)
-    body["violations"].remove(warning)
+    """The Display Commander cards other than the deck's own commander are named in a
+    not_in_deck warning (nothing is dropped silently; a display copy of the commander is
+    that commander): check it names exactly those of MANIFEST.tsv's, then set it aside."""
+    shown = {n.strip() for n in row["notes"].split("display-commander:")[1].split("; contains")[0].split(";")}
+    others = sorted(shown - set(body["commanders"]))
+    found = [v for v in body["violations"] if v["code"] == "not_in_deck"]
+    assert [(v["severity"], v["cards"]) for v in found] == ([("warning", others)] if others else [])
+    for warning in found:
+        body["violations"].remove(warning)
 
 
 def assert_only_the_planar_deck_is_unresolved(path: Path, body: dict) -> None:
@@ -115,9 +109,11 @@ def test_github_and_junit_point_at_the_banned_card(shared_dir, real_db):
     github = run_cli("--offline", "--card-db", real_db, "--format", "github", puppets, clean)
     assert github.returncode == 1
     found = annotations(github.stdout)
-    # besides the error, each file's Display Commander cards are a not_in_deck warning
-    assert sorted((level, props["file"], props["title"]) for level, props, _ in found if level != "error") == [
-        ("warning", str(clean), "not_in_deck"), ("warning", str(puppets), "not_in_deck")]
+    # besides the error, each file's Display Commander cards other than its commander are a
+    # not_in_deck warning (Heavenly Inferno shows Kaalia, its commander, beside Oros and Tariel)
+    warnings = sorted((props["file"], props["title"], message) for level, props, message in found if level != "error")
+    assert [(file, title) for file, title, _ in warnings] == [(str(clean), "not_in_deck"), (str(puppets), "not_in_deck")]
+    assert "Oros, the Avenger and Tariel, Reckoner of Souls" in warnings[0][2] and "Kaalia" not in warnings[0][2]
     [(level, props, message)] = [a for a in found if a[0] == "error"]
     assert (level, props) == ("error", {"file": str(puppets), "line": str(line_of(puppets, "Trade Secrets")),
                                         "title": "banned"})
@@ -128,3 +124,25 @@ def test_github_and_junit_point_at_the_banned_card(shared_dir, real_db):
     # no failure for the clean deck; its not_in_deck warning is system-out, as warnings are
     assert [child.tag for child in cases[str(clean)]] == ["properties", "system-out"]
     assert "not_in_deck" in cases[str(clean)].find("system-out").text
+
+
+def test_a_legal_precon_with_its_own_display_commander_passes_strict(shared_dir, real_db):
+    # a COMMANDER: line and a Display Commander section of the same card failed --strict
+    precons = shared_dir / "decks" / "taw-precons" / "cmd"
+    legal = [precons / "c14" / "Peer Through Time.txt", precons / "c16" / "Breed Lethality.txt"]
+    result = run_cli("--offline", "--card-db", real_db, "--strict", "--format", "json", *legal)
+    assert result.returncode == 0, result.stdout
+    bodies = json.loads(result.stdout)
+    assert [(b["commanders"], b["valid"], b["violations"]) for b in bodies] == [
+        (["Teferi, Temporal Archmage"], True, []), (["Atraxa, Praetors' Voice"], True, [])]
+    lines = legal[0].read_text().splitlines()  # the file's shape: the same card shown
+    assert (lines[3], lines[line_of(legal[0], "Display Commander")]) == (
+        "COMMANDER: 1 Teferi, Temporal Archmage", "1 Teferi, Temporal Archmage [oc14] [foil]")
+    # a 2013 precon shows its commander Marath beside Gahiji and Mayael: those two are named
+    beast = precons / "c13" / "Nature of the Beast.txt"
+    strict = run_cli("--offline", "--card-db", real_db, "--strict", "--format", "json", beast)
+    [body] = json.loads(strict.stdout)
+    assert strict.returncode == 1 and body["commanders"] == ["Marath, Will of the Wild"]
+    display = line_of(beast, "Display Commander")  # Gahiji, Marath, Mayael on the three lines after it
+    assert [(v["code"], v["cards"], v["lines"]) for v in body["violations"]] == [
+        ("not_in_deck", ["Gahiji, Honored One", "Mayael the Anima"], [display + 1, display + 3])]

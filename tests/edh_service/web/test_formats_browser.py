@@ -13,7 +13,7 @@ import pytest
 
 from tests.edh_service.conftest import serving
 from tests.support.browser import axe_findings, requires_chromium, severe, submit
-from tests.support.format_store import TEFERI, format_deck
+from tests.support.format_store import MYTHICS, TEFERI, format_deck, format_store
 from validator.formats import KEYS
 
 pytestmark = requires_chromium
@@ -26,6 +26,15 @@ BRAWL_LIST = "Format: Brawl\n" + format_deck([TEFERI], "Brainstorm")
 def formats_url(formats_db):
     """The app over the formats' store."""
     with serving(formats_db) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def old_data_url(tmp_path_factory):
+    """The app over card data older than Pauper Commander (no key, no list)."""
+    db = format_store(tmp_path_factory.mktemp("old-data") / "cards.sqlite3", pauper_commanders=False,
+                      without=("paupercommander",))
+    with serving(db) as url:
         yield url
 
 
@@ -71,6 +80,27 @@ def test_oathbreaker_shows_the_signature_spell(page, formats_url):
     assert page.console_errors == []
 
 
+# Each verdict's mark (its ::before), words, and what sets its style apart.
+MARKS = """() => [...document.querySelectorAll('.format-verdicts li')].map((li) => {
+  const style = getComputedStyle(li), before = getComputedStyle(li, '::before');
+  return [li.dataset.format, li.dataset.status, before.content, before.color, style.fontStyle, li.innerText.trim()];
+})"""
+
+
+def test_a_format_the_data_cannot_judge_is_shown_apart(page, old_data_url):
+    shown = validated(page, old_data_url, MYTHICS)
+    assert (shown["heading"], shown["format"]) == ("Legal", "commander")
+    marks = {key: rest for key, *rest in page.evaluate(MARKS)}
+    assert marks["paupercommander"][0] == "unknown" and marks["paupercommander"][1] == '"? "'
+    assert marks["paupercommander"][3:] == ["italic", "Pauper Commander: unknown (the card data can't say)"]
+    assert marks["commander"][:2] == ["legal", '"✓ "'] and marks["commander"][3:] == ["normal", "Commander: legal"]
+    assert marks["predh"][:2] == ["not_legal", '"✗ "'] and marks["predh"][4] == "PreDH: not legal (not_legal)"
+    # three marks, three colors: not color alone, and not the same color twice
+    assert len({m[1] for m in marks.values()}) == 3 and len({m[2] for m in marks.values()}) == 3
+    assert not any("legal" == text.split(": ", 1)[1] for status, _, _, _, text in marks.values() if status == "unknown")
+    assert page.console_errors == []
+
+
 def test_the_list_names_its_own_format(page, formats_url):
     shown = validated(page, formats_url, BRAWL_LIST)
     assert (shown["heading"], shown["format"], shown["facts"]["Format"]) == ("Legal", "brawl", "Brawl")
@@ -91,21 +121,28 @@ def test_a_bracket_outside_commander_is_refused(page, formats_url):
     page.select_option("#bracket", "2")
     submit(page)
     assert page.inner_text("#result-heading") == "Could not validate"
-    assert "bracket applies only in Commander" in page.inner_text(".alert")
+    assert page.inner_text(".alert").strip() == "The Bracket field applies only in Commander, not in Oathbreaker (oathbreaker)."
 
 
-def test_both_renderings_agree(browser, formats_url):
+@pytest.mark.parametrize("served", ["formats_url", "old_data_url"])
+def test_both_renderings_agree(browser, served, request):
+    url = request.getfixturevalue(served)
+    text = OATHBREAKER_LIST if served == "formats_url" else MYTHICS
     shown = []
     for js in (True, False):
         context = browser.new_context(java_script_enabled=js)
-        shown.append(validated(context.new_page(), formats_url, OATHBREAKER_LIST, "oathbreaker"))
+        page = context.new_page()
+        shown.append((validated(page, url, text, "oathbreaker" if served == "formats_url" else ""),
+                      page.evaluate(MARKS)))
         context.close()
     assert shown[0] == shown[1]
 
 
-def test_the_result_passes_axe(browser, formats_url):
+def test_the_result_passes_axe(browser, formats_url, old_data_url):
     context = browser.new_context()
     page = context.new_page()
     validated(page, formats_url, OATHBREAKER_LIST, "oathbreaker")
     assert severe(axe_findings(page)) == []
+    validated(page, old_data_url, MYTHICS)  # a format the data cannot judge, shown apart
+    assert page.locator(".format-unknown").count() == 1 and severe(axe_findings(page)) == []
     context.close()

@@ -29,7 +29,7 @@ DECK = ILLEGAL_DECK + "1 Command Tower\n"  # 99 cards in the deck; Sol Rnig is u
 # What validator.overview counts for DECK (every copy; the unknown name has no card).
 CURVE = {"0": 1, "1": 3, "2": 0, "3": 0, "4": 1, "5": 0, "6": 0, "7+": 0}  # Crypt; Sol Ring x2, Bolt; Atraxa
 COLORS = [("White", "1 (20%)", "1 of 93"), ("Blue", "1 (20%)", "1 of 93"), ("Black", "1 (20%)", "1 of 93"),
-          ("Red", "1 (20%)", "1 of 93"), ("Green", "1 (20%)", "93 of 93")]
+          ("Red", "1 (20%)", "0 of 93"), ("Green", "1 (20%)", "93 of 93")]  # Command Tower: Atraxa's WUBG
 TYPES = [("Creature", "1"), ("Instant", "1"), ("Artifact", "3"), ("Land", "93")]
 VIEWPORT = {"width": 1100, "height": 900}
 CARD_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="488" height="680">'

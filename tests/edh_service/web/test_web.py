@@ -15,6 +15,7 @@ import pytest
 from edh_service.factory import create_app
 from tests.support.apps import offline_app
 from tests.support.factories import ILLEGAL_DECK, ILLEGAL_EXPECTED
+from tests.support.format_store import MYTHICS, format_store
 from tests.support.responses import shown_names, soup_of, violations
 from validator.phrasing import plural
 
@@ -178,7 +179,7 @@ def test_file_chooser_offers_every_decklist_file_the_service_reads(client):
     from edh_service.cli.paths import DECK_EXTENSIONS
 
     accept = set(soup_of(client.get("/")).select_one("#deckfile")["accept"].split(","))
-    assert DECK_EXTENSIONS | {".json", ".csv"} <= accept
+    assert DECK_EXTENSIONS | {".json", ".csv", ".tsv", ".md", ".xml"} <= accept
 
 
 def test_uploaded_windows_1252_file_is_read_as_the_cli_reads_it(client):
@@ -260,10 +261,29 @@ def test_the_game_format_field_is_the_apis_format(client):
     assert response.status_code == 422 and alert.startswith("Game format: Unknown game format 'modern'")
     response = client.post("/", data={"decklist": LEGAL_DECK, "game_format": "duel", "bracket": "2"})
     assert response.status_code == 422
-    assert "bracket applies only in Commander" in soup_of(response).select_one("#result .alert").get_text()
+    assert "The Bracket field applies only in Commander" in soup_of(response).select_one("#result .alert").get_text()
     page = soup_of(client.post("/", data={"decklist": LEGAL_DECK, "game_format": "predh", "format": "text"}))
     assert page.select_one("#judged-format")["data-format"] == "predh"
     assert len(page.select(".format-verdicts li")) == 7 and page.select_one("#bracket-minimum") is None
+
+
+def test_every_format_tells_unknown_apart_from_legal(tmp_path, formats_db):
+    """Over card data without Pauper Commander's key and list, a deck of mythics has no error
+    there: "In every format" says unknown, in words and a class of its own, never legal."""
+    def shown(db):
+        page = soup_of(offline_app(db).test_client().post("/", data={"decklist": MYTHICS}))
+        return {li["data-format"]: (li["data-status"], li["class"][1], li.get_text(strip=True))
+                for li in page.select(".format-verdicts li")}
+
+    old = shown(format_store(tmp_path / "old.sqlite3", pauper_commanders=False, without=("paupercommander",)))
+    assert old["paupercommander"] == (
+        "unknown", "format-unknown", "Pauper Commander: unknown (the card data can't say)")
+    assert old["commander"] == ("legal", "format-legal", "Commander: legal")
+    assert old["predh"] == ("not_legal", "format-illegal", "PreDH: not legal (not_legal)")
+    assert [key for key, (status, _, _) in old.items() if status == "unknown"] == ["paupercommander"]
+    # with the data the same deck is judged there
+    assert shown(formats_db)["paupercommander"] == (
+        "not_legal", "format-illegal", "Pauper Commander: not legal (commander_ineligible, not_legal)")
 
 
 def test_verdict_pages_are_not_cached(client):
@@ -338,7 +358,7 @@ def test_one_second_to_wait_is_said_in_the_singular(fixture_db):
 def test_footer_names_the_card_data(client):
     """The footer says which Scryfall bulk file the verdict was made with."""
     footer = soup_of(client.get("/")).select_one("footer").get_text()
-    assert re.search(r"bulk file of 2026-11-01.*\b\d+ cards", footer)
+    assert re.search(r"bulk file of 1 Nov 2026, 00:00 UTC, \d+ cards", footer)
 
 
 def test_a_bug_is_a_500_page_that_keeps_the_list(client, monkeypatch):

@@ -9,7 +9,7 @@ import pytest
 
 from tests.validator.parse import C, M, MB, S, codes, one, rows, sample
 from validator.decklist import ListEntry, Section
-from validator.parse import FORMATS, MAX_LINE_LENGTH, MAX_LINES, DecklistError, parse, split_lines
+from validator.parse import EXTENSIONS, FORMATS, MAX_LINE_LENGTH, MAX_LINES, DecklistError, parse, split_lines
 from validator.violations import Code, Severity
 
 # --- one sample per format --------------------------------------------------------
@@ -58,7 +58,7 @@ SAMPLE_CASES = [
         ("Bright-Palm, Soul Awakener", 1, C, 4), ("Shalai and Hallar", 1, M, 5), ("Heaven // Earth", 1, M, 6),
         ("Plains", 8, M, 7), ("The Golden City of Orazca", 1, Section.PLANAR, 10),
         ("Jund", 1, Section.PLANAR, 11), ("Your Inescapable Doom", 1, Section.SCHEMES, 14),
-        ("Bright-Palm, Soul Awakener", 1, Section.IGNORED, 17),
+        ("Bright-Palm, Soul Awakener", 1, Section.DISPLAY, 17),
     ]),
     ("tappedout.txt", "moxfield", [
         ("Krenko, Mob Boss", 1, C, 2), ("Goblin Matron", 1, M, 5), ("Goblin Lackey", 1, M, 6),
@@ -159,7 +159,7 @@ def test_printed_lines_read_by_the_fast_path_are_whole_entries():
     ("Commander", C), ("Commanders", C), ("Commander:", C), ("COMMANDER (2)", C),
     ("Companion", Section.COMPANION), ("Deck", M), ("Main", M), ("Mainboard (99)", M),
     ("Sideboard", S), ("SIDEBOARD:", S), ("Maybeboard", MB), ("Considering (3)", MB),
-    ("Display Commander", Section.IGNORED), ("Tokens", Section.IGNORED),
+    ("Display Commander", Section.DISPLAY), ("Tokens", Section.IGNORED),
     ("Planar Deck", Section.PLANAR), ("Scheme Deck", Section.SCHEMES),
     ("[Commander]", C), ("[main]", M), ("[Sideboard]", S), ("[Planes]", Section.PLANAR),
     ("[Schemes]", Section.SCHEMES), ("[Avatar]", Section.IGNORED),
@@ -399,3 +399,11 @@ def test_the_reader_numbers_cr_runs_as_split_lines_does(text, lines):
     decklist = parse(text)
     numbered = {entry.line for entry in decklist.entries} | {n for p in decklist.problems for n in p.lines}
     assert numbered == {n for n, line in enumerate(lines, 1) if line.strip()}
+
+
+def test_every_format_names_the_file_extensions_it_is_saved_with():
+    # edh-validate scans folders for these: a format added without them would go unscanned
+    assert list(EXTENSIONS) == list(FORMATS)
+    assert all(EXTENSIONS[name] and all(ext.startswith(".") and ext == ext.lower() for ext in EXTENSIONS[name])
+               for name in FORMATS)
+    assert EXTENSIONS["json"] == (".json",) and EXTENSIONS["markdown"] == (".md",) and ".tsv" in EXTENSIONS["csv"]
