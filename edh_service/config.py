@@ -25,7 +25,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from card_data.names.printed import LANGUAGES
-from card_data.settings import DEFAULT_API_URL, DEFAULT_SPELLBOOK_URL, WEEK_SECONDS, BracketSources, NameSources, StoreSettings
+from card_data.settings import (
+    DECK_CACHE_SECONDS, DEFAULT_API_URL, DEFAULT_ARCHIDEKT_API_URL, DEFAULT_MOXFIELD_API_URL, DEFAULT_SPELLBOOK_URL,
+    WEEK_SECONDS, BracketSources, DeckSiteSettings, NameSources, StoreSettings, allowed_base,
+)
 from validator.parse import MAX_LINES
 
 # One default for the card store everywhere (service, `edh-validate`, `cards`, gunicorn):
@@ -123,6 +126,13 @@ def rate_limits(value: str) -> str:
     return value
 
 
+def site_api_url(value: str) -> str:
+    """A deck site's API base: https (http only on a loopback address, a local test server)."""
+    if not allowed_base(value):
+        raise ValueError("expected an https:// URL (http:// only on a loopback address)")
+    return value
+
+
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")  # what redis-py's from_url reads
 
 
@@ -160,7 +170,7 @@ def storage_uri(value: str) -> str:
 TYPE_NAMES: dict[Callable[[str], Any], str] = {
     flag: "flag", origins: "list", positive_int: "integer > 0", non_negative_int: "integer ≥ 0",
     non_negative_float: "seconds", positive_float: "seconds > 0", text: "text", rate_limits: "rate limits", redis_url: "Redis URL",
-    storage_uri: "storage URI", languages: "language codes",
+    storage_uri: "storage URI", languages: "language codes", site_api_url: "https URL",
 }
 
 
@@ -246,8 +256,21 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("SYNC_BACKOFF_BASE", non_negative_float, 5.0,
             "first wait after a failed background sync; it doubles per failure"),
     Setting("SYNC_BACKOFF_CAP", non_negative_float, 600.0, "longest wait between failed background syncs"),
-    Setting("USER_AGENT", text, None, "the User-Agent sent to Scryfall",
+    Setting("USER_AGENT", text, None, "the User-Agent sent to Scryfall, Commander Spellbook and Archidekt",
             shown_default="`edh-deck-validator/<version>`"),
+    # decks by URL
+    Setting("DECK_URLS", flag, True, "`0`: a deck link (`url`, a link alone on the page, an `edh-validate` URL) "
+            "is a 422 saying links are not read (air-gapped machines)"),
+    Setting("ARCHIDEKT_API_URL", site_api_url, DEFAULT_ARCHIDEKT_API_URL,
+            "Archidekt's API base (tests point it at a local server)"),
+    Setting("MOXFIELD_API_URL", site_api_url, DEFAULT_MOXFIELD_API_URL,
+            "Moxfield's API base (tests point it at a local server)"),
+    Setting("MOXFIELD_USER_AGENT", text, None,
+            "the User-Agent Moxfield granted this operator; unset, a Moxfield link is a 422 saying to paste "
+            "Moxfield's export (Export, Copy for MTGO)", shown_default="unset"),
+    Setting("DECK_URL_CACHE_SECONDS", non_negative_int, DECK_CACHE_SECONDS,
+            "how long a deck read from a site is kept, so a popular link costs the site one request "
+            "(`0`: never kept)"),
     # requests
     Setting("MAX_CONTENT_LENGTH", positive_int, 1024 * 1024, "request body limit in bytes (413 above it)"),
     Setting("BATCH_LIMIT", positive_int, DEFAULT_BATCH_LIMIT, "decks per batch request"),
@@ -371,6 +394,20 @@ def bracket_sources(values: Mapping[str, Any], **overrides: Any) -> BracketSourc
     }
     chosen.update({key: value for key, value in overrides.items() if value is not None})
     return BracketSources(**chosen)
+
+
+def deck_site_settings(values: Mapping[str, Any]) -> DeckSiteSettings:
+    """The deck sites' settings from the table's values (DECK_URLS, ARCHIDEKT_API_URL,
+    MOXFIELD_API_URL, MOXFIELD_USER_AGENT, DECK_URL_CACHE_SECONDS, USER_AGENT)."""
+    cache = values.get("DECK_URL_CACHE_SECONDS")
+    return DeckSiteSettings(
+        enabled=values.get("DECK_URLS", True) is not False,
+        archidekt_api_url=values.get("ARCHIDEKT_API_URL") or DEFAULT_ARCHIDEKT_API_URL,
+        moxfield_api_url=values.get("MOXFIELD_API_URL") or DEFAULT_MOXFIELD_API_URL,
+        moxfield_user_agent=values.get("MOXFIELD_USER_AGENT") or None,
+        user_agent=values.get("USER_AGENT") or None,
+        cache_seconds=DECK_CACHE_SECONDS if cache is None else cache,
+    )
 
 
 def markdown_table() -> str:

@@ -65,6 +65,7 @@ HEADERS: dict[str, Section | None] = {
     "avatar": Section.IGNORED,
     "attractions": Section.IGNORED,
     "contraptions": Section.IGNORED,
+    "stickers": Section.IGNORED,  # Moxfield's sticker sheets (Unfinity)
     "dungeon": Section.IGNORED,
     "conspiracy": Section.SIDEBOARD,
     "about": None,
