@@ -90,8 +90,8 @@ def locate(link: str) -> DeckLink:
         if plain and host in site.HOSTS:
             deck = site.deck_id(parts.path)
             if deck is None:
-                raise DeckLinkRefused(f"That {site.LABEL} link names no deck; a deck's link looks like "
-                                      f"{site.page_url('…')}.")
+                raise DeckLinkRefused(f"That {site.LABEL} link names no deck: links to {SUPPORTED} decks are "
+                                      f"read. {PASTE_INSTEAD}")
             return DeckLink(site, deck)
     raise DeckLinkRefused(f"Only links to {SUPPORTED} decks are read. {PASTE_INSTEAD}")
 

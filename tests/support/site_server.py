@@ -178,12 +178,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "application/json")
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
-        chunk = b" " * 4096
+        chunk = b" " * 65536
         try:
-            self.wfile.write(b'{"cards": [')
+            self.wfile.write(b'b\r\n{"cards": [\r\n')
             while not self.state.stopping.is_set():
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
-                time.sleep(0.001)
         except OSError:
             pass
 
