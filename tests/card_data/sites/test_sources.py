@@ -17,6 +17,7 @@ from card_data.http import Deadline
 from card_data.settings import DeckSiteSettings, default_user_agent
 from card_data.sites import DeckSites, locate
 from card_data.sites.fetch import MAX_BODY_BYTES
+from tests.support.waiting import run_in_threads, timed
 from tests.support.site_server import SiteServer, entries_deck
 
 SITES = Path(__file__).resolve().parents[2] / "fixtures" / "sites"
@@ -38,15 +39,6 @@ def sites_for(server: SiteServer, seconds: float = 2.0, **settings) -> DeckSites
     chosen = {"archidekt_api_url": server.archidekt_url, "moxfield_api_url": server.moxfield_url,
               "moxfield_user_agent": GRANTED, **settings}
     return DeckSites(DeckSiteSettings(**chosen), lambda site: limits.setdefault(site, RateLimits()), seconds=seconds)
-
-
-def timed(action):
-    started = time.monotonic()
-    try:
-        result = action()
-    except Exception as error:  # noqa: BLE001 - the caller asserts on it
-        result = error
-    return result, time.monotonic() - started
 
 
 @pytest.mark.parametrize(("link", "site", "deck"), [
@@ -184,20 +176,9 @@ def test_requests_to_one_site_are_spaced(server):
 def test_a_popular_link_costs_the_site_one_request(server):
     server.delay = 0.3  # the first fetch is slow: the others wait for it, not fetch too
     sites = sites_for(server, seconds=5.0)
-    decks, errors = [], []
-
-    def ask():
-        try:
-            decks.append(sites.deck("https://archidekt.com/decks/4242"))
-        except Exception as error:  # noqa: BLE001
-            errors.append(error)
-
-    threads = [threading.Thread(target=ask) for _ in range(20)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == [] and len(decks) == 20
+    decks = []
+    run_in_threads([lambda: decks.append(sites.deck("https://archidekt.com/decks/4242"))] * 20)
+    assert len(decks) == 20
     assert len(server.requests) == 1
     assert len({deck.fetched_at for deck in decks}) == 1
 
