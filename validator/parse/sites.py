@@ -81,20 +81,22 @@ def archidekt_format(document: dict) -> str | None:
 
 def _moxfield(data: dict) -> list[SiteCard]:
     """Moxfield API: boards of {key: {quantity, card: {name, set, cn}}} (v2 at the top
-    level, v3 under "boards"); v2 lists a companion in companions and again in the sideboard."""
+    level, v3 under "boards"). v2 lists a companion in companions and again in the
+    sideboard (`isCompanion`) or the maybeboard: the same card, not another copy."""
     boards = data.get("boards")
     if isinstance(boards, dict):
         piles = {key: (board or {}).get("cards") or {} for key, board in boards.items()}
     else:
         piles = {key: data[key] for key in (*MOXFIELD_BOARDS, *_MOXFIELD_V2_OTHERS) if isinstance(data.get(key), dict)}
-    has_companions = bool(piles.get("companions"))
+    companions = {item["card"]["name"] for item in (piles.get("companions") or {}).values()}
+    again = (Section.SIDEBOARD, Section.MAYBEBOARD) if not isinstance(boards, dict) else (Section.SIDEBOARD,)
     cards = []
     for key, pile in piles.items():
         section = MOXFIELD_BOARDS.get(key, Section.IGNORED)
         for item in pile.values():
-            if section is Section.SIDEBOARD and item.get("isCompanion") and has_companions:
-                continue  # the same card as in companions, not a second copy
             card = item["card"]
+            if section in again and companions and (item.get("isCompanion") or card["name"] in companions):
+                continue  # the same card as in companions, not a second copy
             if section is Section.SIDEBOARD and item.get("isCompanion"):
                 section_here = Section.COMPANION
             else:

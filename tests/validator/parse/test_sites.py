@@ -121,3 +121,14 @@ def test_pasted_2021_archidekt_json_finds_its_commander_and_companion():
 def test_a_stickers_header_is_outside_the_deck():
     decklist = parse("Commander\n1 Atraxa, Praetors' Voice\n\nStickers\n1 Ancestral Hot Dog Minotaur\n")
     assert decklist.entries[-1].section is Section.IGNORED
+
+
+def test_moxfield_v2_lists_its_companion_again_in_the_side_boards():
+    obosh = {"quantity": 1, "card": {"name": "Obosh, the Preypiercer"}}
+    deck = {"format": "commander", "mainboard": {"Forest": {"quantity": 99, "card": {"name": "Forest"}}},
+            "commanders": {}, "companions": {"Obosh, the Preypiercer": obosh},
+            "sideboard": {"Obosh, the Preypiercer": {**obosh, "isCompanion": True}},
+            "maybeboard": {"Obosh, the Preypiercer": obosh, "Ponder": {"quantity": 1, "card": {"name": "Ponder"}}}}
+    assert placed(site_cards(deck, "moxfield")) == {"Forest": Section.MAIN, "Obosh, the Preypiercer": Section.COMPANION,
+                                                    "Ponder": Section.MAYBEBOARD}
+    assert len(site_cards(deck, "moxfield")) == 3
