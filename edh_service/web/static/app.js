@@ -454,6 +454,17 @@
     }
   });
 
+  /* Where a deck given by link came from (the API's `source`), as the page shows it (#deck-source). */
+  function renderSource(source) {
+    if (!source) return null;
+    const label = SITE_LABELS[source.site] || source.site;
+    return el("p", { id: "deck-source", class: "deck-source" }, "Read from ",
+      el("a", { href: source.url, rel: "noopener noreferrer", target: "_blank" }, source.name || source.url,
+        el("span", { class: "visually-hidden", text: ` (opens ${label} in a new tab)` })),
+      ` on ${label}, as of `, el("time", { datetime: source.fetched_at, text: source.fetched_at }),
+      `: the deck as it was judged${source.declared_bracket ? `, declared bracket ${source.declared_bracket}` : ""}.`);
+  }
+
   function renderReport(report, text) {
     images = (report.overview && report.overview.images) || {};
     const [errors, warnings, line] = summary(report);
@@ -471,8 +482,10 @@
       report.violations.length ? el("ol", { class: "violations", "aria-labelledby": "problems-heading" }, report.violations.map(renderViolation)) : null,
       renderOverview(report.overview),
       el("h3", { id: "listing-heading", text: "Your list" }),
+      renderSource(report.source),
       el("p", { class: "hint", text: "Lines with a problem are marked." }),
-      renderListing(text, report.violations, report.translated),
+      // a deck given by link: the text the service wrote for it and judged
+      renderListing(report.decklist || text, report.violations, report.translated),
     ].filter((part) => part !== null));
     document.title = `${report.valid ? "Legal" : "Not legal"} · Commander deck validator`;
     return line;
@@ -487,7 +500,7 @@
   }
 
   /* The API's field names as the form labels them (web.FIELD_LABELS). */
-  const FIELD_LABELS = { decklist: "Decklist", decklist_format: "List format", commanders: "Commander", companion: "Companion", bracket: "Bracket", format: "Game format" };
+  const FIELD_LABELS = { decklist: "Decklist", url: "Link", decklist_format: "List format", commanders: "Commander", companion: "Companion", bracket: "Bracket", format: "Game format" };
 
   /* Every leaf message of marshmallow's nested {field: [messages]} errors. */
   function leaves(value) {
@@ -509,8 +522,14 @@
     return message;
   }
 
+  /* One link alone in the box is the deck it names (web.deck_urls.link_alone's pattern). */
+  const LINK_ALONE = /^(?:https?:\/\/\S+|(?:www\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\/\S*)$/i;
+  const SITE_LABELS = { archidekt: "Archidekt", moxfield: "Moxfield" };
+
   function requestBody() {
-    const body = { decklist: textarea.value, include: ["overview", "formats"] };  // the overview, every format's verdict
+    const link = textarea.value.trim();
+    const body = LINK_ALONE.test(link) ? { url: link } : { decklist: textarea.value };
+    body.include = ["overview", "formats"];  // the overview, every format's verdict
     const commanders = Array.from(form.querySelectorAll('input[name="commanders"]'))
       .map((input) => input.value.trim()).filter(Boolean);
     if (commanders.length) body.commanders = commanders;
