@@ -5,7 +5,9 @@ explode; hidden folders (.git/config holds the checkout's token) are never enter
 
 `expand_paths(arguments) -> list[Input]`: files, folders (their decklist files) and globs
 (`**` included, since pre-commit, Windows shells and quoted CI arguments hand them over
-unexpanded), each file once, each refused one with the reason it is not read.
+unexpanded), each file once, each refused one with the reason it is not read; an argument
+that is no file but a link (`https://archidekt.com/decks/1`) is an input of its own, the
+deck it names.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from typing import Iterator, NamedTuple, Sequence
 
 from edh_service.cli.results import STDIN
+from edh_service.deck_urls import link_alone
 
 # Extensions a directory argument is searched for (plain text, Cockatrice .dec, the XML
 # and INI dialects). Explicitly named files are checked whatever their extension.
@@ -38,6 +41,7 @@ class Input:
 
     path: str
     refused: str | None = None
+    link: bool = False  # a link to a deck on a site (edh_service.deck_urls), not a file
 
 
 @dataclass(frozen=True)
@@ -130,7 +134,7 @@ def expand_paths(arguments: Sequence[str]) -> list[Input]:
         for item in expand_one(argument, budget):
             # One check per file: "./a.txt" and "a.txt", or a folder reached through a
             # link inside the tree, are the same file.
-            key = item.path if item.path == STDIN or item.refused else os.path.realpath(item.path)
+            key = item.path if item.path == STDIN or item.refused or item.link else os.path.realpath(item.path)
             found.setdefault(key, item)
         if len(found) > MAX_FILES:
             raise UsageError(f"more than {MAX_FILES:,} decklist files to check: check fewer folders at a time")
@@ -154,6 +158,8 @@ def expand_one(argument: str, budget: Budget) -> list[Input]:
         # Like a glob that matches nothing: a CI check over no decks must not pass silently.
         extensions = " ".join(sorted(DECK_EXTENSIONS))
         raise UsageError(f"no decklist files ({extensions}) under {argument}")
+    if link_alone(argument):  # no such file, and a link: the deck it names (a `?` in it is no glob)
+        return [Input(argument, link=True)]
     if GLOB_CHARS.search(argument):
         if files := glob_inputs(argument, budget):
             return files
