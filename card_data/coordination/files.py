@@ -7,6 +7,7 @@ every process reads the same store file (`FileCoordination`). The Redis twins
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
@@ -194,7 +195,8 @@ class FileDeckCache:
             os.utime(spare, (expires, expires))
             os.replace(spare, path)
         except OSError:
-            spare.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                spare.unlink()
             return
         self._prune()
 
@@ -234,7 +236,8 @@ class FileDeckCache:
         kept = {path.stem for path in paths if path.suffix == ".json" and _mtime(path) > now}
         for path in paths:
             if path.stem not in kept and path.suffix in (".json", ".lock") and _mtime(path) < now - self.PRUNE_SECONDS:
-                path.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):
+                    path.unlink()
 
 
 def _mtime(path: Path) -> float:
