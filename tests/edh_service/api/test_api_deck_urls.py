@@ -188,3 +188,15 @@ def test_a_batch_item_whose_link_fails_answers_for_the_batch(client, site):
     assert set(errors) == {"1", "2"} and "answered 500" in errors["2"]["url"][0]
     exactly_one = client.post(BATCH, json={"decks": [{"url": LINK}, {}]})
     assert exactly_one.status_code == 422 and set(exactly_one.get_json()["errors"]["decks"]["1"]) == {"decklist", "url"}
+
+
+def test_the_openapi_document_says_url_source_decklist_and_the_sites_statuses(client):
+    spec = client.get("/openapi.json").get_json()
+    schemas = spec["components"]["schemas"]
+    assert "url" in schemas["ValidateRequest"]["properties"]
+    assert {"source", "decklist"} <= set(schemas["Report"]["properties"])
+    assert set(schemas["DeckSource"]["required"]) == {"site", "id", "url", "name", "fetched_at", "declared_bracket"}
+    for path in ("/api/v1/validate", "/api/v1/validate/batch"):
+        responses = spec["paths"][path]["post"]["responses"]
+        assert {"422", "502", "503", "504"} <= set(responses)
+        assert "Retry-After" in responses["503"]["headers"]
