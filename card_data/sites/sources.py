@@ -16,6 +16,7 @@ claimant leaves, within its own deadline.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from datetime import datetime, timezone
@@ -31,6 +32,8 @@ from card_data.settings import DeckSiteSettings, default_user_agent
 from card_data.sites import archidekt, moxfield
 from card_data.sites.decks import SiteDeck
 from card_data.sites.fetch import FETCH_SECONDS, Limits, fetch_json
+
+log = logging.getLogger(__name__)
 
 SITES: tuple[ModuleType, ...] = (archidekt, moxfield)
 MAX_LINK_LENGTH = 2048
@@ -175,6 +178,11 @@ class DeckSites:
         except (DeckNotFound, DeckSiteFailed) as error:
             if keep > 0:
                 self.cache.put(link.key, _failure(error), min(keep, FAILURE_SECONDS))
+            if isinstance(error, DeckSiteFailed):  # the site's fault, not the user's: the operator's to know
+                log.warning("deck %s could not be read: %s", link.key, error)
+            raise
+        except DeckSiteTimeout as error:
+            log.warning("deck %s could not be read: %s", link.key, error)
             raise
         if keep > 0:
             self.cache.put(link.key, deck.to_json(), keep)
