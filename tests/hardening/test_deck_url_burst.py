@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 import requests
 
-from card_data.coordination.files import SITE_INTERVAL
 from tests.support import cluster as cluster_module
 from tests.support.cluster import Cluster
 from tests.support.live_http import gunicorn
@@ -62,8 +61,11 @@ def test_a_burst_for_one_link_costs_the_site_one_request(fixture_db, site, tmp_p
         assert {answer.status_code for answer in answers} == {200}
     paths = [r.path for r in site.requests]
     assert sorted(paths) == sorted(["/api/decks/4242/"] + [f"/api/decks/{n}/" for n in (1, 2, 3, 4)])
+    # Claims were SITE_INTERVAL apart; arrivals can come closer by how late each request was
+    # sent after its claim (a loaded machine: tests/support/spacing.py), so the contract is
+    # checked at the site: never three requests within one second.
     times = site.times()
-    assert min(b - a for a, b in zip(times, times[1:])) >= SITE_INTERVAL - 0.05
+    assert all(c - a > 1.0 for a, c in zip(times, times[2:])), times
 
 
 @pytest.mark.skipif(not cluster_module.available(), reason="Debian's haproxy is not installed (.ci/run installs it)")
