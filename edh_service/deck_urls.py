@@ -62,6 +62,14 @@ def link_alone(text: str) -> str | None:
     return stripped if LINK_ALONE.fullmatch(stripped) else None
 
 
+def link_argument(argument: str) -> bool:
+    """Whether a command-line argument that names no file is a link: it has a scheme, or
+    starts with a deck site's host (`archidekt.com/decks/1`); `my.decks/a.txt` is a path."""
+    lowered = argument.lower()
+    hosts = tuple(f"{host}/" for site in SITES for host in site.HOSTS)
+    return link_alone(argument) is not None and (lowered.startswith(("http://", "https://")) or lowered.startswith(hosts))
+
+
 def fetch_all(sites: DeckSites, urls: Iterable[str]) -> dict[str, SiteDeck | DeckSourceError]:
     """Each distinct link's deck, or why not; read side by side within one FETCH_SECONDS."""
     wanted = list(dict.fromkeys(urls))

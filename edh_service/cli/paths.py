@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Iterator, NamedTuple, Sequence
 
 from edh_service.cli.results import STDIN
-from edh_service.deck_urls import link_alone
+from edh_service.deck_urls import link_argument
 
 # Extensions a directory argument is searched for (plain text, Cockatrice .dec, the XML
 # and INI dialects). Explicitly named files are checked whatever their extension.
@@ -158,7 +158,7 @@ def expand_one(argument: str, budget: Budget) -> list[Input]:
         # Like a glob that matches nothing: a CI check over no decks must not pass silently.
         extensions = " ".join(sorted(DECK_EXTENSIONS))
         raise UsageError(f"no decklist files ({extensions}) under {argument}")
-    if link_alone(argument):  # no such file, and a link: the deck it names (a `?` in it is no glob)
+    if link_argument(argument):  # no such file, and a link: the deck it names (a `?` in it is no glob)
         return [Input(argument, link=True)]
     if GLOB_CHARS.search(argument):
         if files := glob_inputs(argument, budget):

@@ -77,3 +77,18 @@ def test_the_entry_point_reads_a_link_beside_a_file(fixture_db, site):
     bodies = json.loads(result.stdout)
     assert [body["file"] for body in bodies] == [LINK, str(DECK / "arena.txt")]  # the link once
     assert "source" not in bodies[1] and len(site.requests) == 1
+
+
+@pytest.mark.parametrize(("argument", "link"), [
+    ("https://archidekt.com/decks/1", True), ("archidekt.com/decks/1", True), ("HTTP://example.com/x", True),
+    ("my.decks/atraxa.txt", False), ("decks/atraxa.txt", False), ("*.txt", False),
+])
+def test_which_arguments_are_links(argument, link):
+    from edh_service.deck_urls import link_argument
+
+    assert link_argument(argument) is link
+
+
+def test_a_missing_file_with_a_dot_in_its_folder_is_no_link(fixture_db, tmp_path):
+    result = run_cli("--card-db", fixture_db, "my.decks/atraxa.txt", cwd=tmp_path)
+    assert result.returncode == 2 and "no such file or directory" in result.stderr
