@@ -178,7 +178,9 @@ def api_fields(form: dict) -> dict:
         body["commanders"] = form["commanders"]
     if form["companion"]:
         body["companion"] = form["companion"]
-    if form["bracket"]:
+    if form["bracket"] == "none":
+        body["bracket"] = None  # no bracket checked, not even the one a deck link declares
+    elif form["bracket"]:
         # a number for the schema to range-check; anything else it refuses as it stands
         body["bracket"] = schemas.integer(form["bracket"]) if form["bracket"].isdecimal() else form["bracket"]
     if form.get("game_format"):  # the game format; the form's `format` is the list's syntax

@@ -538,7 +538,8 @@
     const format = form.elements.format && form.elements.format.value;
     if (format) body.decklist_format = format;
     const bracket = form.elements.bracket && form.elements.bracket.value;
-    if (bracket) body.bracket = Number(bracket);  // the select offers 1-5 only
+    if (bracket === "none") body.bracket = null;  // not even the bracket a deck link declares
+    else if (bracket) body.bracket = Number(bracket);  // the select offers 1-5 and none
     const chosen = form.elements.game_format && form.elements.game_format.value;
     if (chosen) body.format = chosen;  // the game format (the form's `format` is the list's syntax)
     return body;

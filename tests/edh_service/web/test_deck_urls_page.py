@@ -82,3 +82,9 @@ def test_the_page_shows_the_deck_as_judged_with_and_without_javascript(page, sit
     flagged = {int(item.get_attribute("data-line")) for item in page.locator("ol.listing li.flagged").all()}
     assert {lines.index("1 Rhystic Study") + 1, lines.index("1 Lightning Bolt") + 1} <= flagged
     assert page.console_errors == []
+
+
+def test_the_bracket_none_checks_not_even_the_sites(client):
+    page = client.post("/", data={"decklist": LINK, "bracket": "none"}).get_data(as_text=True)
+    assert 'data-code="bracket_game_changers"' not in page and "Atraxa Superfriends (hand-made)" in page
+    assert '<option value="none" selected>' in page
