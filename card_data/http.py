@@ -204,8 +204,13 @@ class _WatchedAdapter(HTTPAdapter):
         self.poolmanager.pool_classes_by_scheme = {"http": _WatchedHTTPPool, "https": _WatchedHTTPSPool}
 
 
-def make_session(user_agent: str, retries: int = DEFAULT_RETRIES, backoff: float = DEFAULT_BACKOFF) -> requests.Session:
-    """A Session with our headers and retries on 5xx and connection errors (never on 429)."""
+RETRY_STATUSES = (500, 502, 503, 504)
+
+
+def make_session(user_agent: str, retries: int = DEFAULT_RETRIES, backoff: float = DEFAULT_BACKOFF, *,
+                 retry_statuses: tuple[int, ...] = RETRY_STATUSES) -> requests.Session:
+    """A Session with our headers and retries on `retry_statuses` and connection errors
+    (never on 429); `retry_statuses=()` hands every status back as an answer."""
     session = requests.Session()
     session.headers.update({"User-Agent": user_agent, "Accept": "application/json;q=0.9,*/*;q=0.8"})
     retry = _CutoffRetry(
@@ -214,7 +219,7 @@ def make_session(user_agent: str, retries: int = DEFAULT_RETRIES, backoff: float
         read=1,  # a read timeout is retried once: a stuck server rarely recovers quickly
         status=retries,
         backoff_factor=backoff,
-        status_forcelist=(500, 502, 503, 504),
+        status_forcelist=retry_statuses,
         allowed_methods=frozenset({"GET", "POST"}),  # /cards/collection is a read
         respect_retry_after_header=False,  # never sit out a 429 inside a request
     )

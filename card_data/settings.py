@@ -6,6 +6,8 @@ edh_service.config's table; a test or another program builds them directly).
                     several-instances coordination (REDIS_URL, the shared folder)
     BracketSources  where each synced list comes from (Commander Brackets' two, the
                     Pauper Commander commander list)
+    DeckSiteSettings  the deck sites a link may name (Archidekt, Moxfield): on or off,
+                    their APIs, Moxfield's granted User-Agent, how long a deck is kept
 
 card_data knows no setting names: these values are its whole configuration. This module
 imports nothing but the standard library.
@@ -13,12 +15,17 @@ imports nothing but the standard library.
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from urllib.parse import urlsplit
 
 DEFAULT_API_URL = "https://api.scryfall.com"
 DEFAULT_SPELLBOOK_URL = "https://json.commanderspellbook.com"
+DEFAULT_ARCHIDEKT_API_URL = "https://archidekt.com/api"
+DEFAULT_MOXFIELD_API_URL = "https://api2.moxfield.com"
+DECK_CACHE_SECONDS = 300
 PROJECT = "edh-deck-validator"
 
 
@@ -102,3 +109,43 @@ class NameSources:
     def wanted(self) -> frozenset[str] | None:
         """The languages to keep (None: all)."""
         return None if self.languages is None else frozenset(self.languages)
+
+
+@dataclass(frozen=True, slots=True)
+class DeckSiteSettings:
+    """Decks read from a link (DESIGN.md "Decks by URL"): whether links are read at all
+    (`enabled`, DECK_URLS), each site's API base, the User-Agent Moxfield granted this
+    operator (None: Moxfield links are answered with how to paste its export instead), the
+    User-Agent naming this project for Archidekt, and how long a fetched deck is kept.
+
+    An API base is https, or http on a loopback address (a local test server): the
+    sites are only ever asked over https.
+    """
+
+    enabled: bool = True
+    archidekt_api_url: str = DEFAULT_ARCHIDEKT_API_URL
+    moxfield_api_url: str = DEFAULT_MOXFIELD_API_URL
+    moxfield_user_agent: str | None = None
+    user_agent: str | None = None
+    cache_seconds: int = DECK_CACHE_SECONDS
+
+    def __post_init__(self) -> None:
+        for name in ("archidekt_api_url", "moxfield_api_url"):
+            object.__setattr__(self, name, getattr(self, name).rstrip("/"))
+        object.__setattr__(self, "moxfield_user_agent", self.moxfield_user_agent or None)
+
+
+def allowed_base(url: str) -> bool:
+    """Whether a deck site's API base may be asked: https, or http on a loopback address."""
+    parts = urlsplit(url)
+    if parts.scheme == "https" and parts.hostname:
+        return True
+    host = parts.hostname or ""
+    if parts.scheme != "http" or not host:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

@@ -12,20 +12,26 @@ line below; `create_app` puts every service setting in `app.config` under the sa
 or what a command read with `setting`) into the two values card_data is given: card_data
 knows no setting names.
 
-This module imports neither flask nor the rest of the package: the CLI and gunicorn's
-config read it before (or without) an app.
+This module imports neither flask nor the rest of the package but its readers
+(setting_readers): the CLI and gunicorn's config read it before (or without) an app.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from card_data.names.printed import LANGUAGES
-from card_data.settings import DEFAULT_API_URL, DEFAULT_SPELLBOOK_URL, WEEK_SECONDS, BracketSources, NameSources, StoreSettings
+from card_data.settings import (
+    DECK_CACHE_SECONDS, DEFAULT_API_URL, DEFAULT_ARCHIDEKT_API_URL, DEFAULT_MOXFIELD_API_URL, DEFAULT_SPELLBOOK_URL,
+    WEEK_SECONDS, BracketSources, DeckSiteSettings, NameSources, StoreSettings,
+)
+# The readers, importable from here as before (tests and gen_docs read config.flag...).
+from edh_service.setting_readers import (  # noqa: F401
+    TRUE_WORDS, FALSE_WORDS, flag, origins, whole_number, positive_int, non_negative_int, non_negative_float, positive_float,
+    text, ZERO_WINDOW, rate_limits, site_api_url, REDIS_SCHEMES, languages, redis_url, storage_uri, TYPE_NAMES,
+)
 from validator.parse import MAX_LINES
 
 # One default for the card store everywhere (service, `edh-validate`, `cards`, gunicorn):
@@ -33,135 +39,8 @@ from validator.parse import MAX_LINES
 DEFAULT_CARD_DB = "instance/cards.sqlite3"
 DEFAULT_BATCH_LIMIT = 50
 
-TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
-FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
-
-
 class ConfigError(ValueError):
     """A setting's value cannot be read; the message names every bad variable."""
-
-
-def flag(value: str) -> bool:
-    """An on/off setting: 1/true/yes/on or 0/false/no/off (any case); anything else is refused."""
-    word = value.strip().lower()
-    if word in TRUE_WORDS:
-        return True
-    if word in FALSE_WORDS:
-        return False
-    raise ValueError("expected 1/true/yes/on or 0/false/no/off")
-
-
-def origins(value: str) -> tuple[str, ...]:
-    """Comma-separated origins, `*` for any, empty for none."""
-    return tuple(part.strip() for part in value.split(",") if part.strip())
-
-
-def whole_number(value: str) -> int:
-    """A whole number (ValueError with a plain message otherwise)."""
-    try:
-        return int(value)
-    except ValueError:
-        raise ValueError("expected a whole number") from None
-
-
-def positive_int(value: str) -> int:
-    """A whole number above zero."""
-    number = whole_number(value)
-    if number <= 0:
-        raise ValueError("expected a whole number above 0")
-    return number
-
-
-def non_negative_int(value: str) -> int:
-    """A whole number, zero or more."""
-    number = whole_number(value)
-    if number < 0:
-        raise ValueError("expected a whole number, 0 or more")
-    return number
-
-
-def non_negative_float(value: str) -> float:
-    """A number of seconds, zero or more."""
-    try:
-        number = float(value)
-    except ValueError:
-        raise ValueError("expected a number of seconds") from None
-    if not number >= 0:  # also refuses nan
-        raise ValueError("expected a number, 0 or more")
-    return number
-
-
-def positive_float(value: str) -> float:
-    """A number of seconds above zero."""
-    number = non_negative_float(value)
-    if number == 0:
-        raise ValueError("expected a number above 0")
-    return number
-
-
-def text(value: str) -> str:
-    """Any text, as given."""
-    return value
-
-
-ZERO_WINDOW = re.compile(r"(?:/|\bper)\s*0+\s*[A-Za-z]", re.IGNORECASE)  # "10/0 seconds"
-
-
-def rate_limits(value: str) -> str:
-    """One or more `limits` rate limits (`10/second;600/minute`), kept as written; refused
-    here, before any worker starts, when `limits` cannot read them or one allows nothing."""
-    from limits import parse_many  # only the service needs it, not the CLI
-
-    try:
-        items = parse_many(value)
-    except ValueError:
-        raise ValueError("expected limits such as 10/second;600/minute") from None
-    if any(item.amount < 1 for item in items):
-        raise ValueError("every limit must allow at least 1 request (RATELIMIT_ENABLED=0 turns the limit off)")
-    if ZERO_WINDOW.search(value):  # limits reads "10/0 seconds" as 10 a second: say so instead
-        raise ValueError("a window of 0 seconds (or minutes...) counts nothing; write 10/second")
-    return value
-
-
-REDIS_SCHEMES = ("redis://", "rediss://", "unix://")  # what redis-py's from_url reads
-
-
-def languages(value: str) -> tuple[str, ...] | None:
-    """Comma-separated Scryfall language codes (`es,de,ja`), `all` for every one, empty for none."""
-    codes = tuple(dict.fromkeys(part.strip().lower() for part in value.split(",") if part.strip()))
-    if codes == ("all",):
-        return None
-    unknown = [code for code in codes if code not in LANGUAGES]
-    if unknown:
-        raise ValueError(f"unknown language code {unknown[0]!r} (Scryfall's codes: {', '.join(LANGUAGES)}, or all)")
-    return codes
-
-
-def redis_url(value: str) -> str:
-    """A Redis URL (empty: unset), refused here when redis-py could not read it: a typo
-    such as `localhost:6379` otherwise stopped every worker as it booted."""
-    if value and not value.startswith(REDIS_SCHEMES):
-        raise ValueError("expected redis://host:6379/0, rediss://... or unix:///path/to/redis.sock")
-    return value
-
-
-def storage_uri(value: str) -> str:
-    """A `limits` storage URI (empty: unset): its scheme must be one `limits` knows."""
-    from limits.storage import SCHEMES  # only the service needs it, not the CLI
-
-    scheme = value.partition("://")[0]
-    if value and ("://" not in value or scheme not in SCHEMES):
-        raise ValueError("expected a `limits` storage such as memory://, redis://host:6379 or "
-                         "memcached://host:11211")
-    return value
-
-
-# How each reader is named in the configuration table's "type" column.
-TYPE_NAMES: dict[Callable[[str], Any], str] = {
-    flag: "flag", origins: "list", positive_int: "integer > 0", non_negative_int: "integer ≥ 0",
-    non_negative_float: "seconds", positive_float: "seconds > 0", text: "text", rate_limits: "rate limits", redis_url: "Redis URL",
-    storage_uri: "storage URI", languages: "language codes",
-}
 
 
 @dataclass(frozen=True)
@@ -250,8 +129,21 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("SYNC_BACKOFF_BASE", non_negative_float, 5.0,
             "first wait after a failed background sync; it doubles per failure"),
     Setting("SYNC_BACKOFF_CAP", non_negative_float, 600.0, "longest wait between failed background syncs"),
-    Setting("USER_AGENT", text, None, "the User-Agent sent to Scryfall",
+    Setting("USER_AGENT", text, None, "the User-Agent sent to Scryfall, Commander Spellbook and Archidekt",
             shown_default="`edh-deck-validator/<version>`"),
+    # decks by URL
+    Setting("DECK_URLS", flag, True, "`0`: a deck link (`url`, a link alone on the page, an `edh-validate` URL) "
+            "is a 422 saying links are not read (air-gapped machines)"),
+    Setting("ARCHIDEKT_API_URL", site_api_url, DEFAULT_ARCHIDEKT_API_URL,
+            "Archidekt's API base (tests point it at a local server)"),
+    Setting("MOXFIELD_API_URL", site_api_url, DEFAULT_MOXFIELD_API_URL,
+            "Moxfield's API base (tests point it at a local server)"),
+    Setting("MOXFIELD_USER_AGENT", text, None,
+            "the User-Agent Moxfield granted this operator; unset, a Moxfield link is a 422 saying to paste "
+            "Moxfield's export (Export, Copy for MTGO)", shown_default="unset"),
+    Setting("DECK_URL_CACHE_SECONDS", non_negative_int, DECK_CACHE_SECONDS,
+            "how long a deck read from a site is kept, so a popular link costs the site one request "
+            "(`0`: never kept)"),
     # requests
     Setting("MAX_CONTENT_LENGTH", positive_int, 1024 * 1024, "request body limit in bytes (413 above it)"),
     Setting("BATCH_LIMIT", positive_int, DEFAULT_BATCH_LIMIT, "decks per batch request"),
@@ -386,6 +278,20 @@ def bracket_sources(values: Mapping[str, Any], **overrides: Any) -> BracketSourc
     }
     chosen.update({key: value for key, value in overrides.items() if value is not None})
     return BracketSources(**chosen)
+
+
+def deck_site_settings(values: Mapping[str, Any]) -> DeckSiteSettings:
+    """The deck sites' settings from the table's values (DECK_URLS, ARCHIDEKT_API_URL,
+    MOXFIELD_API_URL, MOXFIELD_USER_AGENT, DECK_URL_CACHE_SECONDS, USER_AGENT)."""
+    cache = values.get("DECK_URL_CACHE_SECONDS")
+    return DeckSiteSettings(
+        enabled=values.get("DECK_URLS", True) is not False,
+        archidekt_api_url=values.get("ARCHIDEKT_API_URL") or DEFAULT_ARCHIDEKT_API_URL,
+        moxfield_api_url=values.get("MOXFIELD_API_URL") or DEFAULT_MOXFIELD_API_URL,
+        moxfield_user_agent=values.get("MOXFIELD_USER_AGENT") or None,
+        user_agent=values.get("USER_AGENT") or None,
+        cache_seconds=DECK_CACHE_SECONDS if cache is None else cache,
+    )
 
 
 def markdown_table() -> str:

@@ -244,3 +244,31 @@ def test_game_format_is_passed_only_when_set(runner):
 ])
 def test_count_invalid(output_format, output, strict, expected):
     assert count_invalid(output_format, output, strict) == expected
+
+
+def test_a_deck_link_in_paths_is_checked_through_edh_validate(runner, action_path, tmp_path):
+    """`paths` may hold a deck link: edh-validate reads it from the site (here a local
+    Archidekt-shaped server) on a runner with network; its annotations name the link."""
+    import json as json_module
+
+    from tests.support.site_server import SiteServer
+
+    runner()  # a first run builds the store; the link run below finds it in the cache
+    week = datetime.now(timezone.utc).strftime("%G-%V")
+    shutil.copytree(next(runner.cache.iterdir()), runner.cache / f"edh-card-store-{week}")
+    shutil.rmtree(runner.home)
+    deck = json_module.loads((ROOT / "tests" / "fixtures" / "sites" / "archidekt-4242.json").read_text())
+    with SiteServer(archidekt={"4242": deck}) as site:
+        temp = tmp_path / "link-runner"
+        temp.mkdir()
+        done = run_action(runner.repo, {"paths": "https://archidekt.com/decks/4242/atraxa", "bulk-file": ""},
+                          home=runner.home, temp=temp, cache=runner.cache, action_path=action_path,
+                          env={"SCRYFALL_API_URL": NOWHERE, "ARCHIDEKT_API_URL": site.archidekt_url,
+                               **offline_pip(temp / "site")}, extra_path=(temp / "site" / "bin",))
+    check = done.step("check")
+    assert done.step("store").outputs["cache-hit"] == "true"
+    assert check.returncode == 1, check.stdout + check.stderr
+    found = annotations(check.stdout)
+    assert ("error", "line=8,title=bracket_game_changers (https%3A//archidekt.com/decks/4242/atraxa)") in [
+        f[:2] for f in found]  # no file= : a link is no file of the repository
+    assert len(site.requests) == 1

@@ -39,6 +39,7 @@ INNER_LAYERS = {
         "card_data.scryfall": 3,
         "card_data.lists": 4,
         "card_data.names": 5,
+        "card_data.sites": 5,
         "card_data.sync": 6, "card_data.repository": 6, "card_data": 6, "card_data.__main__": 6,
     },
     "edh_service": {

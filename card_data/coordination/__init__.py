@@ -1,6 +1,7 @@
 """What the instances of the service share, behind one small interface: Scryfall's
-request budget and 429 lockout (`Limits`), the one-sync-at-a-time lock (`SyncLock`), and
-which bulk file the last sync published. DESIGN.md "Several instances",
+request budget and 429 lockout (`Limits`), the one-sync-at-a-time lock (`SyncLock`),
+which bulk file the last sync published, and for decks read from links each site's budget
+(`site_limits(site)`) and the deck cache (`deck_cache()`, card_data.sites' DeckCache). DESIGN.md "Several instances",
 docs/deployment.md.
 
 Two backends:

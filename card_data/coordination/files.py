@@ -7,7 +7,9 @@ every process reads the same store file (`FileCoordination`). The Redis twins
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import hashlib
 import os
 import threading
 import time
@@ -24,6 +26,9 @@ from typing import Any
 # 83 ms); 700 ms keeps two requests >= 500 ms apart up to 200 ms of delay, and any three
 # more than 1 s apart up to 400 ms (docs/deployment.md).
 RATE_LIMITED_INTERVAL = 0.70
+# Deck sites (Archidekt, Moxfield) are asked at most 2 requests a second each: spaced like
+# Scryfall's rate-limited endpoints, for the same reason.
+SITE_INTERVAL = RATE_LIMITED_INTERVAL
 
 
 class RateLimits:
@@ -37,8 +42,9 @@ class RateLimits:
     shared by every host through Redis (and falls back to this one when Redis is down).
     """
 
-    def __init__(self, path: str | os.PathLike | None = None) -> None:
+    def __init__(self, path: str | os.PathLike | None = None, interval: float = RATE_LIMITED_INTERVAL) -> None:
         self.path = os.fspath(path) if path is not None else None
+        self.interval = interval  # between two requests, in seconds
         self._lock = threading.Lock()
         self._state = (0.0, 0.0)  # (next allowed request, end of lockout), for path=None
 
@@ -86,7 +92,7 @@ class RateLimits:
 
         def claim(now: float, next_at: float, locked: float) -> tuple[float, float]:
             if now >= next_at:
-                return now + RATE_LIMITED_INTERVAL, locked
+                return now + self.interval, locked
             wait[0] = next_at - now
             return next_at, locked
 
@@ -96,7 +102,7 @@ class RateLimits:
     def mark_sent(self) -> None:
         """Count a request whose slot was claimed elsewhere (Redis), so that this budget
         goes on spacing requests if it has to take over (Redis gone)."""
-        self._update(lambda now, next_at, locked: (max(next_at, now + RATE_LIMITED_INTERVAL), locked))
+        self._update(lambda now, next_at, locked: (max(next_at, now + self.interval), locked))
 
     def lockout_remaining(self) -> float:
         """Seconds left in a 429 lockout (0 when none)."""
@@ -150,6 +156,97 @@ class FileSyncLock:
             self._handle = None
 
 
+class FileDeckCache:
+    """Decks read from sites (card_data.sites' DeckCache), one file an entry in a folder:
+    an entry's expiry is its file's modification time, so a look needs one stat; the right
+    to fetch a deck is an flock on its own file (a claimant that dies lets go with its
+    process). Expired entries are swept at most once every PRUNE_SECONDS. Best effort: a
+    folder that cannot be written is a cache that keeps nothing."""
+
+    PRUNE_SECONDS = 60.0
+
+    def __init__(self, folder: str | os.PathLike) -> None:
+        self.folder = Path(folder)
+        self._claims: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self._pruned = 0.0
+
+    def _path(self, key: str, suffix: str = ".json") -> Path:
+        return self.folder / (hashlib.sha256(key.encode("utf-8")).hexdigest()[:40] + suffix)
+
+    def get(self, key: str) -> bytes | None:
+        """The entry, or None (none, expired, unreadable)."""
+        path = self._path(key)
+        try:
+            if path.stat().st_mtime <= time.time():
+                return None
+            return path.read_bytes()
+        except OSError:
+            return None
+
+    def put(self, key: str, value: bytes, seconds: float) -> None:
+        """Keep an entry for `seconds` (written whole, then moved into place)."""
+        path = self._path(key)
+        spare = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            spare.write_bytes(value)
+            expires = time.time() + seconds
+            os.utime(spare, (expires, expires))
+            os.replace(spare, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                spare.unlink()
+            return
+        self._prune()
+
+    def claim(self, key: str, seconds: float) -> bool:
+        """Take the flock of the key's fetch without waiting; False when another holds it."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self._path(key, ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return True  # no folder to share: fetch, uncoordinated (the request budget still holds)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        with self._lock:
+            self._claims[key] = fd
+        return True
+
+    def release(self, key: str) -> None:
+        """Let go of the key's flock."""
+        with self._lock:
+            fd = self._claims.pop(key, None)
+        if fd is not None:
+            os.close(fd)
+
+    def _prune(self) -> None:
+        """Remove expired entries (and the lock files of decks no longer kept)."""
+        now = time.time()
+        if now - self._pruned < self.PRUNE_SECONDS:
+            return
+        self._pruned = now
+        try:
+            paths = list(self.folder.iterdir())
+        except OSError:
+            return
+        kept = {path.stem for path in paths if path.suffix == ".json" and _mtime(path) > now}
+        for path in paths:
+            if path.stem not in kept and path.suffix in (".json", ".lock") and _mtime(path) < now - self.PRUNE_SECONDS:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 class FileCoordination:
     """The default: everything shared through files next to the store (one host)."""
 
@@ -159,6 +256,20 @@ class FileCoordination:
         self.db_path = Path(db_path)
         self.limits = RateLimits.for_store(self.db_path)
         self.shared_dir: Path | None = None  # one host shares the store file itself
+        self._site_limits: dict[str, RateLimits] = {}
+        self._deck_cache: FileDeckCache | None = None
+
+    def site_limits(self, site: str) -> RateLimits:
+        """A deck site's request budget and 429 lockout, shared by every process of the store."""
+        if site not in self._site_limits:
+            self._site_limits[site] = RateLimits(f"{os.fspath(self.db_path)}.{site}-limits", interval=SITE_INTERVAL)
+        return self._site_limits[site]
+
+    def deck_cache(self) -> FileDeckCache:
+        """Decks read from sites, kept in a folder next to the store."""
+        if self._deck_cache is None:
+            self._deck_cache = FileDeckCache(self.db_path.with_name(self.db_path.name + ".deck-cache"))
+        return self._deck_cache
 
     def sync_lock(self) -> FileSyncLock:
         """The flock that elects one syncing process per store file."""

@@ -19,7 +19,9 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-from card_data.coordination.files import RATE_LIMITED_INTERVAL, FileCoordination, FileSyncLock
+from card_data.coordination.files import (
+    RATE_LIMITED_INTERVAL, SITE_INTERVAL, FileCoordination, FileDeckCache, FileSyncLock, RateLimits,
+)
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +102,8 @@ class RedisCoordination:
         self.outages = 0  # times Redis went away (each logged once)
         self.fallbacks = 0  # calls answered by the local fallback instead of Redis
         self.limits = RedisLimits(self)
+        self._site_limits: dict[str, RedisLimits] = {}
+        self._deck_cache: RedisDeckCache | None = None
 
     def key(self, name: str) -> str:
         """A key in this service's namespace."""
@@ -146,6 +150,18 @@ class RedisCoordination:
         """False while an outage lasts (as of the last call)."""
         return self._down_since is None
 
+    def site_limits(self, site: str) -> "RedisLimits":
+        """A deck site's request budget and 429 lockout, shared by every instance."""
+        if site not in self._site_limits:
+            self._site_limits[site] = RedisLimits(self, f"site:{site}", self.fallback.site_limits(site), SITE_INTERVAL)
+        return self._site_limits[site]
+
+    def deck_cache(self) -> "RedisDeckCache":
+        """Decks read from sites, kept in Redis for every instance (this host's files while it is down)."""
+        if self._deck_cache is None:
+            self._deck_cache = RedisDeckCache(self, self.fallback.deck_cache())
+        return self._deck_cache
+
     def sync_lock(self, name: str = "sync-lock") -> "RedisSyncLock":
         """The cluster-wide one-sync-at-a-time lock."""
         return RedisSyncLock(self, self.key(name), self.fallback.sync_lock(), ttl=self.lock_ttl)
@@ -173,17 +189,20 @@ class RedisCoordination:
 
 
 class RedisLimits:
-    """Scryfall's budget and lockout in Redis; this host's file budget while Redis is down."""
+    """An upstream's budget and lockout in Redis (Scryfall's, or a deck site's: `name`);
+    this host's file budget (`local`) while Redis is down."""
 
-    def __init__(self, coordination: RedisCoordination) -> None:
+    def __init__(self, coordination: RedisCoordination, name: str = "scryfall", local: RateLimits | None = None,
+                 interval: float = RATE_LIMITED_INTERVAL) -> None:
         self.coordination = coordination
-        self.local = coordination.fallback.limits
-        self._next = coordination.key("scryfall:next-request")
-        self._lockout = coordination.key("scryfall:lockout")
+        self.local = local or coordination.fallback.limits
+        self.interval = interval
+        self._next = coordination.key(f"{name}:next-request")
+        self._lockout = coordination.key(f"{name}:lockout")
 
     def acquire_slot(self) -> float:
         """Claim the cluster's budget for a request sent now (see file_coordination.RateLimits)."""
-        interval = round(RATE_LIMITED_INTERVAL * 1000)
+        interval = round(self.interval * 1000)
         wait = self.coordination.call(  # Redis down: this host's budget
             lambda: int(self.coordination._acquire_slot([self._next], [interval])) / 1000, self.local.acquire_slot)
         if wait == 0 and self.coordination.up:
@@ -207,6 +226,56 @@ class RedisLimits:
         redis = self.coordination.redis
         if redis.pttl(self._lockout) < milliseconds:
             redis.set(self._lockout, "1", px=milliseconds)
+
+
+class RedisDeckCache:
+    """Decks read from sites (card_data.sites' DeckCache) in Redis, each key expiring on its
+    own; the right to fetch a deck is a SET NX PX key holding this process's token. While
+    Redis is down, this host's folder (FileDeckCache) stands in."""
+
+    def __init__(self, coordination: RedisCoordination, fallback: FileDeckCache) -> None:
+        self.coordination = coordination
+        self.fallback = fallback
+        self._tokens: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> bytes | None:
+        """The entry, or None."""
+        value = self.coordination.call(lambda: self.coordination.redis.get(self._key(key)) or "",
+                                       lambda: (self.fallback.get(key) or b"").decode("utf-8"))
+        return value.encode("utf-8") if value else None
+
+    def put(self, key: str, value: bytes, seconds: float) -> None:
+        """Keep an entry for `seconds` (UTF-8 JSON: the client decodes answers as text)."""
+        milliseconds = max(1, round(seconds * 1000))
+        self.coordination.call(lambda: self.coordination.redis.set(self._key(key), value.decode("utf-8"),
+                                                                   px=milliseconds),
+                               lambda: self.fallback.put(key, value, seconds))
+
+    def claim(self, key: str, seconds: float) -> bool:
+        """SET NX PX the key's fetch lock; False when another process holds it."""
+        token = uuid.uuid4().hex
+        milliseconds = max(1, round(seconds * 1000))
+        taken = self.coordination.call(
+            lambda: bool(self.coordination.redis.set(self._key(key, "fetching"), token, nx=True, px=milliseconds)),
+            lambda: self.fallback.claim(key, seconds) and "local")
+        if taken:
+            with self._lock:
+                self._tokens[key] = token if taken is True else "local"
+        return bool(taken)
+
+    def release(self, key: str) -> None:
+        """Delete the fetch lock if it is still this process's."""
+        with self._lock:
+            token = self._tokens.pop(key, None)
+        if token == "local":
+            self.fallback.release(key)
+        elif token is not None:
+            self.coordination.call(lambda: self.coordination._release_lock([self._key(key, "fetching")], [token]),
+                                   lambda: None)
+
+    def _key(self, key: str, kind: str = "deck") -> str:
+        return self.coordination.key(f"{kind}:{key}")
 
 
 class RedisSyncLock:

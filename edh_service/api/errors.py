@@ -10,7 +10,9 @@ from typing import Any, Mapping
 
 from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import (
+    BadGateway,
     ClientDisconnected,
+    GatewayTimeout,
     HTTPException,
     InternalServerError,
     RequestEntityTooLarge,
@@ -19,6 +21,7 @@ from werkzeug.exceptions import (
 )
 
 from card_data import CardDataError, CardDataUnavailable
+from card_data.errors import DeckSiteBusy, DeckSiteFailed, DeckSiteTimeout, DeckSourceError
 from edh_service import card_extension
 from edh_service.serving import connections
 from validator.parse import DecklistError
@@ -33,6 +36,28 @@ def unprocessable(message: str, errors: Any) -> UnprocessableEntity:
     error = UnprocessableEntity(message)
     error.errors = errors
     return error
+
+
+def deck_source_error(error: DeckSourceError, where: tuple[str, ...] = ()) -> HTTPException:
+    """The answer for a deck a link could not give, its message on the `url` field (under
+    `where`, a batch item's path): 422 for the link or the deck (another site, private,
+    deleted), 502 for the site's answer (an error, not its deck JSON, too large, a redirect
+    away), 504 for its silence past the deadline, 503 with Retry-After for this service's
+    own budget for the site (or a 429 the site sent)."""
+    message = str(error)
+    if isinstance(error, DeckSiteFailed):
+        answer: HTTPException = BadGateway(message)
+    elif isinstance(error, DeckSiteTimeout):
+        answer = GatewayTimeout(message)
+    elif isinstance(error, DeckSiteBusy):
+        answer = ServiceUnavailable(message, retry_after=error.retry_after)
+    else:
+        answer = UnprocessableEntity(message)
+    errors: Any = {"url": [message]}
+    for key in reversed(where):
+        errors = {key: errors}
+    answer.errors = errors  # type: ignore[attr-defined]
+    return answer
 
 
 def wants_json() -> bool:
@@ -103,6 +128,11 @@ def handle_card_data_error(error: CardDataError):
     return handle_unavailable(CardDataUnavailable(str(error), card_extension.wait_seconds()))
 
 
+def handle_deck_source_error(error: DeckSourceError):
+    """A deck link that gave no deck, wherever it was read: the envelope with its status."""
+    return handle_http_exception(deck_source_error(error))
+
+
 def handle_unexpected(error: Exception):
     """A bug: log it with its traceback and answer a plain 500 (no details leak)."""
     log.exception("unhandled error on %s %s", request.method, request.path)
@@ -117,4 +147,5 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(DecklistError, handle_decklist_error)
     app.register_error_handler(CardDataUnavailable, handle_unavailable)
     app.register_error_handler(CardDataError, handle_card_data_error)
+    app.register_error_handler(DeckSourceError, handle_deck_source_error)
     app.register_error_handler(Exception, handle_unexpected)

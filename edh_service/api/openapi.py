@@ -45,8 +45,21 @@ BAD_INPUT = {
     "429": TOO_MANY,
     "503": UNAVAILABLE,
 }
+# A deck given by `url` is read from its site (DESIGN.md "Decks by URL"): the site's
+# failures have statuses of their own, in the same envelope.
+DECK_SITE = {
+    "422": error_response("The request does not have the expected shape (`errors` says where), or its `url` names "
+                          "no deck this service reads: another site, a private, deleted or unknown deck, Moxfield "
+                          "without MOXFIELD_USER_AGENT, or DECK_URLS=0."),
+    "502": error_response("The deck's site answered with an error, a redirect to another host, or something that "
+                          "is not its deck JSON (or over 8 MiB)."),
+    "503": error_response("Card data is not loaded yet, or this service may not ask the deck's site now (its "
+                          "request budget, 2 a second per site, or a 429 the site sent).",
+                          retry_after="Seconds until card data or the site may be asked again."),
+    "504": error_response("The deck's site did not answer within 10 s."),
+}
 # The batch endpoint reads JSON only: a text/plain body is a 415 there too.
-BATCH_INPUT = {**BAD_INPUT, "415": error_response("Not application/json.")}
+BATCH_INPUT = {**BAD_INPUT, **DECK_SITE, "415": error_response("Not application/json.")}
 
 TEXT_PARAMETERS = [
     {"in": "query", "name": "format", "schema": {"type": "string", "enum": list(format_schemas.GAME_FORMAT_NAMES)},
@@ -80,8 +93,9 @@ def operations() -> dict[str, dict]:
     """Every documented path and its operations."""
     return {
         "/api/v1/validate": {"post": {
-            "summary": "Validate one decklist",
-            "description": "200 for any well-formed request, legal or not: `valid` and every violation.",
+            "summary": "Validate one decklist, or the deck a link names",
+            "description": "200 for any well-formed request, legal or not: `valid` and every violation. With `url`, "
+                           "the deck is read from Archidekt or Moxfield and the answer adds `source` and `decklist`.",
             "parameters": TEXT_PARAMETERS,
             "requestBody": {"required": True, "content": {
                 "application/json": {"schema": "ValidateRequestSchema"},
@@ -89,7 +103,7 @@ def operations() -> dict[str, dict]:
             }},
             "responses": {"200": {"description": "The verdict.",
                                   "content": {"application/json": {"schema": "ReportSchema"}}},
-                          **BAD_INPUT},
+                          **BAD_INPUT, **DECK_SITE},
         }},
         "/api/v1/validate/batch": {"post": {
             "summary": f"Validate up to {schemas.BATCH_LIMIT} decklists",
@@ -147,7 +161,11 @@ def spec_dict() -> dict:
     spec.components.schema("Error", schema=schemas.ErrorSchema)
     for path, ops in operations().items():
         spec.path(path=path, operations=ops)
-    return spec.to_dict()
+    document = spec.to_dict()
+    # exactly one of the two (marshmallow cannot say so; the view answers 422 naming both)
+    document["components"]["schemas"]["ValidateRequest"]["oneOf"] = [{"required": ["decklist"]},
+                                                                      {"required": ["url"]}]
+    return document
 
 
 @bp.get("/openapi.json")

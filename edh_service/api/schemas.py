@@ -18,6 +18,7 @@ from marshmallow import Schema, fields, post_dump, validate
 from validator.brackets import BRACKETS
 from validator.deck import WUBRG
 from edh_service.api.format_schemas import GAME_FORMATS, FormatsBlockSchema, game_format_field
+from edh_service.api.ready_schemas import HealthSchema, ReadySchema  # noqa: F401 - the OpenAPI document names them
 from validator.overview import COLORS, CURVE_BUCKETS
 from validator.parse import FORMATS, MAX_NAME_LENGTH
 from validator.violations import Code
@@ -28,6 +29,7 @@ MAX_DECKLIST_LENGTH = 1024 * 1024
 MAX_COMMANDERS = 5
 MAX_COLOR_CHOICES = 5
 MAX_SIGNATURE_SPELLS = 5  # the engine says signature_spell past one per oathbreaker
+MAX_URL_LENGTH = 2048
 BATCH_LIMIT = 50  # default; the app's BATCH_LIMIT config may lower or raise it
 # Optional response blocks a request may ask for with "include" (the base shape is fixed).
 INCLUDES = ("overview", "formats")
@@ -49,16 +51,17 @@ def integer(digits: str) -> int:
 
 
 def bracket_field(*, strict: bool = True) -> fields.Integer:
-    """The declared Commander Bracket, 1 to 5 (None: not declared). JSON takes a whole
-    number only (not "3", 3.0 or true); a query string's "3" is text, so it is read loosely."""
+    """The declared Commander Bracket, 1 to 5. JSON takes a whole number only (not "3", 3.0
+    or true); a query string's "3" is text, so it is read loosely. Left out, the key stays
+    out of the loaded request: null (no bracket, not even a deck site's) differs from it."""
     return fields.Integer(
         strict=strict,
-        load_default=None,
         allow_none=True,
         validate=validate.Range(min(BRACKETS), max(BRACKETS)),
         metadata={"description": "Declare the table's Commander Bracket (1 Exhibition ... 5 cEDH): what the list "
                                  "breaks in it is an error violation (bracket_*). Omit it for the advisory "
-                                 "`bracket` block alone."},
+                                 "`bracket` block alone; with `url`, omitted means the bracket the deck declares "
+                                 "on its site, and null checks none."},
     )
 
 
@@ -68,13 +71,20 @@ def card_name(**kwargs: Any) -> fields.String:
 
 
 class ValidateRequestSchema(Schema):
-    """Body of POST /api/v1/validate (and of each deck in a batch)."""
+    """Body of POST /api/v1/validate (and of each deck in a batch): exactly one of
+    `decklist` and `url` (the view says so, naming both, when it is not one)."""
 
     decklist = fields.String(
-        required=True,
         validate=validate.Length(max=MAX_DECKLIST_LENGTH),
         metadata={"description": "The decklist in any supported format (text, Arena, Moxfield, "
-                                 "Archidekt, MTGO .dek, Cockatrice .cod, Forge/XMage .dck)."},
+                                 "Archidekt, MTGO .dek, Cockatrice .cod, Forge/XMage .dck). Give this or `url`."},
+    )
+    url = fields.String(
+        validate=validate.Length(1, MAX_URL_LENGTH),
+        metadata={"description": "A link to a deck on Archidekt (archidekt.com/decks/<id>) or Moxfield "
+                                 "(moxfield.com/decks/<id>, when the operator set MOXFIELD_USER_AGENT): the service "
+                                 "reads the deck from the site's API. Give this or `decklist`. The response then "
+                                 "adds `source` and `decklist`."},
     )
     format = game_format_field()
     decklist_format = fields.String(
@@ -265,6 +275,21 @@ class BracketSchema(Schema):
     reasons = fields.List(fields.Nested(BracketReasonSchema), required=True)
 
 
+class DeckSourceSchema(Schema):
+    """Where a deck given by `url` came from, and what the site declares of it."""
+
+    site = fields.String(required=True, validate=validate.OneOf(("archidekt", "moxfield")))
+    id = fields.String(required=True, metadata={"description": "The deck's id on the site."})
+    url = fields.String(required=True, metadata={"description": "The deck's page on the site (canonical)."})
+    name = fields.String(required=True, allow_none=True, metadata={"description": "The deck's title on the site."})
+    fetched_at = fields.String(required=True, metadata={
+        "description": "When the site was asked (ISO 8601, UTC); a deck is kept DECK_URL_CACHE_SECONDS."})
+    declared_bracket = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The Commander Bracket declared on the site (Archidekt edhBracket, Moxfield userBracket, else "
+                       "bracket), or null. Checked like the request's `bracket` (which wins) when the deck is judged "
+                       "in Commander."})
+
+
 class ReportSchema(Schema):
     """Response of POST /api/v1/validate: the verdict and every violation."""
 
@@ -293,6 +318,12 @@ class ReportSchema(Schema):
         "description": 'Only when the request asks: "include": ["formats"] (or ?include=formats): for every '
                        "game format, whether the list is legal there, its status (legal, not_legal, or "
                        "unknown when the card data cannot say) and its error codes."})
+    source = fields.Nested(DeckSourceSchema, metadata={"description": "Only for a request with `url`: the deck's site, "
+                                                                  "id, page, title and declared bracket."})
+    decklist = fields.String(metadata={
+        "description": "Only for a request with `url`: the deck as the plain text the service judged (the format the "
+                       "site names on a `Format:` line, then each section under its header, one entry a line); "
+                       "every `lines` number points into this text."})
 
 
 class BatchResponseSchema(Schema):
@@ -354,73 +385,6 @@ class CardNameSchema(Schema):
     name = card_name(required=True)
 
 
-class HealthSchema(Schema):
-    """Response of GET /healthz."""
-
-    status = fields.String(required=True)
-
-
-class ReadyCardDataSchema(Schema):
-    """The loaded store: bulk file date and card count."""
-
-    updated_at = fields.String(required=True, allow_none=True)
-    cards = fields.Integer(required=True)
-
-
-class ReadyBracketListSchema(Schema):
-    """One loaded bracket list: how many entries and the date of its source."""
-
-    entries = fields.Integer(required=True)
-    updated_at = fields.String(required=True, allow_none=True)
-    update_refused = fields.Boolean(metadata={
-        "description": "Present (true) when the last refresh offered under half the entries: it was refused "
-                       "and this list kept (LIST_SHRINK_ALLOWED=1 or `cards brackets --allow-shrink` accepts it)."})
-
-
-class ReadyBracketListsSchema(Schema):
-    """The bracket lists; null for a list not loaded (brackets then say it was not checked)."""
-
-    mass_land_denial = fields.Nested(ReadyBracketListSchema, required=True, allow_none=True)
-    two_card_combos = fields.Nested(ReadyBracketListSchema, required=True, allow_none=True)
-
-
-class CardNamesSchema(Schema):
-    """The table of names printed in other languages (GET /readyz, `cards status`)."""
-
-    languages = fields.List(fields.String(), required=True,
-                            metadata={"description": "Scryfall language codes the table holds; empty: none."})
-    names = fields.Integer(required=True, metadata={"description": "Printed names (name, language, card)."})
-    updated_at = fields.String(required=True, allow_none=True,
-                               metadata={"description": "The updated_at of the file the table was built from."})
-
-
-class ReadyFormatListsSchema(Schema):
-    """The formats' synced lists; null for a list not loaded."""
-
-    pauper_commanders = fields.Nested(ReadyBracketListSchema, required=True, allow_none=True, metadata={
-        "description": "Scryfall's is:paupercommander list (or PAUPER_COMMANDERS_FILE); null: not loaded, a Pauper "
-                       "Commander commander is then legality_unknown."})
-
-
-class ReadySchema(Schema):
-    """Response of GET /readyz once card data is loaded."""
-
-    status = fields.String(required=True)
-    card_data = fields.Nested(ReadyCardDataSchema, required=True)
-    bracket_lists = fields.Nested(ReadyBracketListsSchema, required=True,
-                                  metadata={"description": "Not a readiness condition: without a list, "
-                                                           "validation says that check was not made."})
-    format_lists = fields.Nested(ReadyFormatListsSchema, required=True,
-                                 metadata={"description": "Not a readiness condition either."})
-    card_names = fields.Nested(CardNamesSchema, required=True,
-                               metadata={"description": "Not a readiness condition: without the table, names "
-                                                        "in other languages are unknown cards."})
-    degraded = fields.Boolean(metadata={"description": "Present (true) when the last background sync "
-                                                      "failed: answers come from the last good store."})
-    last_sync_error = fields.String(metadata={"description": "That the last sync failed (with degraded); "
-                                                             "why is in the service's log."})
-
-
 class ErrorSchema(Schema):
     """The one error envelope of every 4xx/5xx under /api/ (flask-smorest's shape)."""
 
@@ -433,6 +397,6 @@ class ErrorSchema(Schema):
 # Building a Schema costs about half a millisecond; loading and dumping with a shared
 # instance is thread-safe (marshmallow 4 keeps no per-call state on it).
 validate_request_schema = ValidateRequestSchema()
-validate_query_schema = ValidateQuerySchema(exclude=("decklist",))  # the text/plain options
+validate_query_schema = ValidateQuerySchema(exclude=("decklist", "url"))  # the text/plain options
 card_name_schema = CardNameSchema()
 card_schema = CardSchema()

@@ -17,14 +17,16 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, NotFound, UnsupportedMediaType
 
 from card_data import CardDataUnavailable
+from card_data.errors import DeckSourceError
 from card_data.lists.refresh import SHRUNK
+from card_data.sites import SiteDeck
 from card_data.store.list_tables import BRACKET_LISTS, FORMAT_LISTS, ListStatus
 from card_data.repository import MAX_SUGGESTED_NAMES
-from edh_service import card_extension, pipeline
+from edh_service import card_extension, deck_urls, pipeline
 from edh_service.api import json_codec, responses, schemas
 from edh_service.serving import observability
 from edh_service.card_extension import get_repository
-from edh_service.api.errors import unprocessable
+from edh_service.api.errors import deck_source_error, unprocessable
 from edh_service.api.request_loading import loader_for, trimmed
 from validator.brackets import BracketData, card_flags
 from validator.decklist import Decklist, Designation
@@ -59,9 +61,14 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 @bp.post("/validate")
 def validate():
-    """Validate one decklist (JSON body or text/plain) and return every violation."""
+    """Validate one decklist (JSON body or text/plain), or the deck a link names, and return
+    every violation."""
     data = read_validate_request()
-    return jsonify(validate_deck(data))
+    one_source(data)
+    from_link = None
+    if "url" in data:  # a DeckSourceError is the envelope with its status (errors.deck_source_error)
+        from_link = link_judged(deck_urls.of_app(current_app).deck(data["url"]), data)
+    return jsonify(validate_deck(data, decklist=from_link.decklist if from_link else None, from_link=from_link))
 
 
 @bp.post("/validate/batch")
@@ -69,14 +76,66 @@ def validate_batch():
     """Validate up to BATCH_LIMIT decks; one result each, in request order."""
     body = read_json()
     data = load(schemas.batch_request_schema(current_app.config["BATCH_LIMIT"]), body)
-    check_batch_lines(data["decks"], current_app.config["BATCH_LINE_LIMIT"])
-    decklists = parse_batch(data["decks"], current_app.config["BATCH_LINE_LIMIT"])
+    decks = data["decks"]
+    for index, deck in enumerate(decks):
+        one_source(deck, ("decks", str(index)))
+    sites = fetch_batch(decks)
+    texts = [deck["decklist"] if site is None else site.decklist for deck, site in zip(decks, sites)]
+    check_batch_lines(texts, current_app.config["BATCH_LINE_LIMIT"])
+    parsed = parse_batch(decks, sites, current_app.config["BATCH_LINE_LIMIT"])
     # The decks share one suggestion budget: fuzzy "did you mean" costs ~13 ms a name, and
     # 50 decks of garbage names would otherwise take minutes (measured: 20 decks, 38 s).
-    share = max(BATCH_MIN_SUGGESTIONS, MAX_SUGGESTED_NAMES // len(data["decks"]))
-    results = [validate_deck(deck, suggest_limit=share, decklist=decklist, where=("decks", str(index)))
-               for index, (deck, decklist) in enumerate(zip(data["decks"], decklists))]
+    share = max(BATCH_MIN_SUGGESTIONS, MAX_SUGGESTED_NAMES // len(decks))
+    results = [validate_deck(deck, suggest_limit=share, decklist=decklist, where=("decks", str(index)),
+                             from_link=from_link)
+               for index, (deck, (decklist, from_link)) in enumerate(zip(decks, parsed))]
     return jsonify({"results": results})
+
+
+def one_source(data: Mapping[str, Any], where: tuple[str, ...] = ()) -> None:
+    """422 naming both fields unless the request gives exactly one of `decklist` and `url`."""
+    if ("decklist" in data) != ("url" in data):
+        return
+    message = "Give exactly one of decklist and url: the list itself, or a link to the deck on Archidekt or Moxfield."
+    errors: dict = {"decklist": [message], "url": [message]}
+    for key in reversed(where):
+        errors = {key: errors}
+    raise unprocessable(message, errors)
+
+
+def fetch_batch(decks: list[Mapping[str, Any]]) -> list[SiteDeck | None]:
+    """The deck each batch item's `url` names (None for an item with a decklist), read side by
+    side; 422 past MAX_BATCH_URLS distinct links, and the first item whose link gave no
+    deck answers for the batch (its status, every failed item named in `errors`)."""
+    urls = [deck.get("url") for deck in decks]
+    distinct = set(filter(None, urls))
+    if len(distinct) > deck_urls.MAX_BATCH_URLS:
+        message = (f"The batch names {len(distinct)} different deck links; at most {deck_urls.MAX_BATCH_URLS} "
+                   "are read in one batch. Send fewer.")
+        raise unprocessable(message, {"decks": [message]})
+    if not distinct:
+        return [None] * len(decks)
+    found = deck_urls.fetch_all(deck_urls.of_app(current_app), [url for url in urls if url])
+    failed = {str(index): {"url": [str(found[url])]} for index, url in enumerate(urls)
+              if url and isinstance(found[url], DeckSourceError)}
+    if failed:
+        first = next(found[url] for url in urls if url and isinstance(found[url], DeckSourceError))
+        answer = deck_source_error(first)  # type: ignore[arg-type]
+        answer.errors = {"decks": failed}  # type: ignore[attr-defined]
+        raise answer
+    return [found[url] if url else None for url in urls]  # type: ignore[misc]
+
+
+def link_judged(site: SiteDeck, data: Mapping[str, Any], where: tuple[str, ...] = ()) -> deck_urls.Judged:
+    """A fetched deck's text parsed and its bracket chosen; 422 on `url` for a deck the
+    parser refuses outright (over 10,000 lines)."""
+    try:
+        return deck_urls.judged(site, data)
+    except DecklistError as error:
+        errors: dict = {"url": [str(error)]}
+        for key in reversed(where):
+            errors = {key: errors}
+        raise unprocessable(f"The deck at that link cannot be checked: {error}", errors) from None
 
 
 @bp.get("/formats")
@@ -95,29 +154,35 @@ def formats():
     }})
 
 
-def parse_batch(decks: list[Mapping[str, Any]], limit: int) -> list[Decklist]:
-    """Every deck of a batch parsed before any is checked: 422 for a deck the parser refuses,
-    or when the decks read as more than `limit` card entries and problems in all (a JSON or
-    XML list of one line can hold 10,000 entries, so lines alone do not bound a batch:
-    nine one-line TappedOut exports of 10,000 names each, 957 KiB, took 6.5 s)."""
-    decklists, items = [], 0
-    for index, deck in enumerate(decks):
-        try:
-            decklists.append(decklist := parse(deck["decklist"], deck.get("decklist_format")))
-        except DecklistError as error:
-            raise unprocessable(str(error), {"decks": {str(index): {"decklist": [str(error)]}}})
+def parse_batch(decks: list[Mapping[str, Any]], sites: list[SiteDeck | None],
+                limit: int) -> list[tuple[Decklist, deck_urls.Judged | None]]:
+    """Every deck of a batch parsed before any is checked (a linked deck as deck_urls.judged
+    reads it): 422 for a deck the parser refuses, or when the decks read as more than
+    `limit` card entries and problems in all (a JSON or XML list of one line can hold
+    10,000 entries, so lines alone do not bound a batch: nine one-line TappedOut exports of
+    10,000 names each, 957 KiB, took 6.5 s)."""
+    parsed, items = [], 0
+    for index, (deck, site) in enumerate(zip(decks, sites)):
+        if site is not None:
+            from_link = link_judged(site, deck, ("decks", str(index)))
+            parsed.append((decklist := from_link.decklist, from_link))
+        else:
+            try:
+                parsed.append((decklist := parse(deck["decklist"], deck.get("decklist_format")), None))
+            except DecklistError as error:
+                raise unprocessable(str(error), {"decks": {str(index): {"decklist": [str(error)]}}})
         items += len(decklist.entries) + len(decklist.problems)
         if items > limit:  # said at once: the decks after it are not even parsed
             message = (f"The batch's first {index + 1} decks hold {items:,} card entries and problems; at most "
                        f"{limit:,} are accepted in all. Send fewer decks.")
             raise unprocessable(message, {"decks": [message]})
-    return decklists
+    return parsed
 
 
-def check_batch_lines(decks: list[Mapping[str, Any]], limit: int) -> None:
+def check_batch_lines(texts: list[str], limit: int) -> None:
     """422 when a batch holds more lines in all than `limit`: the work per request is bounded
     by lines, and 50 decks of 10,000 lines each would be 50 times one deck's worst case."""
-    lines = sum(line_count(deck["decklist"]) for deck in decks)
+    lines = sum(line_count(text) for text in texts)
     if lines > limit:
         message = f"The batch has {lines} lines in all; at most {limit} are accepted. Send fewer decks."
         raise unprocessable(message, {"decks": [message]})
@@ -148,9 +213,10 @@ def card(name: str):
 
 
 def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, decklist: Decklist | None = None,
-                  where: tuple[str, ...] = ()) -> dict:
+                  where: tuple[str, ...] = (), from_link: deck_urls.Judged | None = None) -> dict:
     """Run one loaded request through the engine and dump the Report (`decklist`: its
-    decklist already parsed, as a batch does; `where`: the item's path in a batch, for a 422).
+    decklist already parsed, as a batch does; `where`: the item's path in a batch, for a
+    422; `from_link`: the deck its `url` named, its text judged and its bracket chosen).
 
     No `format`: the list's own (format_inferred), else Commander. A field the format has
     no use for (a declared bracket outside Commander, signature spells outside Oathbreaker)
@@ -159,14 +225,14 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, dec
     include = data.get("include") or ()
     try:
         report, source, translated = pipeline.validate_text(
-            data["decklist"],
+            from_link.deck.decklist if from_link else data["decklist"],
             repo,
             Designation.of(data.get("commanders"), data.get("companion"), data.get("color_choices"),
                            data.get("signature_spells")),
             decklist=decklist,
             suggest_limit=suggest_limit,
-            format=data.get("decklist_format"),
-            bracket=data.get("bracket"),
+            format="text" if from_link else data.get("decklist_format"),
+            bracket=from_link.bracket if from_link else data.get("bracket"),
             with_overview="overview" in include,
             game_format=data.get("format"),
             with_formats="formats" in include,
@@ -178,8 +244,14 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, dec
             errors = {key: errors}
         raise unprocessable(str(error), errors) from None
     observability.record_verdict(report.valid)
+    if from_link is not None and from_link.from_site:
+        report = deck_urls.declared_on_site(report, from_link.deck)
     # The metadata of the store the cards came from, not of whatever file is current now.
-    return responses.dump_report(report, source or repo.metadata(), include, translated)
+    body = responses.dump_report(report, source or repo.metadata(), include, translated)
+    if from_link is not None:
+        body["source"] = deck_urls.source_body(from_link.deck)
+        body["decklist"] = from_link.deck.decklist
+    return body
 
 
 def card_body(card, described: Mapping[str, Any], bracket_data: BracketData) -> dict:

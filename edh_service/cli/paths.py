@@ -6,7 +6,9 @@ explode; hidden folders (.git/config holds the checkout's token) are never enter
 `expand_paths(arguments) -> Expanded`: files, folders (their decklist files) and globs
 (`**` included, since pre-commit, Windows shells and quoted CI arguments hand them over
 unexpanded), each file once, each refused one with the reason it is not read; a folder or
-glob with nothing to check is a warning, a usage error only when no argument gives any.
+glob with nothing to check is a warning, a usage error only when no argument gives any; an
+argument that is no file but a link (`https://archidekt.com/decks/1`) is an input of its
+own, the deck it names.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from typing import Iterator, NamedTuple, Sequence
 
 from edh_service.cli.results import STDIN
+from edh_service.deck_urls import link_argument
 from validator.parse import EXTENSIONS
 
 # Extensions a directory argument is searched for: every one the parser reads (plain text,
@@ -46,6 +49,7 @@ class Input:
     path: str
     refused: str | None = None
     found: bool = False
+    link: bool = False  # a link to a deck on a site (edh_service.deck_urls), not a file
 
 
 class Expanded(NamedTuple):
@@ -154,7 +158,7 @@ def expand_paths(arguments: Sequence[str], leave_out: Sequence[str] = ()) -> Exp
         for item in items:
             # One check per file: "./a.txt" and "a.txt", or a folder reached through a
             # link inside the tree, are the same file.
-            key = item.path if item.path == STDIN or item.refused else os.path.realpath(item.path)
+            key = item.path if item.path == STDIN or item.refused or item.link else os.path.realpath(item.path)
             if not (item.found and key in left_out):
                 found.setdefault(key, item)
                 kept += 1
@@ -184,6 +188,8 @@ def expand_one(argument: str, budget: Budget) -> tuple[list[Input], str | None]:
             return files, None
         extensions = " ".join(sorted(DECK_EXTENSIONS))
         return [], f"no decklist files ({extensions}) under {argument}"
+    if link_argument(argument):  # no such file, and a link: the deck it names (a `?` in it is no glob)
+        return [Input(argument, link=True)], None
     if GLOB_CHARS.search(argument):
         if files := glob_inputs(argument, budget):
             return files, None

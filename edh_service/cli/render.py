@@ -14,6 +14,7 @@ from card_data.names.printed import LANGUAGE_NAMES
 from edh_service.cli.printable import JSON_UNPRINTABLE, json_escape, printable
 from edh_service.cli.results import PROG, STDIN, Checked
 from edh_service.api.responses import dump_report
+from edh_service.deck_urls import source_body
 from validator.brackets import Bracket
 from validator.formats import format_named
 from validator.phrasing import and_list, plural
@@ -109,7 +110,10 @@ def report_json(result: Checked, card_meta: StoreMetadata | None) -> dict:
     if result.error:
         return {"file": result.name, "valid": False, "error": result.error}
     # responses.dump_report is the API's own serializer: both speak exactly the same JSON.
-    return {"file": result.name, **dump_report(result.report, card_meta, translated=result.translated)}
+    body = {"file": result.name, **dump_report(result.report, card_meta, translated=result.translated)}
+    if result.site is not None:  # a link: where the deck came from and the text judged, as the API says
+        body.update(source=source_body(result.site), decklist=result.site.decklist)
+    return body
 
 
 def render_json(results: Sequence[Checked], *, strict: bool, card_meta: StoreMetadata | None) -> str:
@@ -143,7 +147,7 @@ def github_lines(result: Checked, strict: bool) -> Iterable[str]:
 
     Under --strict warnings are annotated as errors, because they fail the check.
     """
-    file = None if result.path == STDIN else result.path
+    file = None if result.path == STDIN or result.link else result.path  # a link's lines are the text judged
     if result.error:
         yield workflow_command("error", result.error, file=file, title=PROG)
         return
@@ -152,7 +156,7 @@ def github_lines(result: Checked, strict: bool) -> Iterable[str]:
     for v in result.violations():
         level = "error" if v.severity == "error" or strict else "warning"
         yield workflow_command(level, v.message, file=file, line=v.lines[0] if v.lines else None,
-                               title=v.code)
+                               title=f"{v.code} ({result.name})" if result.link else v.code)
 
 
 def render_github(results: Sequence[Checked], *, strict: bool, card_meta: StoreMetadata | None) -> str:

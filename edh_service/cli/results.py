@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from card_data.sites import SiteDeck
 from edh_service.cli.printable import shown_path
 from validator.engine import Report
 from validator.violations import Violation
@@ -28,6 +29,8 @@ class Checked:
     report: Report | None = None
     error: str | None = None
     translated: tuple = ()  # pipeline.Translated: the names read in another language
+    link: bool = False  # `path` is a link to a deck on a site, not a file
+    site: SiteDeck | None = None  # the deck that link named, as read from its site
 
     @property
     def name(self) -> str:

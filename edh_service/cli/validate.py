@@ -1,6 +1,6 @@
 """edh-validate: check Commander decklist files in CI pipelines and pre-commit hooks.
 
-    edh-validate [options] PATH...      (files, directories, globs, or - for stdin)
+    edh-validate [options] PATH...      (files, directories, globs, - for stdin, or deck links)
 
 Exit codes: 0 every deck is valid; 1 some deck has an error-severity violation (or a
 warning, with --strict); 2 usage error, unreadable file, or card data unavailable.
@@ -18,11 +18,14 @@ import contextlib
 import os
 import sys
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import BinaryIO, Sequence, TextIO
 
 from card_data import CardDataError, CardDataUnavailable, CardRepository, StoreMetadata
-from edh_service import config, pipeline
+from card_data.errors import DeckSourceError
+from card_data.sites import DeckSites
+from edh_service import config, deck_urls, pipeline
 from edh_service.pipeline import names_to_resolve
 from edh_service.cli.paths import Input, UsageError, expand_paths, is_document_name
 from edh_service.cli.printable import printable
@@ -36,6 +39,10 @@ from validator.formats import KEYS, FieldNotInFormat, UnknownFormat, format_name
 from validator.parse import FORMATS, DecklistError, parse
 from validator.parse.common import snippet
 from validator.violations import Code
+
+# The settings a deck link is read with (the service's own, from the environment).
+DECK_SETTINGS = ("DECK_URLS", "ARCHIDEKT_API_URL", "MOXFIELD_API_URL", "MOXFIELD_USER_AGENT", "DECK_URL_CACHE_SECONDS",
+                 "USER_AGENT")
 
 
 @dataclass(frozen=True)
@@ -68,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
         "unreadable file, or card data unavailable.",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH",
-                        help="decklist files, directories, globs (quoted), or - for stdin")
+                        help="decklist files, directories, globs (quoted), - for stdin, or links to decks on "
+                        "Archidekt or Moxfield (https://archidekt.com/decks/<id>)")
     parser.add_argument("--format", dest="output", default="text", choices=sorted(RENDERERS),
                         help="output format (default: text)")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
@@ -128,13 +136,44 @@ def check_file(path: str, repository: CardRepository, designation: Designation |
     if refused := card_data_refusal(text):
         return Checked(path, error=f"cannot check: {refused}")
     hint = format_hint(path, text)
-    hint = hint if hint in FORMATS else None
+    return judge(path, text, repository, designation or NOBODY, streams, format=hint if hint in FORMATS else None,
+                 bracket=bracket, game_format=game_format, document=found and is_document_name(path))
+
+
+def check_link(link: str, repository: CardRepository, designation: Designation | None = None, *,
+               bracket: int | None = None, game_format: str | None = None, streams: Streams | None = None,
+               sites: DeckSites | None = None) -> Checked:
+    """Read the deck a link names from its site (`sites`; None: offline, not read) and
+    validate the text written for it: --bracket wins over the bracket declared on the site."""
+    if sites is None:
+        return Checked(link, error="not read: --offline never asks a deck site (paste the deck's export into a file "
+                                   "instead)", link=True)
+    request = {"format": game_format} if bracket is None else {"format": game_format, "bracket": bracket}
     try:
-        decklist = parse(text, hint)
-        if found and is_document_name(path) and not names_a_card(decklist, repository):
+        from_link = deck_urls.judged(sites.deck(link), request)
+    except DeckSourceError as error:
+        return Checked(link, error=f"cannot read the deck: {error}", link=True)
+    except DecklistError as error:
+        return Checked(link, error=f"cannot check: {error}", link=True)
+    checked = judge(link, from_link.deck.decklist, repository, designation or NOBODY, streams, format="text",
+                    bracket=from_link.bracket, game_format=game_format, decklist=from_link.decklist)
+    report = checked.report
+    if report is not None and from_link.from_site:
+        report = deck_urls.declared_on_site(report, from_link.deck)
+    return replace(checked, report=report, link=True, site=from_link.deck)
+
+
+def judge(path: str, text: str, repository: CardRepository, designation: Designation, streams: Streams | None,
+          *, document: bool = False, decklist: Decklist | None = None, **options) -> Checked | None:
+    """pipeline.validate_text on one input's text (`options`: its syntax, bracket, game
+    format; `decklist`: the text already parsed), every refusal a Checked.error. None for a
+    `document` (a scanned JSON, CSV or Markdown file) that names no card the store knows."""
+    try:
+        if decklist is None:
+            decklist = parse(text, options.get("format"))
+        if document and not names_a_card(decklist, repository):
             return None
-        validated = pipeline.validate_text(text, repository, designation or NOBODY, format=hint, bracket=bracket,
-                                           game_format=game_format, decklist=decklist)
+        validated = pipeline.validate_text(text, repository, designation, decklist=decklist, **options)
     except (DecklistError, FieldNotInFormat) as error:
         return Checked(path, error=f"cannot check: {error}")
     except CardDataError:
@@ -181,14 +220,16 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
     judged = {"bracket": options.bracket, "game_format": options.game_format}
     offline = options.offline
     repository = open_card_store(options.card_db, offline=offline, bulk_file=options.bulk_file)
+    sites = None if offline else deck_sites(options.card_db)
     results = []
     for item in inputs:
         path = item.path
         if item.refused:
             results.append(Checked(path, error=item.refused))
             continue
+        check = partial(check_link, sites=sites) if item.link else partial(check_file, found=item.found)
         try:
-            checked = check_file(path, repository, designation, **judged, streams=streams, found=item.found)
+            checked = check(path, repository, designation, **judged, streams=streams)
         except CardDataUnavailable as error:
             if offline:
                 raise
@@ -196,7 +237,7 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
                  streams.stderr)
             offline = True
             repository = open_card_store(options.card_db, offline=True, bulk_file=None)
-            checked = check_file(path, repository, designation, **judged, streams=streams, found=item.found)
+            checked = check(path, repository, designation, **judged, streams=streams)
         if checked is None:
             warn(f"warning: {path}: skipped: no card in it, not a decklist (name the file to check it anyway)",
                  streams.stderr)
@@ -208,6 +249,13 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
             offline = True
             repository = open_card_store(options.card_db, offline=True, bulk_file=None)
     return results, repository.metadata()
+
+
+def deck_sites(card_db: str) -> DeckSites:
+    """The deck sites as the environment sets them (DECK_URLS, ARCHIDEKT_API_URL...), their
+    budgets and cache next to the card store, shared with a service using the same store."""
+    values = config.from_environment(os.environ, DECK_SETTINGS)
+    return deck_urls.deck_sites(config.deck_site_settings(values), config.store_settings({"CARD_DB": card_db}))
 
 
 def lookup_failed(checked: Checked) -> bool:

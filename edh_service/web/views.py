@@ -17,10 +17,11 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from card_data import CardDataError, CardDataUnavailable
-from edh_service import card_extension, decoding, pipeline
+from card_data.errors import DeckSourceError
+from edh_service import card_extension, deck_urls, decoding, pipeline
 from edh_service.web import charts
 from edh_service.api import responses, schemas
-from edh_service.api.errors import close_stopped_body
+from edh_service.api.errors import close_stopped_body, deck_source_error
 from edh_service.api.request_loading import loader_for, trimmed
 from card_data.names.printed import LANGUAGE_NAMES
 from validator.brackets import BRACKET_NAMES
@@ -174,6 +175,7 @@ def read_form() -> dict:
     spells = [name.strip() for name in request.form.getlist("signature_spells")[:MAX_SIGNATURE_FIELDS]]
     return {
         "text": text,
+        "url": deck_urls.link_alone(text) or "",  # a box holding one link alone: the deck it names
         "format": request.form.get("format", "") if request.form.get("format") in FORMATS else "",
         "commanders": [name for name in commanders if name],
         "companion": request.form.get("companion", "").strip(),
@@ -184,8 +186,8 @@ def read_form() -> dict:
 
 
 def api_fields(form: dict) -> dict:
-    """The form as a POST /api/v1/validate body (empty fields left out)."""
-    body = {"decklist": form["text"]}
+    """The form as a POST /api/v1/validate body (empty fields left out; a link alone is `url`)."""
+    body = {"url": form["url"]} if form.get("url") else {"decklist": form["text"]}
     if form["format"]:
         body["decklist_format"] = form["format"]
     if form["commanders"]:
@@ -194,7 +196,9 @@ def api_fields(form: dict) -> dict:
         body["companion"] = form["companion"]
     if form.get("signature_spells"):
         body["signature_spells"] = form["signature_spells"]
-    if form["bracket"]:
+    if form["bracket"] == "none":
+        body["bracket"] = None  # no bracket checked, not even the one a deck link declares
+    elif form["bracket"]:
         # a number for the schema to range-check; anything else it refuses as it stands
         body["bracket"] = schemas.integer(form["bracket"]) if form["bracket"].isdecimal() else form["bracket"]
     if form.get("game_format"):  # the game format; the form's `format` is the list's syntax
@@ -203,7 +207,7 @@ def api_fields(form: dict) -> dict:
 
 
 # The API's field names as the form labels them, for error messages a person reads.
-FIELD_LABELS = {"decklist": "Decklist", "decklist_format": "List format", "commanders": "Commander",
+FIELD_LABELS = {"decklist": "Decklist", "url": "Link", "decklist_format": "List format", "commanders": "Commander",
                 "companion": "Companion", "bracket": "Bracket", "format": "Game format",
                 "signature_spells": "Signature spell"}
 
@@ -242,20 +246,29 @@ def decode_upload(data: bytes) -> str:
 
 
 def validate_and_render(form: dict, data: dict):
-    """Run the one engine on the loaded request and render the Report, or say why not."""
+    """Run the one engine on the loaded request (the deck its link names, read from the
+    site, when it gave one) and render the Report, or say why not."""
+    from_link = None
     try:
+        if "url" in data:
+            from_link = deck_urls.judged(deck_urls.of_app(current_app).deck(data["url"]), data)
         validated = pipeline.validate_text(
-            data["decklist"],
+            from_link.deck.decklist if from_link else data["decklist"],
             card_extension.get_repository(),
             Designation.of(data.get("commanders"), data.get("companion"),
                            signature_spells=data.get("signature_spells")),
-            format=data.get("decklist_format"),
-            bracket=data.get("bracket"),
+            format="text" if from_link else data.get("decklist_format"),
+            decklist=from_link.decklist if from_link else None,
+            bracket=from_link.bracket if from_link else data.get("bracket"),
             with_overview=True,  # the deck overview under the problems
             game_format=data.get("format"),  # None: the list's own, else Commander
             with_formats=True,  # "legal in ..." for every format, under the facts
             lookup=card_extension.lookup_budget(),
         )
+    except DeckSourceError as error:  # the link's or the site's failure: its status, as the API's
+        answer = deck_source_error(error)
+        headers = {name: value for name, value in answer.get_headers() if name == "Retry-After"}
+        return render_page(form=form, error=str(error)), answer.code, headers
     except FieldNotInFormat as error:
         return render_page(form=form, error=field_not_in_format(error)), 422
     except (DecklistError, UnknownFormat) as error:
@@ -270,7 +283,11 @@ def validate_and_render(form: dict, data: dict):
     except CardDataError:
         current_app.logger.exception("card data failed while validating from the page")
         return render_page(form=form, error="Card data could not be read. Try again later."), 503
-    return render_page(form=form, report=validated.report, translated=validated.translated)
+    report = validated.report
+    if from_link is not None and from_link.from_site:
+        report = deck_urls.declared_on_site(report, from_link.deck)
+    return render_page(form=form, report=report, translated=validated.translated,
+                       site=from_link.deck if from_link else None)
 
 
 @dataclass(frozen=True)
@@ -286,9 +303,10 @@ class Shown:
 SHOWN = Shown()
 
 
-def render_page(*, form: dict | None = None, report=None, error: str | None = None, translated=()) -> str:
-    """Render the page: the form (refilled), and the verdict or an error when there is one."""
-    form = form or {"text": "", "format": "", "commanders": [], "companion": "", "signature_spells": [],
+def render_page(*, form: dict | None = None, report=None, error: str | None = None, translated=(), site=None) -> str:
+    """Render the page: the form (refilled), and the verdict or an error when there is one
+    (`site`: the card_data.sites.SiteDeck a link named, whose text is "Your list")."""
+    form = form or {"text": "", "url": "", "format": "", "commanders": [], "companion": "", "signature_spells": [],
                     "bracket": "", "game_format": ""}
     return render_template(
         "index.html",
@@ -296,8 +314,10 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         formats=FORMATS,
         report=report,
         error=error,
-        lines=listing(form["text"], report.violations, translated) if report else (),
+        lines=listing(site.decklist if site else form["text"], report.violations, translated) if report else (),
         shown=SHOWN,
+        site=site,
+        site_label=deck_urls.LABELS.get(site.site, "") if site else "",
         counts=severity_counts(report.violations) if report else {},
         color_names=COLOR_NAMES,
         scryfall_url=responses.scryfall_search_url,

@@ -20,20 +20,11 @@ from card_data.settings import StoreSettings
 from card_data.lists.spellbook import SpellbookClient
 from card_data.store.cards import read_metadata
 from card_data.sync import sync
+from tests.support.waiting import timed
 from tests.support.live_http import sha256
 from tests.support.scryfall_server import BRACKET_EXPORT
 
 SLACK = 1.5  # a loaded machine's lateness, on top of a deadline
-
-
-def timed(action):
-    """(what action() returned or raised, seconds it took)."""
-    started = time.monotonic()
-    try:
-        result = action()
-    except Exception as error:  # noqa: BLE001 - the caller asserts on it
-        result = error
-    return result, time.monotonic() - started
 
 
 @pytest.mark.timeout(30)

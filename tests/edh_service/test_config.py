@@ -161,3 +161,26 @@ def test_config_command_prints_a_typed_value_or_refuses(monkeypatch, capsys):
     monkeypatch.setenv("CARD_DATA_OFFLINE", "yes please")
     assert config.main(["CARD_DATA_OFFLINE"]) == 2
     assert "CARD_DATA_OFFLINE='yes please'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("raw", "kept"), [
+    ("https://archidekt.com/api", True), ("http://127.0.0.1:8080/api", True), ("http://localhost:9/api", True),
+    ("http://[::1]:9", True), ("http://archidekt.com/api", False), ("ftp://archidekt.com", False),
+    ("archidekt.com/api", False), ("http://10.0.0.1/api", False),
+])
+def test_a_deck_site_api_is_https_or_loopback_http(raw, kept):
+    """Production asks the sites over https only; a test's local server is http on a loopback address."""
+    for name in ("ARCHIDEKT_API_URL", "MOXFIELD_API_URL"):
+        if kept:
+            assert config.from_environment({name: raw}) == {name: raw}
+        else:
+            with pytest.raises(config.ConfigError, match=f"{name}=.*https://"):
+                config.from_environment({name: raw})
+
+
+def test_deck_site_settings_from_the_table():
+    sites = config.deck_site_settings({"DECK_URLS": False, "DECK_URL_CACHE_SECONDS": 0, "MOXFIELD_USER_AGENT": "",
+                                       "ARCHIDEKT_API_URL": "https://archidekt.com/api/"})
+    assert (sites.enabled, sites.cache_seconds, sites.moxfield_user_agent) == (False, 0, None)
+    assert sites.archidekt_api_url == "https://archidekt.com/api"
+    assert config.deck_site_settings({}).enabled is True and config.deck_site_settings({}).cache_seconds == 300

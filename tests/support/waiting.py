@@ -35,3 +35,13 @@ def run_in_threads(calls: list[Callable[[], object]]) -> None:
         thread.join()
     if errors:
         raise errors[0]
+
+
+def timed(action: Callable[[], object]) -> tuple[object, float]:
+    """(what action() returned or raised, seconds it took)."""
+    started = time.monotonic()
+    try:
+        result = action()
+    except Exception as error:  # noqa: BLE001 - the caller asserts on it
+        result = error
+    return result, time.monotonic() - started

@@ -5,7 +5,8 @@ into one `Collector`, so quantities, problems and accounted-for lines follow the
 rules in every format. Pure: no I/O, no card data (names are resolved later).
 
 One module per syntax family: `text` (every line-based syntax), `xml` (MTGO `.dek`,
-Cockatrice `.cod`), `json` (site exports), `csv` (CSV exports with a header row),
+Cockatrice `.cod`), `json` (site exports; `sites` reads Archidekt's and Moxfield's
+API documents, pasted or fetched from a link), `csv` (CSV exports with a header row),
 `markdown` (a Markdown document's list part, read by `text`), and `common`
 (limits, header words, the `Collector` they all report into).
 """

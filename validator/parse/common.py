@@ -65,6 +65,7 @@ HEADERS: dict[str, Section | None] = {
     "avatar": Section.IGNORED,
     "attractions": Section.IGNORED,
     "contraptions": Section.IGNORED,
+    "stickers": Section.IGNORED,  # Moxfield's sticker sheets (Unfinity)
     "dungeon": Section.IGNORED,
     "conspiracy": Section.SIDEBOARD,
     "about": None,
@@ -171,6 +172,13 @@ def check_entries(count: int) -> None:
         raise DecklistError(
             f"The decklist has {count:,} card entries; at most {MAX_ENTRIES:,} are accepted."
         )
+
+
+def check_collections(*collections: object) -> None:
+    """check_entries on the lists and objects a reader is about to walk, their items
+    together, before it reads one of them (a document over the bound is refused at once,
+    however it is shaped)."""
+    check_entries(sum(len(items) for items in collections if isinstance(items, (list, dict))))
 
 
 def snippet(text: str) -> str:

@@ -15,28 +15,14 @@ from __future__ import annotations
 import json
 import re
 from collections import deque
-from typing import Callable, NamedTuple
+from typing import Callable
 
 from validator.decklist import Section
-from validator.parse.common import Collector, DecklistError, check_entries, clean_text, heading_section
+from validator.parse.common import Collector, DecklistError, check_collections, check_entries, clean_text, heading_section
 from validator.parse.json_lines import LineFinder
+from validator.parse.sites import SITE_ERRORS, archidekt_format, site_cards
+from validator.parse.sites import SiteCard as _Card  # a card read from an export, before it is checked and numbered
 from validator.parse.tappedout_board import board_cards
-
-_SITE_ERRORS = (TypeError, KeyError, AttributeError, ValueError, IndexError)
-
-
-class _Card(NamedTuple):
-    """A card read from an export, before it is checked and numbered."""
-
-    name: object
-    quantity: object
-    section: Section
-    set_code: object = None
-    collector_number: object = None
-    foil: bool = False
-    source_id: object = None  # the site's own id, quoted when the name is missing
-    source: object = None  # the string the name was read from, when it is not the name alone
-
 
 # What json.loads accepts right after the opening bracket and JSON whitespace: a key or
 # "}" in an object, a value or "]" in an array (NaN and Infinity included).
@@ -81,7 +67,7 @@ def read_json(document, text: str, lines: list[str], c: Collector) -> str:
             cards = reader(document)
         except DecklistError:
             raise  # a ValueError, but a refusal of the whole list, not a misread site
-        except _SITE_ERRORS as error:
+        except SITE_ERRORS as error:
             c.unparsed(1, lines[0] if lines else "", f"looks like a {site} export but could not be read ({type(error).__name__}: {error})")
         else:
             check_entries(len(cards))
@@ -112,18 +98,6 @@ def _add_all(cards: list[_Card], text: str, c: Collector, generic: bool = False)
         c.add(name, card.quantity, line, card.section, **hints)
 
 
-# Archidekt's deckFormat numbers (its API; pyrchidekt's Format enum), as the site names them.
-# 13 is Archidekt's "Brawl" from before Arena's Dec 2023 rename, the 60-card Standard one;
-# 20 "Historic Brawl" is Arena's 100-card Brawl today.
-ARCHIDEKT_FORMATS = {
-    1: "Standard", 2: "Modern", 3: "Commander", 4: "Legacy", 5: "Vintage", 6: "Pauper", 7: "Custom",
-    8: "Frontier", 9: "Future Standard", 10: "Penny Dreadful", 11: "1v1 Commander", 12: "Duel Commander",
-    13: "Standard Brawl", 14: "Oathbreaker", 15: "Pioneer", 16: "Historic", 17: "Pauper EDH", 18: "Alchemy",
-    19: "Explorer", 20: "Historic Brawl", 21: "Gladiator", 22: "Premodern", 23: "PreDH", 24: "Timeless",
-    25: "Canadian Highlander",
-}
-
-
 def _name_format(site: str, document: dict, text: str, c: Collector) -> None:
     """The game format a site export names for itself (Moxfield `format`, TCGplayer's
     deck `format`, Archidekt's `deckFormat` number), with the line that says it."""
@@ -132,8 +106,7 @@ def _name_format(site: str, document: dict, text: str, c: Collector) -> None:
     elif site == "tcgplayer":
         named = document["result"]["deck"].get("format")
     elif site == "archidekt":
-        number = document.get("deckFormat")
-        named = ARCHIDEKT_FORMATS.get(number) if isinstance(number, int) and not isinstance(number, bool) else None
+        named = archidekt_format(document)
     elif site in _GENERIC_SHAPES:
         named = document.get("format")
     else:
@@ -144,85 +117,23 @@ def _name_format(site: str, document: dict, text: str, c: Collector) -> None:
         c.name_format(named, text.count("\n", 0, at) + 1 if at >= 0 else None)
 
 
-def _sized(*collections: object) -> None:
-    """check_entries on the lists and objects a reader is about to walk, their items
-    together, before it reads one of them (a document over the bound is refused at once,
-    however it is shaped)."""
-    check_entries(sum(len(items) for items in collections if isinstance(items, (list, dict))))
-
 
 # --- the sites -----------------------------------------------------------------------
 
-_MOXFIELD_BOARDS = {
-    "commanders": Section.COMMANDER,
-    "companions": Section.COMPANION,
-    "mainboard": Section.MAIN,
-    "sideboard": Section.SIDEBOARD,
-    "maybeboard": Section.MAYBEBOARD,
-    "planes": Section.PLANAR,
-    "schemes": Section.SCHEMES,
-    "signatureSpells": Section.SIGNATURE,  # Oathbreaker's
-}  # attractions, stickers, contraptions, tokens: not part of the deck
-
-
 def _moxfield(data: dict) -> list[_Card]:
-    """Moxfield API: boards of {key: {quantity, card: {name, set, cn}}} (v2 at the top
-    level, v3 under "boards"); a companion is listed in both companions and sideboard."""
-    boards = data.get("boards")
-    if isinstance(boards, dict):
-        piles = {key: (board or {}).get("cards") or {} for key, board in boards.items()}
-    else:
-        piles = {key: data[key] for key in (*_MOXFIELD_BOARDS, "attractions", "stickers", "contraptions")
-                 if isinstance(data.get(key), dict)}
-    _sized(*piles.values())
-    has_companions = bool(piles.get("companions"))
-    cards = []
-    for key, pile in piles.items():
-        section = _MOXFIELD_BOARDS.get(key, Section.IGNORED)
-        for item in pile.values():
-            if section is Section.SIDEBOARD and item.get("isCompanion") and has_companions:
-                continue  # the same card as in companions, not a second copy
-            card = item["card"]
-            if section is Section.SIDEBOARD and item.get("isCompanion"):
-                section_here = Section.COMPANION
-            else:
-                section_here = section
-            cards.append(_Card(card["name"], item.get("quantity"), section_here, card.get("set"),
-                               card.get("cn"), item.get("finish") == "foil" or bool(item.get("isFoil"))))
-    return cards
+    """Moxfield API: its boards as validator.parse.sites reads them."""
+    return site_cards(data, "moxfield")
 
 
 def _archidekt(data: dict) -> list[_Card]:
-    """Archidekt API: cards with categories; the first category is the pile, and a
-    category with includedInDeck false is outside the deck."""
-    _sized(data["cards"])
-    _sized(data.get("categories"))  # no entries, but each one is read
-    included = {cat["name"].lower(): cat.get("includedInDeck", True) for cat in data.get("categories") or ()}
-    cards = []
-    for item in data["cards"]:
-        if item.get("deletedAt"):
-            continue  # removed from the deck on the site; kept in the API for history
-        first = ((item.get("categories") or [""])[0] or "").lower()
-        card = item["card"]
-        cards.append(_Card(card["oracleCard"]["name"], item.get("quantity"), _archidekt_section(first, included),
-                           (card.get("edition") or {}).get("editioncode"), card.get("collectorNumber"),
-                           item.get("modifier") == "Foil"))
-    return cards
-
-
-def _archidekt_section(category: str, included: dict) -> Section:
-    """The section an Archidekt category stands for."""
-    if category in ("commander", "companion", "sideboard", "maybeboard", "oathbreaker", "signature spell"):
-        return heading_section(category)
-    if not included.get(category, True):
-        return Section.SIDEBOARD
-    return Section.MAIN
+    """Archidekt API: its categories as validator.parse.sites reads them."""
+    return site_cards(data, "archidekt")
 
 
 def _aetherhub(data: dict) -> list[_Card]:
     """Aetherhub: a flat list in which quantity-less rows are headers (Commander, Deck...)."""
     section, cards = Section.MAIN, []
-    _sized(data["convertedDeck"])
+    check_collections(data["convertedDeck"])
     for row in data["convertedDeck"]:
         if row.get("quantity") is None:
             section = heading_section(row.get("name") or "") or section
@@ -245,7 +156,7 @@ _MTGJSON_PILES = {
 def _mtgjson(document: dict) -> list[_Card]:
     """MTGJSON deck file: data.{commander, mainBoard, sideBoard, ...} lists of cards."""
     data = document["data"]
-    _sized(*(data.get(key) for key in _MTGJSON_PILES))
+    check_collections(*(data.get(key) for key in _MTGJSON_PILES))
     return [
         _Card(card.get("name"), card.get("count"), section, card.get("setCode"), card.get("number"),
               bool(card.get("isFoil")))
@@ -263,8 +174,8 @@ def _tcgplayer(document: dict) -> list[_Card]:
     result = document["result"]
     names = result.get("cards") or {}
     companion = result["deck"].get("companionID")
-    _sized(names)  # the names of the cards below, bounded apart
-    _sized(*result["deck"]["subDecks"].values())
+    check_collections(names)  # the names of the cards below, bounded apart
+    check_collections(*result["deck"]["subDecks"].values())
     cards = []
     for key, pile in result["deck"]["subDecks"].items():
         for item in pile or ():
@@ -322,7 +233,7 @@ def _named_commanders(value) -> list:
 def _name_arrays(data: dict) -> list[_Card]:
     """Boards as arrays of names, one copy each (an item that is an object gives its
     name and quantity); a `commander` string is one commander."""
-    _sized(*(data.get(key) for key in _NAME_ARRAYS))
+    check_collections(*(data.get(key) for key in _NAME_ARRAYS))
     cards = []
     for key, section in _NAME_ARRAYS.items():
         value = data.get(key)
@@ -340,7 +251,7 @@ def _cards_array(data: dict) -> list[_Card]:
     a `commander` field naming a card no category marks makes it the commander (one the
     array does not hold is added)."""
     commanders = data.get("commander")
-    _sized(data["cards"], commanders)
+    check_collections(data["cards"], commanders)
     cards = []
     for item in data["cards"]:
         name = item.get("name")

@@ -463,6 +463,17 @@
     }
   });
 
+  /* Where a deck given by link came from (the API's `source`), as the page shows it (#deck-source). */
+  function renderSource(source) {
+    if (!source) return null;
+    const label = SITE_LABELS[source.site] || source.site;
+    return el("p", { id: "deck-source", class: "deck-source" }, "Read from ",
+      el("a", { href: source.url, rel: "noopener noreferrer", target: "_blank" }, source.name || source.url,
+        el("span", { class: "visually-hidden", text: ` (opens ${label} in a new tab)` })),
+      ` on ${label}, as of `, el("time", { datetime: source.fetched_at, text: source.fetched_at }),
+      `: the deck as it was judged${source.declared_bracket ? `, declared bracket ${source.declared_bracket}` : ""}.`);
+  }
+
   function renderReport(report, text) {
     images = (report.overview && report.overview.images) || {};
     const [errors, warnings, line] = summary(report);
@@ -480,8 +491,10 @@
       report.violations.length ? el("ol", { class: "violations", "aria-labelledby": "problems-heading" }, report.violations.map(renderViolation)) : null,
       renderOverview(report.overview),
       el("h3", { id: "listing-heading", text: "Your list" }),
+      renderSource(report.source),
       el("p", { class: "hint", text: "Lines with a problem are marked." }),
-      renderListing(text, report.violations, report.translated),
+      // a deck given by link: the text the service wrote for it and judged
+      renderListing(report.decklist || text, report.violations, report.translated),
     ].filter((part) => part !== null));
     document.title = `${report.valid ? "Legal" : "Not legal"} · Commander deck validator`;
     return line;
@@ -496,7 +509,7 @@
   }
 
   /* The API's field names as the form labels them (web.FIELD_LABELS). */
-  const FIELD_LABELS = { decklist: "Decklist", decklist_format: "List format", commanders: "Commander", companion: "Companion", bracket: "Bracket", format: "Game format", signature_spells: "Signature spell" };
+  const FIELD_LABELS = { decklist: "Decklist", url: "Link", decklist_format: "List format", commanders: "Commander", companion: "Companion", bracket: "Bracket", format: "Game format", signature_spells: "Signature spell" };
 
   /* Every leaf message of marshmallow's nested {field: [messages]} errors. */
   function leaves(value) {
@@ -524,8 +537,14 @@
     return message;
   }
 
+  /* One link alone in the box is the deck it names (web.deck_urls.link_alone's pattern). */
+  const LINK_ALONE = /^(?:https?:\/\/\S+|(?:www\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\/\S*)$/i;
+  const SITE_LABELS = { archidekt: "Archidekt", moxfield: "Moxfield" };
+
   function requestBody() {
-    const body = { decklist: textarea.value, include: ["overview", "formats"] };  // the overview, every format's verdict
+    const link = textarea.value.trim();
+    const body = LINK_ALONE.test(link) ? { url: link } : { decklist: textarea.value };
+    body.include = ["overview", "formats"];  // the overview, every format's verdict
     const commanders = Array.from(form.querySelectorAll('input[name="commanders"]'))
       .map((input) => input.value.trim()).filter(Boolean);
     if (commanders.length) body.commanders = commanders;
@@ -537,7 +556,8 @@
     const format = form.elements.format && form.elements.format.value;
     if (format) body.decklist_format = format;
     const bracket = form.elements.bracket && form.elements.bracket.value;
-    if (bracket) body.bracket = Number(bracket);  // the select offers 1-5 only
+    if (bracket === "none") body.bracket = null;  // not even the bracket a deck link declares
+    else if (bracket) body.bracket = Number(bracket);  // the select offers 1-5 and none
     const chosen = form.elements.game_format && form.elements.game_format.value;
     if (chosen) body.format = chosen;  // the game format (the form's `format` is the list's syntax)
     return body;

@@ -289,7 +289,8 @@ def test_openapi_document_lists_every_endpoint(client):
     assert set(report["required"]) >= {"valid", "format", "commanders", "companion", "color_identity",
                                        "card_count", "violations", "card_data"}
     request_schema = spec["components"]["schemas"]["ValidateRequest"]
-    assert request_schema["required"] == ["decklist"]
+    assert "required" not in request_schema  # exactly one of the two:
+    assert request_schema["oneOf"] == [{"required": ["decklist"]}, {"required": ["url"]}]
     assert request_schema["additionalProperties"] is False  # unknown fields are a 422
 
 

@@ -63,11 +63,19 @@ ACCEPTED = [
     {"decklist": "x", "format": "EDH", "include": ["formats"]},  # an alias, any case: the canonical key
     {"decklist": "x", "format": "pdh", "signature_spells": None},
     {"decklist": "x", "format": "Oathbreaker", "signature_spells": ["Counterspell"]},
-]
-REFUSED = [
+    # the shape alone: exactly one of decklist and url is the view's to say (a 422 naming both)
     {},
     {"commanders": ["A"]},
+    {"url": "https://archidekt.com/decks/1"},
+    {"url": "moxfield.com/decks/abc", "bracket": None},  # null: no bracket, not even the site's
+    {"decklist": "x", "url": "https://archidekt.com/decks/1"},
+]
+REFUSED = [
     {"decklist": None},
+    {"url": None},
+    {"url": ""},
+    {"url": 7},
+    {"url": "h" * (schemas.MAX_URL_LENGTH + 1)},
     {"decklist": 7},
     {"decklist": ["1 Sol Ring"]},
     {"decklist": "x", "unknown": 1},

@@ -31,8 +31,8 @@ def test_the_selector_offers_none_and_the_five_brackets(client):
     select = soup.select_one("form#deck-form select#bracket[name=bracket]")
     assert soup.select_one("label[for=bracket]").get_text(strip=True) == "Your table's Commander Bracket"
     options = [(option["value"], option.get_text()) for option in select.select("option")]
-    assert [value for value, _ in options] == ["", "1", "2", "3", "4", "5"]
-    assert [text for _, text in options][1:] == ["1: Exhibition", "2: Core", "3: Upgraded", "4: Optimized", "5: cEDH"]
+    assert [value for value, _ in options] == ["", "1", "2", "3", "4", "5", "none"]  # none: not a deck link's either
+    assert [text for _, text in options][1:-1] == ["1: Exhibition", "2: Core", "3: Upgraded", "4: Optimized", "5: cEDH"]
     assert select.select_one("option[selected]")["value"] == ""
 
 
