@@ -67,6 +67,9 @@ class Resolution:
     translated: dict[str, Translation] = field(default_factory=dict)
     # names (as typed) the store lacks that Scryfall did not answer for in time (also unresolved)
     unavailable: tuple[str, ...] = ()
+    # the build of that store file: what was resolved against one build resolves the same
+    # while it lasts (cards fetched since only add), so callers may keep answers by it
+    build: str | None = None
 
 
 class CardRepository:
@@ -95,7 +98,8 @@ class CardRepository:
         known = snapshot.known_cards(names)  # in English or in another language
         if len(known) == len(names):  # every name seen before (repeats go on below)
             translated = printed_lookup.remembered(snapshot, names)
-            return Resolution(known, {}, snapshot.metadata(), snapshot.stamp, translated)
+            return Resolution(known, {}, snapshot.metadata(), snapshot.stamp, translated,
+                              build=snapshot.generation.build_id)
         keys = {name: snapshot.key_of(name) for name in dict.fromkeys(names)}
         found = snapshot.lookup(keys.values())
         snapshot.remember({name: found[key] for name, key in keys.items() if key in found})
@@ -120,7 +124,8 @@ class CardRepository:
                        for index, (name, key) in enumerate(unresolved)}
         suggestions.update(printed.ambiguous)  # the candidates of an ambiguous name (ambiguous_card)
         unasked = tuple(name for name, key in missing.items() if key in unavailable and name not in cards)
-        return Resolution(cards, suggestions, snapshot.metadata(), snapshot.stamp, printed.translated, unasked)
+        return Resolution(cards, suggestions, snapshot.metadata(), snapshot.stamp, printed.translated, unasked,
+                          snapshot.generation.build_id)
 
     def metadata(self) -> StoreMetadata | None:
         """Source, updated_at and card count of the current store (None before the first sync)."""

@@ -220,6 +220,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PAUPER_COMMANDERS_FILE", text, None,
             "Pauper Commander commander list from a file (one name a line, `#` comments) instead "
             "of Scryfall's `is:paupercommander` search", shown_default="unset"),
+    Setting("HOUSE_RULES_DIR", text, None,
+            "a folder of house rules profiles, one `<name>.toml` a profile (docs/house-rules.md), read at start "
+            "and again when a file changes; a broken file is logged, shown at `/readyz` and not served; unset: "
+            "no profiles", shown_default="unset"),
     Setting("REDIS_URL", redis_url, None,
             "several instances: Redis shared by every instance for the request budgets, "
             "Scryfall's lockout and the sync lock (`redis://host:6379/0`); unset, one instance",

@@ -18,6 +18,7 @@ from marshmallow import Schema, fields, post_dump, validate
 from validator.brackets import BRACKETS
 from validator.deck import WUBRG
 from edh_service.api.format_schemas import GAME_FORMATS, FormatsBlockSchema, game_format_field
+from edh_service.api.house_schemas import HouseRulesBlockSchema, ReadyHouseRulesSchema, house_rules_field
 from validator.overview import COLORS, CURVE_BUCKETS
 from validator.parse import FORMATS, MAX_NAME_LENGTH
 from validator.violations import Code
@@ -112,6 +113,7 @@ class ValidateRequestSchema(Schema):
                                  "marks (a 422 in any other format)."},
     )
     bracket = bracket_field()
+    house_rules = house_rules_field()
     include = fields.List(
         fields.String(validate=validate.OneOf(INCLUDES)),
         load_default=None,
@@ -284,6 +286,8 @@ class ReportSchema(Schema):
                                                       "language; empty when none."})
     bracket = fields.Nested(BracketSchema, required=True, allow_none=True,
                             metadata={"description": "null outside commander (brackets are Commander's)."})
+    house_rules = fields.Nested(HouseRulesBlockSchema, required=True, allow_none=True,
+                                metadata={"description": "The house rules it was judged under; null when none."})
     card_data = fields.Nested(CardDataSchema, required=True)
     overview = fields.Nested(OverviewSchema, metadata={"description": 'Only when the request asks: "include": '
                                                                     '["overview"] (or ?include=overview).'})
@@ -409,6 +413,8 @@ class ReadySchema(Schema):
     card_names = fields.Nested(CardNamesSchema, required=True,
                                metadata={"description": "Not a readiness condition: without the table, names "
                                                         "in other languages are unknown cards."})
+    house_rules = fields.Nested(ReadyHouseRulesSchema, metadata={
+        "description": "Present when HOUSE_RULES_DIR is set: the profiles served and each broken file (not served)."})
     degraded = fields.Boolean(metadata={"description": "Present (true) when the last background sync "
                                                       "failed: answers come from the last good store."})
     last_sync_error = fields.String(metadata={"description": "That the last sync failed (with degraded); "

@@ -19,7 +19,8 @@ from werkzeug.exceptions import BadRequest, NotFound, UnsupportedMediaType
 from card_data import CardDataUnavailable
 from card_data.store.list_tables import BRACKET_LISTS, FORMAT_LISTS, ListStatus
 from card_data.repository import MAX_SUGGESTED_NAMES
-from edh_service import card_extension, pipeline
+from edh_service import card_extension, house_rules, pipeline
+from edh_service.house_profiles import Profile, profiles_in
 from edh_service.api import json_codec, responses, schemas
 from edh_service.serving import observability
 from edh_service.card_extension import get_repository
@@ -69,11 +70,14 @@ def validate_batch():
     body = read_json()
     data = load(schemas.batch_request_schema(current_app.config["BATCH_LIMIT"]), body)
     check_batch_lines(data["decks"], current_app.config["BATCH_LINE_LIMIT"])
+    check_batch_house_rules(data["decks"])
     decklists = parse_batch(data["decks"], current_app.config["BATCH_LINE_LIMIT"])
     # The decks share one suggestion budget: fuzzy "did you mean" costs ~13 ms a name, and
     # 50 decks of garbage names would otherwise take minutes (measured: 20 decks, 38 s).
     share = max(BATCH_MIN_SUGGESTIONS, MAX_SUGGESTED_NAMES // len(data["decks"]))
-    results = [validate_deck(deck, suggest_limit=share, decklist=decklist, where=("decks", str(index)))
+    memo: dict = {}  # a list sent with several decks is resolved once
+    results = [validate_deck(deck, suggest_limit=share, decklist=decklist, where=("decks", str(index)),
+                             house_memo=memo)
                for index, (deck, decklist) in enumerate(zip(data["decks"], decklists))]
     return jsonify({"results": results})
 
@@ -92,6 +96,35 @@ def formats():
         "legalities": {"updated_at": responses.dump_card_data(meta)["updated_at"]} if meta else None,
         "pauper_commanders": list_body(pauper) if pauper is not None and pauper.loaded else None,
     }})
+
+
+@bp.get("/house-rules")
+def house_rules_profiles():
+    """The operator's house rules profiles (HOUSE_RULES_DIR): what a request's house_rules may name."""
+    return jsonify({"profiles": profiles_in(current_app.extensions).listing()})
+
+
+def check_batch_house_rules(decks: list[Mapping[str, Any]]) -> None:
+    """422 when the distinct house rules a batch sends hold more than MAX_BATCH_NAMES names in
+    all: each list is resolved once, but fifty different lists of 500 names would be 25,000
+    names to resolve (a profile is resolved once per version, whatever the batch)."""
+    sent = {house_rules.HouseList.of(deck["house_rules"]) for deck in decks if isinstance(deck.get("house_rules"), dict)}
+    names = sum(len(house.names()) for house in sent)
+    if names > house_rules.MAX_BATCH_NAMES:
+        message = (f"The batch's house rules name {names:,} cards in all; at most {house_rules.MAX_BATCH_NAMES:,} "
+                   "are accepted. Send the same rules with each deck, or keep them as a profile (HOUSE_RULES_DIR).")
+        raise unprocessable(message, {"decks": [message]})
+
+
+def house_rules_of(data: Mapping[str, Any]) -> house_rules.HouseList | Profile | None:
+    """The request's house rules: the profile it names (UnknownProfile for none), the rules
+    it sends, or None."""
+    given = data.get("house_rules")
+    if given is None:
+        return None
+    if isinstance(given, str):
+        return profiles_in(current_app.extensions).get(given)
+    return house_rules.HouseList.of(given)
 
 
 def parse_batch(decks: list[Mapping[str, Any]], limit: int) -> list[Decklist]:
@@ -147,16 +180,19 @@ def card(name: str):
 
 
 def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, decklist: Decklist | None = None,
-                  where: tuple[str, ...] = ()) -> dict:
+                  where: tuple[str, ...] = (), house_memo: dict | None = None) -> dict:
     """Run one loaded request through the engine and dump the Report (`decklist`: its
-    decklist already parsed, as a batch does; `where`: the item's path in a batch, for a 422).
+    decklist already parsed, as a batch does; `where`: the item's path in a batch, for a 422;
+    `house_memo`: the batch's resolved house rules).
 
     No `format`: the list's own (format_inferred), else Commander. A field the format has
     no use for (a declared bracket outside Commander, signature spells outside Oathbreaker)
-    is a 422 naming it: the format may be the one the list named, known only here."""
+    is a 422 naming it: the format may be the one the list named, known only here. House
+    rules naming an unknown profile, or a name that is no card, are a 422 too."""
     repo = get_repository()
     include = data.get("include") or ()
     try:
+        house = house_rules_of(data)
         report, source, translated = pipeline.validate_text(
             data["decklist"],
             repo,
@@ -170,9 +206,12 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, dec
             game_format=data.get("format"),
             with_formats="formats" in include,
             lookup=card_extension.lookup_budget(),
+            house_rules=house,
+            house_memo=house_memo,
         )
-    except (FieldNotInFormat, UnknownFormat) as error:
-        errors: dict = {error.field: [str(error)]}
+    except (FieldNotInFormat, UnknownFormat, house_rules.HouseRulesError) as error:
+        errors: dict = ({"house_rules": error.errors} if isinstance(error, house_rules.HouseRulesError)
+                        else {error.field: [str(error)]})
         for key in reversed(where):
             errors = {key: errors}
         raise unprocessable(str(error), errors) from None
@@ -325,6 +364,9 @@ def readyz():
     if syncer is not None and syncer.last_error:
         # Still serving from the last good store, but it is not being refreshed: say so.
         body.update(degraded=True, last_sync_error=SYNC_FAILED)
+    profiles = profiles_in(current_app.extensions)
+    if profiles.folder is not None:  # the profiles served and the broken ones: not a readiness condition
+        body["house_rules"] = profiles.status()
     redis = observability.redis_status(current_app)
     if redis is not None:
         # Validation goes on without Redis (limits fail open): ready, and saying so.
