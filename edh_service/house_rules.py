@@ -170,6 +170,7 @@ def _whose(house: HouseList, one: str, many: str) -> str:
 TEXT_KEYS = {"name": "name", "banned": "banned", "banned as commander": "banned_as_commander",
              "unbanned": "unbanned", "max bracket": "max_bracket"}
 _SPACES = re.compile(r"[\s_-]+")
+LINE_BREAK = re.compile(r"\r\n|\r|\n")  # as a browser's textarea and app.js break lines
 
 
 def read_text_form(text: str) -> dict[str, Any]:
@@ -180,7 +181,7 @@ def read_text_form(text: str) -> dict[str, Any]:
     `#` comments are skipped. static/app.js (parseHouseRules) reads it the same way.
     Raises HouseRulesError naming the first line it cannot read."""
     rules: dict[str, Any] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(LINE_BREAK.split(text), start=1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue

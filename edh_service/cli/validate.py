@@ -18,10 +18,12 @@ import contextlib
 import sys
 import traceback
 from dataclasses import dataclass
+from pathlib import Path
 from typing import BinaryIO, Sequence, TextIO
 
 from card_data import CardDataError, CardDataUnavailable, CardRepository, StoreMetadata
-from edh_service import config, pipeline
+from edh_service import config, house_rules, pipeline
+from edh_service.house_profiles import Profile, Profiles, read_profile
 from edh_service.cli.paths import Input, UsageError, expand_paths
 from edh_service.cli.printable import printable
 from edh_service.cli.reading import format_hint, read_input
@@ -30,7 +32,7 @@ from edh_service.cli.results import EXIT_USAGE, Checked, PROG, exit_code
 from edh_service.cli.store import open_card_store
 from validator.brackets import BRACKETS
 from validator.decklist import NOBODY, Designation
-from validator.formats import KEYS, FieldNotInFormat, UnknownFormat, format_named
+from validator.formats import KEYS, FieldNotInFormat, HouseRules, UnknownFormat, format_named
 from validator.parse import FORMATS, DecklistError
 from validator.parse.common import snippet
 from validator.violations import Code
@@ -88,6 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "default: the format a list names for itself, else commander")
     parser.add_argument("--signature-spell", action="append", metavar="NAME",
                         help="designate an oathbreaker's signature spell (repeat for two), overriding the lists")
+    parser.add_argument("--house-rules", metavar="FILE.toml|NAME",
+                        help="judge under a table's own rules: a house rules profile file (TOML: banned, "
+                        "banned_as_commander, unbanned, max_bracket, name or title), or the name of a profile "
+                        "in --house-rules-dir")
+    parser.add_argument("--house-rules-dir", default=config.setting("HOUSE_RULES_DIR"), metavar="DIR",
+                        help="the folder of house rules profiles a NAME is looked up in (default: $HOUSE_RULES_DIR)")
     return parser
 
 
@@ -112,7 +120,7 @@ def bracket_number(value: str) -> int:
 
 
 def check_file(path: str, repository: CardRepository, designation: Designation | None = None, *,
-               bracket: int | None = None, game_format: str | None = None,
+               bracket: int | None = None, game_format: str | None = None, house: HouseRules | None = None,
                streams: Streams | None = None) -> Checked:
     """Read, parse and validate one input; a file it cannot read becomes Checked.error, and
     so does one whose format has no use for an option given (--bracket for a list naming
@@ -125,7 +133,7 @@ def check_file(path: str, repository: CardRepository, designation: Designation |
     try:
         validated = pipeline.validate_text(text, repository, designation or NOBODY,
                                            format=hint if hint in FORMATS else None, bracket=bracket,
-                                           game_format=game_format)
+                                           game_format=game_format, house_rules=house)
     except (DecklistError, FieldNotInFormat) as error:
         return Checked(path, error=f"cannot check: {error}")
     except CardDataError:
@@ -156,9 +164,11 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
     rather than failing every deck: the store itself is there and answers the rest.
     """
     designation = Designation.of(options.commander, options.companion, signature_spells=options.signature_spell)
-    judged = {"bracket": options.bracket, "game_format": options.game_format}
     offline = options.offline
     repository = open_card_store(options.card_db, offline=offline, bulk_file=options.bulk_file)
+    # the house rules' names resolved once for the whole run (HouseRulesError: main says why)
+    house = house_rules.resolve(options.house.house, repository) if options.house is not None else None
+    judged = {"bracket": options.bracket, "game_format": options.game_format, "house": house}
     results = []
     for item in inputs:
         path = item.path
@@ -204,6 +214,26 @@ def option_not_in_format(options: argparse.Namespace) -> str | None:
     return None
 
 
+def house_rules_source(options: argparse.Namespace) -> Profile | None:
+    """--house-rules as a profile: a file it names (FILE.toml, or any file that is there), else
+    a profile's name in --house-rules-dir. Raises HouseRulesError (or OSError) saying why not."""
+    given = options.house_rules
+    if given is None:
+        return None
+    path = Path(given)
+    if given.endswith(".toml") or path.is_file():
+        try:
+            return read_profile(path)
+        except OSError as error:
+            raise house_rules.HouseRulesError(f"cannot read house rules {given}: {error.strerror or error}") from None
+        except house_rules.HouseRulesError as error:
+            raise house_rules.HouseRulesError(f"house rules {given}: {error}") from None
+    if not options.house_rules_dir:
+        raise house_rules.HouseRulesError(f"no house rules file {given!r}, and no --house-rules-dir (or "
+                                          "HOUSE_RULES_DIR) to look a profile up in")
+    return Profiles(options.house_rules_dir).get(given)
+
+
 def warn(message: str, stderr: TextIO) -> None:
     """Print 'edh-validate: MESSAGE' on stderr, printable (paths and names are data)."""
     print(printable(f"{PROG}: {message}"), file=stderr)
@@ -235,6 +265,10 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     if (refused := option_not_in_format(options)) is not None:
         return fail(refused, streams.stderr)
     try:
+        options.house = house_rules_source(options)
+    except house_rules.HouseRulesError as error:
+        return fail(str(error), streams.stderr)
+    try:
         inputs = expand_paths(options.paths)
     except UsageError as error:
         return fail(str(error), streams.stderr)
@@ -242,6 +276,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         results, card_meta = check_all(inputs, options, streams)
     except CardDataError as error:
         return fail(f"card data unavailable: {error}", streams.stderr)
+    except house_rules.HouseRulesError as error:  # a name in them that is no card
+        return fail(str(error), streams.stderr)
     for result in results:
         if result.error:
             warn(f"error: {result.name}: {result.error}", streams.stderr)

@@ -20,6 +20,9 @@ from edh_service import card_extension, decoding, pipeline
 from edh_service.web import charts
 from edh_service.api import responses, schemas
 from edh_service.api.errors import close_stopped_body
+from edh_service.api.views import house_rules_of
+from edh_service.house_profiles import profiles_in
+from edh_service.house_rules import HouseRulesError, read_text_form
 from card_data.names.printed import LANGUAGE_NAMES
 from validator.brackets import BRACKET_NAMES
 from validator.decklist import Designation
@@ -115,6 +118,8 @@ def submit():
         data = VALIDATE_SCHEMA.load(api_fields(form))
     except ValidationError as error:
         return render_page(form=form, error=describe_errors(error.messages)), 422
+    except HouseRulesError as error:  # the rules box, or a profile chosen beside it
+        return render_page(form=form, error=str(error)), 422
     return validate_and_render(form, data)
 
 
@@ -164,6 +169,8 @@ def read_form() -> dict:
         "companion": request.form.get("companion", "").strip(),
         "bracket": request.form.get("bracket", "").strip(),
         "game_format": request.form.get("game_format", "").strip(),
+        "house_profile": request.form.get("house_profile", "").strip(),
+        "house_rules": request.form.get("house_rules", ""),
     }
 
 
@@ -181,16 +188,24 @@ def api_fields(form: dict) -> dict:
         body["bracket"] = schemas.integer(form["bracket"]) if form["bracket"].isdecimal() else form["bracket"]
     if form.get("game_format"):  # the game format; the form's `format` is the list's syntax
         body["format"] = form["game_format"]
+    written = form.get("house_rules", "").strip()
+    if form.get("house_profile") and written:
+        raise HouseRulesError("Choose a house rules profile or write your table's rules, not both.")
+    if form.get("house_profile"):
+        body["house_rules"] = form["house_profile"]
+    elif written:
+        body["house_rules"] = read_text_form(written)  # HouseRulesError names a line it cannot read
     return body
 
 
 # The API's field names as the form labels them, for error messages a person reads.
 FIELD_LABELS = {"decklist": "Decklist", "decklist_format": "List format", "commanders": "Commander",
-                "companion": "Companion", "bracket": "Bracket", "format": "Game format"}
+                "companion": "Companion", "bracket": "Bracket", "format": "Game format", "house_rules": "House rules"}
 
 
 def describe_errors(messages: dict) -> str:
-    """marshmallow's {field: [messages]} (nested for lists) as one sentence per field."""
+    """marshmallow's {field: [messages]} (nested for lists) as one sentence per field; the
+    house rules' fields each with their own label ("House rules, max bracket: ...")."""
     def flatten(value) -> list[str]:
         if isinstance(value, dict):
             return [text for item in value.values() for text in flatten(item)]
@@ -198,8 +213,13 @@ def describe_errors(messages: dict) -> str:
             return [text for item in value for text in flatten(item)]
         return [str(value)]
 
-    return " ".join(f"{FIELD_LABELS.get(field, field)}: {' '.join(flatten(value))}"
-                    for field, value in messages.items())
+    said = []
+    for field, value in messages.items():
+        if field == "house_rules" and isinstance(value, dict):
+            said += [f"House rules, {key.replace('_', ' ')}: {' '.join(flatten(item))}" for key, item in value.items()]
+        else:
+            said.append(f"{FIELD_LABELS.get(field, field)}: {' '.join(flatten(value))}")
+    return " ".join(said)
 
 
 def decode_upload(data: bytes) -> str:
@@ -224,8 +244,9 @@ def validate_and_render(form: dict, data: dict):
             game_format=data.get("format"),  # None: the list's own, else Commander
             with_formats=True,  # "legal in ..." for every format, under the facts
             lookup=card_extension.lookup_budget(),
+            house_rules=house_rules_of(data),
         )
-    except (DecklistError, FieldNotInFormat, UnknownFormat) as error:
+    except (DecklistError, FieldNotInFormat, UnknownFormat, HouseRulesError) as error:
         return render_page(form=form, error=str(error)), 422
     except CardDataUnavailable as error:
         # The same figure the API and /readyz send.
@@ -242,7 +263,8 @@ def validate_and_render(form: dict, data: dict):
 
 def render_page(*, form: dict | None = None, report=None, error: str | None = None, translated=()) -> str:
     """Render the page: the form (refilled), and the verdict or an error when there is one."""
-    form = form or {"text": "", "format": "", "commanders": [], "companion": "", "bracket": "", "game_format": ""}
+    form = form or {"text": "", "format": "", "commanders": [], "companion": "", "bracket": "", "game_format": "",
+                    "house_profile": "", "house_rules": ""}
     return render_template(
         "index.html",
         form=form,
@@ -258,8 +280,16 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         bracket_names=BRACKET_NAMES,
         game_formats=GAME_FORMATS,
         format_by_key=FORMAT_BY_KEY,
+        house_profiles=profiles_in(current_app.extensions).listing(),  # the profile menu
+        verdict=verdict(report) if report else None,
         **charts.page_context(report),  # the deck overview and the card previews
     )
+
+
+def verdict(report) -> str:
+    """"Legal", "Not legal", or under house rules "Not legal under Thursday at the store's rules"."""
+    said = "Legal" if report.valid else "Not legal"
+    return f"{said} under {report.house_rules.rules}" if report.house_rules is not None else said
 
 
 def card_data_metadata():

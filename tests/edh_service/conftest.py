@@ -20,11 +20,12 @@ FIXTURE_CARDS = Path(__file__).parents[1] / "fixtures" / "cards.jsonl"
 
 
 @contextmanager
-def serving(db: Path) -> Iterator[str]:
-    """The app over the store at `db`, served by werkzeug in a thread on 127.0.0.1: its URL."""
+def serving(db: Path, **config) -> Iterator[str]:
+    """The app over the store at `db` (with `config`), served by werkzeug in a thread on
+    127.0.0.1: its URL."""
     from werkzeug.serving import make_server
 
-    server = make_server("127.0.0.1", 0, offline_app(db), threaded=True)
+    server = make_server("127.0.0.1", 0, offline_app(db, **config), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

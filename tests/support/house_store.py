@@ -23,6 +23,19 @@ LEGAL = {key: "legal" for key in ("commander", "duel", "brawl", "standardbrawl",
 
 __all__ = ["format_deck", "house_store", "synthetic_names", "write_profile", "big_profile"]
 
+# The decks and the profile the API's, the page's and the CLI's house rules tests share.
+ATRAXA = "Atraxa, Praetors' Voice"
+PARTNERS = format_deck(["Thrasios, Triton Hero", "Tymna the Weaver"], "Sol Ring", "Counterspell")  # lines 2-3, 6-7
+TITAN_DECK = format_deck([ATRAXA], "Primeval Titan", "Brainstorm", basic="Forest")  # Primeval Titan on line 5
+THURSDAY = """\
+title = "Thursday at the store"
+description = "Casual Commander, Thursdays from 7 pm."
+banned = ["Tymna the Weaver"]
+banned_as_commander = ["Edgar Markov"]
+unbanned = ["Primeval Titan"]
+max_bracket = 2
+"""
+
 
 def synthetic_names(count: int = SYNTHETIC_CARDS) -> list[str]:
     """The made-up cards' names, in order."""

@@ -13,20 +13,11 @@ from edh_service.api.schemas import ReportSchema
 from edh_service.api.house_schemas import HouseRulesListSchema
 from edh_service.house_rules import MAX_BATCH_NAMES, MAX_LIST_NAMES
 from tests.support.apps import offline_app
-from tests.support.house_store import big_profile, format_deck, house_store, synthetic_names, write_profile
+from tests.support.house_store import (
+    ATRAXA, PARTNERS, THURSDAY, TITAN_DECK, big_profile, format_deck, house_store, synthetic_names, write_profile,
+)
 
 VALIDATE = "/api/v1/validate"
-ATRAXA = "Atraxa, Praetors' Voice"
-PARTNERS = format_deck(["Thrasios, Triton Hero", "Tymna the Weaver"], "Sol Ring", "Counterspell")  # lines 2-3
-TITAN_DECK = format_deck([ATRAXA], "Primeval Titan", "Brainstorm", basic="Forest")  # Titan on line 5
-THURSDAY = """\
-title = "Thursday at the store"
-description = "Casual Commander, Thursdays from 7 pm."
-banned = ["Tymna the Weaver"]
-banned_as_commander = ["Edgar Markov"]
-unbanned = ["Primeval Titan"]
-max_bracket = 2
-"""
 
 
 @pytest.fixture(scope="module")
