@@ -48,6 +48,7 @@ class Profile:
     description: str | None
     stamp: tuple  # (inode, device, mtime_ns, size) when read
     digest: bytes  # its bytes' hash: an unsettled stamp re-reads them and compares
+    path: str = ""  # the file, as Profiles stats it on each request naming the profile
     # (store build, what it resolved to: HouseRules or the UnresolvedNames it raised)
     resolved: tuple[str | None, HouseRules | HouseRulesError] | None = None
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -188,7 +189,7 @@ class Profiles:
         profile = self._profiles.get(name)
         if profile is not None:
             try:
-                stamp = _stamp(os.stat(self.folder / f"{name}.toml"))
+                stamp = _stamp(os.stat(profile.path))  # a str: a Path joined per request cost as much again
             except OSError:
                 stamp = None
             if stamp == profile.stamp and _settled(stamp):
@@ -267,6 +268,7 @@ class Profiles:
         except (OSError, HouseRulesError) as error:
             self._reject(file, str(error))
             return
+        profile.path = str(self.folder / file)
         self._profiles[name] = profile
         if self._broken.pop(file, None) is not None or held is not None:
             log.info("house rules profile %s read again", name)

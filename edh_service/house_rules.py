@@ -36,6 +36,8 @@ MAX_DESCRIPTION_LENGTH = 1_000
 HOUSE_BRACKETS = range(1, 5)  # max_bracket: 1-4 (5, cEDH, is no limit)
 PROFILE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}\Z")  # a profile's name: its file's stem
 SUGGEST_LIMIT = 20  # unknown names of one list given "did you mean" (each costs ~10 ms)
+RECENT_LISTS = 64  # lists sent with requests kept resolved (each at most 3 x MAX_LIST_NAMES names)
+_recent: dict[tuple, Any] = {}  # (HouseList, store build) -> its HouseRules or the error it raised
 
 
 class HouseRulesError(ValueError):
@@ -92,21 +94,27 @@ class HouseList:
 # --- resolving names -------------------------------------------------------------------------
 
 
-def resolved(house: HouseList | HouseRules, repository: CardRepository, *, lookup: Deadline | None = None,
-             memo: dict | None = None) -> HouseRules:
-    """The engine's HouseRules for a list sent with a request (or rules already resolved):
-    resolved once per request with `memo` (shared by a batch's decks, errors included).
-    Raises UnresolvedNames. A profile's are house_profiles.Profile.rules (kept per version)."""
+def resolved(house: HouseList | HouseRules, repository: CardRepository, build: str | None = None, *,
+             lookup: Deadline | None = None) -> HouseRules:
+    """The engine's HouseRules for a list sent with a request (or rules already resolved),
+    kept for the store build (`build`: the deck's Resolution's) among the RECENT_LISTS last:
+    a site sends the same list with every request, a batch with each deck. Raises
+    UnresolvedNames (kept too, unless the card database did not answer in time). A
+    profile's are house_profiles.Profile.rules, kept per version."""
     if isinstance(house, HouseRules):
         return house
-    if memo is None:
-        return resolve(house, repository, lookup=lookup)
-    if house not in memo:
+    key = (house, build)
+    held = _recent.get(key) if build is not None else None
+    if held is None:
         try:
-            memo[house] = resolve(house, repository, lookup=lookup)
+            held = resolve(house, repository, lookup=lookup)
         except HouseRulesError as error:
-            memo[house] = error
-    return answer(memo[house])
+            held = error
+        if build is not None and not getattr(held, "unavailable", ()):
+            if len(_recent) >= RECENT_LISTS:
+                _recent.clear()  # bounded: a flood of distinct lists costs time, never memory
+            _recent[key] = held
+    return answer(held)
 
 
 def answer(held: HouseRules | HouseRulesError) -> HouseRules:

@@ -92,7 +92,6 @@ def validate_text(
     decklist: Decklist | None = None,
     lookup: Deadline | None = None,
     house_rules: house.HouseList | Profile | HouseRules | None = None,
-    house_memo: dict | None = None,
 ) -> Validated:
     """Parse the text, resolve every name in one batch, and apply every rule.
 
@@ -119,9 +118,9 @@ def validate_text(
     everything one request validates (None: the repository's default, from the first
     question); names it could not ask about are unknown_card plus card_lookup_unavailable.
     `house_rules` is the table's own list (DESIGN.md "House rules"): as written (a
-    house_rules.HouseList, resolved now; `house_memo` keeps one batch from resolving the
-    same list twice), a profile (house_profiles.Profile: resolved once per version and
-    store build) or resolved; a name in it that is no card raises house_rules.UnresolvedNames.
+    house_rules.HouseList, kept resolved for the store build among the last few), a profile
+    (house_profiles.Profile: resolved once per version and store build) or resolved; a name
+    in it that is no card raises house_rules.UnresolvedNames.
     """
     if decklist is None:
         decklist = parse(text, format)
@@ -131,7 +130,7 @@ def validate_text(
     if isinstance(house_rules, Profile):
         house_rules = house_rules.rules(repository, resolution.build, lookup=lookup)
     elif house_rules is not None:
-        house_rules = house.resolved(house_rules, repository, lookup=lookup, memo=house_memo)
+        house_rules = house.resolved(house_rules, repository, resolution.build, lookup=lookup)
     report = check(
         decklist,
         resolution.cards,

@@ -143,7 +143,7 @@ def house_rules(deck: Deck) -> Iterator[Violation]:
     companion = deck.companion
     if companion is not None and companion.card.name in house.banned:
         banned |= {companion.card.name}
-    as_commander = {e.card.name for e in deck.commanders} & house.banned_as_commander - banned
+    as_commander = ({e.card.name for e in deck.commanders} & house.banned_as_commander) - banned
     if not banned and not as_commander:
         return
     role = deck_format(deck).role

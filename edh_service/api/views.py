@@ -75,9 +75,7 @@ def validate_batch():
     # The decks share one suggestion budget: fuzzy "did you mean" costs ~13 ms a name, and
     # 50 decks of garbage names would otherwise take minutes (measured: 20 decks, 38 s).
     share = max(BATCH_MIN_SUGGESTIONS, MAX_SUGGESTED_NAMES // len(data["decks"]))
-    memo: dict = {}  # a list sent with several decks is resolved once
-    results = [validate_deck(deck, suggest_limit=share, decklist=decklist, where=("decks", str(index)),
-                             house_memo=memo)
+    results = [validate_deck(deck, suggest_limit=share, decklist=decklist, where=("decks", str(index)))
                for index, (deck, decklist) in enumerate(zip(data["decks"], decklists))]
     return jsonify({"results": results})
 
@@ -180,10 +178,9 @@ def card(name: str):
 
 
 def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, decklist: Decklist | None = None,
-                  where: tuple[str, ...] = (), house_memo: dict | None = None) -> dict:
+                  where: tuple[str, ...] = ()) -> dict:
     """Run one loaded request through the engine and dump the Report (`decklist`: its
-    decklist already parsed, as a batch does; `where`: the item's path in a batch, for a 422;
-    `house_memo`: the batch's resolved house rules).
+    decklist already parsed, as a batch does; `where`: the item's path in a batch, for a 422).
 
     No `format`: the list's own (format_inferred), else Commander. A field the format has
     no use for (a declared bracket outside Commander, signature spells outside Oathbreaker)
@@ -207,7 +204,6 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, dec
             with_formats="formats" in include,
             lookup=card_extension.lookup_budget(),
             house_rules=house,
-            house_memo=house_memo,
         )
     except (FieldNotInFormat, UnknownFormat, house_rules.HouseRulesError) as error:
         errors: dict = ({"house_rules": error.errors} if isinstance(error, house_rules.HouseRulesError)

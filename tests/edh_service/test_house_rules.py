@@ -195,13 +195,27 @@ def test_a_profiles_unknown_names_are_not_asked_again_per_request(folder, reposi
     assert error.value.errors == {"banned": [{"name": "Sol Rnig", "suggestions": ["Sol Ring"]}]}
 
 
-def test_inline_rules_resolve_once_per_batch(repository, monkeypatch):
+def test_inline_rules_are_kept_resolved_per_store_build(repository, monkeypatch):
+    """A site sends the same list with every request (a batch with each deck): resolved once a build."""
+    monkeypatch.setattr(house_rules, "_recent", {})
     asked = counting(repository, monkeypatch)
-    memo: dict = {}
     house = HouseList.of({"banned": ["Sol Ring"], "name": " Home "})
-    first = house_rules.resolved(house, repository, memo=memo)
-    assert house_rules.resolved(HouseList.of({"banned": ["Sol Ring"], "name": "Home"}), repository, memo=memo) is first
+    first = house_rules.resolved(house, repository, "build")
+    assert house_rules.resolved(HouseList.of({"banned": ["Sol Ring"], "name": "Home"}), repository, "build") is first
     assert len(asked) == 1 and first.name == "Home" and first.profile is None
+    house_rules.resolved(house, repository, "next build")
+    assert len(asked) == 2
+    for _ in range(2):
+        with pytest.raises(UnresolvedNames):
+            house_rules.resolved(HouseList(banned=("Sol Rnig",)), repository, "build")
+    assert len(asked) == 3  # the error is kept as well
+
+
+def test_the_kept_inline_rules_are_bounded(repository, monkeypatch):
+    monkeypatch.setattr(house_rules, "_recent", {})
+    for number in range(house_rules.RECENT_LISTS + 1):
+        house_rules.resolved(HouseList(banned=("Sol Ring",), name=str(number)), repository, "build")
+    assert len(house_rules._recent) == 1
 
 
 def test_an_ambiguous_printed_name_is_no_guess():
