@@ -90,8 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "default: the format a list names for itself, else commander")
     parser.add_argument("--signature-spell", action="append", metavar="NAME",
                         help="designate an oathbreaker's signature spell (repeat for two), overriding the lists")
-    parser.add_argument("--house-rules", metavar="FILE.toml|NAME",
-                        help="judge under a table's own rules: a house rules profile file (TOML: banned, "
+    parser.add_argument("--house-rules", metavar="PROFILE",
+                        help="judge under a table's own rules: PROFILE is a house rules file (FILE.toml: banned, "
                         "banned_as_commander, unbanned, max_bracket, name or title), or the name of a profile "
                         "in --house-rules-dir")
     parser.add_argument("--house-rules-dir", default=config.setting("HOUSE_RULES_DIR"), metavar="DIR",
