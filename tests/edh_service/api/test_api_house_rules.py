@@ -157,13 +157,18 @@ def test_a_house_max_bracket_is_not_checked_outside_commander(client):
     assert body["bracket"] is None and body["valid"] is True and body["house_rules"]["max_bracket"] == 1
 
 
-def test_foreign_and_flavor_names_in_a_profile(client, profiles):
-    write_profile(profiles, "polyglot", 'banned = ["Contrahechizo", "Eleven, the Mage", "Sol-Ring"]\n', age=5)
+def test_foreign_flavor_and_face_names_in_a_profile(client, profiles):
+    write_profile(profiles, "polyglot", 'banned = ["Contrahechizo", "Eleven, the Mage", "Sol-Ring"]\n'
+                                        'banned_as_commander = ["Gideon, Battle-Forged"]\n', age=5)
     deck = format_deck(["Cecily, Haunted Mage"], "Counterspell", "Sol Ring")
     body = post(client, deck, "polyglot")
     assert found(body) == [("house_banned", "error", ["Cecily, Haunted Mage"], [2]),
                            ("house_banned", "error", ["Counterspell"], [5]), ("house_banned", "error", ["Sol Ring"], [6])]
-    assert body["house_rules"]["banned"] == 3 and body["house_rules"]["name"] == "polyglot"
+    assert body["house_rules"] == {"name": "polyglot", "profile": "polyglot", "banned": 3, "banned_as_commander": 1,
+                                   "unbanned": 0, "max_bracket": None}
+    kytheon = "Kytheon, Hero of Akros // Gideon, Battle-Forged"  # banned by its back face's name
+    assert found(post(client, format_deck([kytheon], basic="Plains"), "polyglot")) == [
+        ("house_banned_as_commander", "error", [kytheon], [2])]
 
 
 def test_every_formats_verdict_is_judged_under_the_house_rules(client):

@@ -22,6 +22,9 @@ def house_url(tmp_path_factory):
     profiles.mkdir()
     write_profile(profiles, "thursday", THURSDAY, age=5)
     write_profile(profiles, "cube-night", 'name = "Cube night"\n', age=5)
+    write_profile(profiles, "polyglot", 'banned = ["Contrahechizo", "Eleven, the Mage", "Gideon, Battle-Forged"]\n',
+                  age=5)
+    write_profile(profiles, "broken", "banned = [\n", age=5)  # not offered
     with serving(house_store(folder), HOUSE_RULES_DIR=str(profiles)) as url:
         yield url
 
@@ -53,7 +56,8 @@ def judged(page, url: str, text: str, *, profile: str = "", rules: str = "", gam
 def test_the_profile_menu_lists_the_profiles(page, house_url):
     page.goto(house_url)
     options = page.eval_on_selector_all("#house-profile option", "els => els.map((o) => [o.value, o.textContent])")
-    assert options == [["", "None"], ["cube-night", "Cube night"], ["thursday", "Thursday at the store"]]
+    assert options == [["", "None"], ["cube-night", "Cube night"], ["polyglot", "polyglot"],
+                       ["thursday", "Thursday at the store"]]
 
 
 def test_a_profiles_ban_of_a_commanders_partner(page, house_url):
@@ -104,6 +108,13 @@ def test_a_house_max_bracket_and_the_pages_own_bracket(page, house_url, bracket,
     assert [code for code, _ in shown["violations"]] == codes
     minimum = page.inner_text("#bracket-minimum")
     assert minimum.endswith(f"checked against bracket {bracket or 2} ({'Optimized' if bracket else 'Core'})")
+
+
+def test_foreign_flavor_and_face_names_in_a_profile(page, house_url):
+    shown = judged(page, house_url, format_deck(["Cecily, Haunted Mage"], "Counterspell"), profile="polyglot")
+    assert [(code, message.split(" is ")[0]) for code, message in shown["violations"]] == [
+        ("house_banned", "Cecily, Haunted Mage"), ("house_banned", "Counterspell")]
+    assert shown["heading"] == "Not legal under polyglot's rules"
 
 
 def test_foreign_and_flavor_names_in_the_box(page, house_url):
