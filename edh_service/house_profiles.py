@@ -170,7 +170,6 @@ def profiles_in(extensions: dict) -> "Profiles":
     return extensions[EXTENSION]
 
 
-
 class Profiles:
     """The profiles of one folder (None: no profiles), read at start and when they change."""
 
@@ -203,9 +202,9 @@ class Profiles:
             raise self._unknown(name)
         return found
 
-    def refresh(self, force: bool = False) -> None:
-        """Look at the folder again when it changed (a file added, renamed or removed) or
-        `force`, and at every file in it: read the changed ones, forget the removed ones."""
+    def refresh(self) -> None:
+        """Look at the folder again when it changed (a file added, renamed or removed), and
+        at every file in it: read the changed ones, forget the removed ones."""
         if self.folder is None:
             return
         try:
@@ -218,7 +217,7 @@ class Profiles:
                 self._folder_stamp = None
             return
         with self._lock:
-            if not force and folder_stamp == self._folder_stamp and _settled(folder_stamp):
+            if folder_stamp == self._folder_stamp and _settled(folder_stamp):
                 files = [f"{name}.toml" for name in self._profiles] + [f for f in self._broken if f]
             else:
                 files = self._listed()
