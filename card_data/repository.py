@@ -73,6 +73,9 @@ class Resolution:
     translated: dict[str, Translation] = field(default_factory=dict)
     # names (as typed) the store lacks that Scryfall did not answer for in time (also unresolved)
     unavailable: tuple[str, ...] = ()
+    # the build of that store file: what was resolved against one build resolves the same
+    # while it lasts (cards fetched since only add), so callers may keep answers by it
+    build: str | None = None
 
 
 class CardRepository:
@@ -102,7 +105,8 @@ class CardRepository:
         known = snapshot.known_cards(names)  # in English or in another language
         if len(known) == len(names):  # every name seen before (repeats go on below)
             translated = printed_lookup.remembered(snapshot, names)
-            return Resolution(known, {}, snapshot.metadata(), snapshot.stamp, translated)
+            return Resolution(known, {}, snapshot.metadata(), snapshot.stamp, translated,
+                              build=snapshot.generation.build_id)
         # A "name" longer than any card's is never normalized, looked up or remembered: NFKD
         # expands some characters 18 times, and it could only be unknown anyway.
         distinct = dict.fromkeys(names)
@@ -132,7 +136,8 @@ class CardRepository:
             suggestions.update((name, ()) for name in distinct if len(name) > MAX_NAME_LENGTH)
         suggestions.update(printed.ambiguous)  # the candidates of an ambiguous name (ambiguous_card)
         unasked = tuple(name for name, key in missing.items() if key in unavailable and name not in cards)
-        return Resolution(cards, suggestions, snapshot.metadata(), snapshot.stamp, printed.translated, unasked)
+        return Resolution(cards, suggestions, snapshot.metadata(), snapshot.stamp, printed.translated, unasked,
+                          snapshot.generation.build_id)
 
     def metadata(self) -> StoreMetadata | None:
         """Source, updated_at and card count of the current store (None before the first sync)."""

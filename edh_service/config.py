@@ -103,6 +103,10 @@ SETTINGS: tuple[Setting, ...] = (
             "`1`: a synced list (two-card combos, mass land denial, Pauper Commander commanders) may replace "
             "the last one though it is under half its size; otherwise it is refused, the last list stays and "
             "`/readyz` says so"),
+    Setting("HOUSE_RULES_DIR", text, None,
+            "a folder of house rules profiles, one `<name>.toml` a profile (docs/house-rules.md), read at start "
+            "and again when a file changes; a broken file is logged, shown at `/readyz` and not served; unset: "
+            "no profiles", shown_default="unset"),
     Setting("REDIS_URL", redis_url, None,
             "several instances: Redis shared by every instance for the request budgets, "
             "Scryfall's lockout and the sync lock (`redis://host:6379/0`); unset, one instance",

@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping
 from flask import Flask
 
 from card_data.settings import default_user_agent
-from edh_service import card_extension, config
+from edh_service import card_extension, config, house_profiles
 from edh_service.api import views as api, errors, openapi
 from edh_service.serving import http_hooks, observability, ratelimit
 from edh_service.web import views as web
@@ -52,6 +52,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json = OrjsonProvider(app)  # orjson; keys in the API's documented order: valid, format, commanders...
 
     card_extension.init_app(app)
+    # The operator's house rules profiles (HOUSE_RULES_DIR), read now: a broken one is logged.
+    app.extensions[house_profiles.EXTENSION] = house_profiles.Profiles(app.config["HOUSE_RULES_DIR"])
     app.register_blueprint(api.bp)
     app.add_url_rule("/healthz", view_func=api.healthz)
     app.add_url_rule("/readyz", view_func=api.readyz)

@@ -9,9 +9,11 @@ from typing import Mapping, NamedTuple
 from card_data import CardRepository, Deadline
 from card_data.names.lookup import Translation
 from card_data.store.cards import StoreMetadata
+from edh_service import house_rules as house
+from edh_service.house_profiles import Profile
 from validator.decklist import NOBODY, Decklist, Designation
 from validator.engine import Report, check
-from validator.formats import Format, FormatData
+from validator.formats import Format, FormatData, HouseRules
 from validator.parse import parse
 
 
@@ -89,6 +91,7 @@ def validate_text(
     with_formats: bool = False,
     decklist: Decklist | None = None,
     lookup: Deadline | None = None,
+    house_rules: house.HouseList | Profile | HouseRules | None = None,
 ) -> Validated:
     """Parse the text, resolve every name in one batch, and apply every rule.
 
@@ -114,12 +117,20 @@ def validate_text(
     `lookup` is the budget for asking Scryfall about names the store lacks, shared by
     everything one request validates (None: the repository's default, from the first
     question); names it could not ask about are unknown_card plus card_lookup_unavailable.
+    `house_rules` is the table's own list (DESIGN.md "House rules"): as written (a
+    house_rules.HouseList, kept resolved for the store build among the last few), a profile
+    (house_profiles.Profile: resolved once per version and store build) or resolved; a name
+    in it that is no card raises house_rules.UnresolvedNames.
     """
     if decklist is None:
         decklist = parse(text, format)
     names = names_to_resolve(decklist, designation)
     limit = {} if suggest_limit is None else {"suggest_limit": suggest_limit}
     resolution = repository.resolve(names, lookup=lookup, **limit)
+    if isinstance(house_rules, Profile):
+        house_rules = house_rules.rules(repository, resolution.build, lookup=lookup)
+    elif house_rules is not None:
+        house_rules = house.resolved(house_rules, repository, resolution.build, lookup=lookup)
     report = check(
         decklist,
         resolution.cards,
@@ -132,5 +143,6 @@ def validate_text(
         format_data=repository.format_data(resolution.stamp) if format_data is None else format_data,
         with_formats=with_formats,
         unavailable=resolution.unavailable,
+        house_rules=house_rules,
     )
     return Validated(report, resolution.metadata, translated_names(decklist, names, resolution.translated))

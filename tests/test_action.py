@@ -52,8 +52,8 @@ def test_action_declares_its_interface():
     """Inputs and outputs docs/cli-and-action.md documents; the store is saved after the check, always."""
     action = load_action()
     assert action["runs"]["using"] == "composite"
-    assert set(action["inputs"]) == {"paths", "strict", "bracket", "game-format", "card-names", "format",
-                                     "cache-key", "python-version", "bulk-file"}
+    assert set(action["inputs"]) == {"paths", "strict", "bracket", "game-format", "house-rules", "card-names",
+                                     "format", "cache-key", "python-version", "bulk-file"}
     assert action["inputs"]["format"]["default"] == "github"
     assert set(action["outputs"]) == {"invalid-files", "report"}
     steps = action["runs"]["steps"]
@@ -229,6 +229,27 @@ def test_game_format_is_passed_only_when_set(runner):
     run = runner(**{"game-format": "modern"}, paths="decks/precon.txt")
     check = run.step("check")
     assert check.returncode == 2 and "unknown game format 'modern'" in check.stderr
+
+
+def test_house_rules_are_a_profile_file_in_the_repository(runner):
+    """Set: edh-validate judges every deck under the file's rules, and the annotations say so;
+    a file it cannot use stops the check (2), never a pass."""
+    (runner.repo / "house.toml").write_text('title = "Club night"\nbanned = ["Sol Ring"]\nunbanned = ["Mana Crypt"]\n')
+    git(runner.repo, "add", "house.toml")
+    git(runner.repo, "commit", "-qm", "house rules")
+    run = runner(**{"house-rules": "house.toml"}, paths="decks/precon.txt decks/bolt.txt")
+    check = run.step("check")
+    assert check.returncode == 1, check.stderr
+    found = annotations(check.stdout)
+    assert ("error", "file=decks/precon.txt,line=6,title=house_banned",
+            "Sol Ring is banned under Club night's rules.") in found
+    assert ("warning", "file=decks/bolt.txt,line=23,title=house_unbanned",
+            "Mana Crypt is banned in Commander, but Club night's rules allow it.") in found
+    assert not any(props.endswith("title=banned") for _, props, _ in found)
+    assert "::notice file=decks/precon.txt,title=edh-validate::judged under house rules: Club night" in check.stdout
+    run = runner(**{"house-rules": "missing.toml"}, paths="decks/precon.txt")
+    check = run.step("check")
+    assert check.returncode == 2 and "cannot read house rules missing.toml" in check.stderr
 
 
 @pytest.mark.parametrize(("output_format", "output", "strict", "expected"), [

@@ -16,7 +16,7 @@ from typing import Mapping, NamedTuple
 
 from validator.card_facts import basic_land_types, chooses_color
 from validator.deck import COLOR_LETTERS, WUBRG, Card, Entry, UnknownName
-from validator.formats import COMMANDER, NO_FORMAT_DATA, Format, FormatData
+from validator.formats import COMMANDER, NO_FORMAT_DATA, Format, FormatData, HouseRules
 
 COUNTED_SECTIONS = ("main", "commander", "signature")  # UnknownName.section values that count
 
@@ -45,6 +45,8 @@ class Deck:
     # that format's rules are given (the Pauper Commander commander list; None: none)
     format: Format | None = None
     format_data: FormatData | None = None
+    # the table's own list it is judged under (validator/legality.py reads it; None: none)
+    house_rules: HouseRules | None = None
     # what one walk over the game's cards finds (see Tally and tally()): worked out on
     # first use and kept, since the rules, the brackets and the report all read it
     _tally: Tally | None = field(default=None, init=False, repr=False, compare=False)

@@ -14,7 +14,7 @@ from validator.card_facts import is_instant_or_sorcery
 from validator.decklist import NOBODY, Decklist, Designation, Section
 from validator.deck_facts import Deck, card_count, commander_identity, judged_in
 from validator.formats import (
-    COMMANDER, FORMATS, FieldNotInFormat, Format, FormatData, format_named, named_in_file,
+    COMMANDER, FORMATS, FieldNotInFormat, Format, FormatData, HouseRules, format_named, named_in_file,
 )
 from validator.overview import Overview, overview
 from validator.phrasing import and_list, plural
@@ -57,6 +57,7 @@ class Report:
     signature_spells: tuple[str, ...] = ()
     # every format's verdict, by key in FORMATS order (check(with_formats=True); else None)
     formats: Mapping[str, FormatVerdict] | None = None
+    house_rules: HouseRules | None = None  # the table's own list it was judged under (None: none)
 
 
 def validate(deck: Deck, rules: Iterable[Rule] = RULES) -> list[Violation]:
@@ -79,6 +80,7 @@ def check(
     format_data: FormatData | None = None,
     with_formats: bool = False,
     unavailable: Collection[str] = (),
+    house_rules: HouseRules | None = None,
 ) -> Report:
     """Assemble the deck, validate it, and add the decklist's own problems into one Report.
 
@@ -98,6 +100,9 @@ def check(
     `with_formats` fills Report.formats: every format's verdict (judge_formats), sharing
     this check's work. `unavailable` are names (as typed, unresolved) the card data could
     not be asked about in time: a card_lookup_unavailable warning names them.
+    `house_rules` is the table's own list (formats.HouseRules, names resolved): its bans
+    and unbans join the rules in every format judged, and its max_bracket is the declared
+    bracket where brackets apply, unless `bracket` declares one.
     """
     fmt, inferred = _judged_format(decklist, game_format)
     designation = named_designation(decklist, cards, designation)
@@ -105,7 +110,7 @@ def check(
         raise FieldNotInFormat("bracket", fmt, tuple(f for f in FORMATS if f.brackets))
     if designation.signature_spells and not fmt.signature_spells:
         raise FieldNotInFormat("signature_spells", fmt, tuple(f for f in FORMATS if f.signature_spells))
-    judging = _Judging(decklist, cards, suggestions, designation, format_data)
+    judging = _Judging(decklist, cards, suggestions, designation, format_data, house_rules)
     deck, problems, found = judging.judged(fmt)
     if inferred is not None:
         problems = (*problems, inferred)
@@ -115,8 +120,14 @@ def check(
         problems = tuple(p for p in problems if p.code != Code.COMMANDER_INFERRED)
     elif deck.companion is not None:
         problems = tuple(_companion_among_inferred(p, deck.companion) for p in problems)
+    by_house = bracket is None and house_rules is not None and house_rules.max_bracket is not None and fmt.brackets
+    if by_house:
+        bracket = house_rules.max_bracket
     evaluated = brackets.evaluate(deck, bracket_data or brackets.NO_DATA, bracket) if fmt.brackets else None
     declared = [_with_lines(v, deck) for v in brackets.violations(evaluated)] if bracket is not None else ()
+    if by_house:  # say whose bracket it is
+        whose = house_rules.rules[0].upper() + house_rules.rules[1:]
+        declared = [replace(v, message=f"{v.message} ({whose} allow bracket {bracket} at most.)") for v in declared]
     violations = sorted([*problems, *found, *declared], key=Violation.sort_key)
     return Report(
         valid=not any(v.severity == Severity.ERROR for v in violations),
@@ -131,6 +142,7 @@ def check(
         game_format=fmt.key,
         signature_spells=tuple(e.card.name for e in deck.signature_spells),
         formats=judging.verdicts() if with_formats else None,
+        house_rules=house_rules,
     )
 
 
@@ -156,6 +168,7 @@ def _lookup_unavailable(decklist: Decklist, cards: Mapping[str, Card], names: Co
 def judge_formats(
     decklist: Decklist, cards: Mapping[str, Card],
     designation: Designation = NOBODY, format_data: FormatData | None = None,
+    house_rules: HouseRules | None = None,
 ) -> dict[str, FormatVerdict]:
     """Every format's verdict for one parsed and resolved list, by key in FORMATS order
     (DESIGN's include=formats block): valid, the distinct error codes, and the status
@@ -170,18 +183,19 @@ def judge_formats(
     messages, never a verdict, so none are asked for.)
     """
     designation = named_designation(decklist, cards, designation)
-    return _Judging(decklist, cards, None, designation, format_data).verdicts()
+    return _Judging(decklist, cards, None, designation, format_data, house_rules).verdicts()
 
 
 class _Judging:
     """One list's resolved inputs and what the formats can share of judging them."""
 
-    __slots__ = ("decklist", "cards", "suggestions", "designation", "format_data", "_inferred", "_decks", "_judged")
+    __slots__ = ("decklist", "cards", "suggestions", "designation", "format_data", "house_rules", "_inferred",
+                 "_decks", "_judged")
 
     def __init__(self, decklist: Decklist, cards: Mapping[str, Card], suggestions, designation: Designation,
-                 format_data: FormatData | None) -> None:
+                 format_data: FormatData | None, house_rules: HouseRules | None = None) -> None:
         self.decklist, self.cards, self.suggestions = decklist, cards, suggestions
-        self.designation, self.format_data = designation, format_data
+        self.designation, self.format_data, self.house_rules = designation, format_data, house_rules
         self._inferred: dict[tuple, Decklist] = {}  # (who commands, size, ...) -> the list as inferred
         # (id of that list, whether signature spells change its assembly) -> [its Deck, what
         # DECK_RULES found in it]
@@ -237,6 +251,8 @@ class _Judging:
         if slot is None:
             deck = assemble(listed, self.cards, self.suggestions, self.designation,
                             game_format=fmt, format_data=self.format_data)
+            if self.house_rules is not None:  # a fresh Deck, no one else's yet
+                object.__setattr__(deck, "house_rules", self.house_rules)
             slot = self._decks[key] = [deck, validate(deck, DECK_RULES)]
         deck = slot[0] if slot[0].format is fmt else judged_in(slot[0], fmt)
         return deck, listed.problems, slot

@@ -36,6 +36,35 @@ class FormatData:
 
 NO_FORMAT_DATA = FormatData()
 
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """A table's own list ("rule 0": a playgroup's, a store's or a tournament's; DESIGN.md
+    "House rules"), resolved to canonical card names by the caller, like FormatData.
+
+    `banned`: not in the deck, commanders and companion included (house_banned);
+    `banned_as_commander`: not as a commander, legal in the deck (house_banned_as_commander);
+    `unbanned`: the format's own ban on the card (banned, or banned as commander) is lifted
+    here (house_unbanned says so), every other rule still judges it; `max_bracket` (1-4):
+    the bracket the table declares, unless the request declares its own. `name` is what the
+    verdict says it was judged under; `profile` the operator's profile it came from (None:
+    given with the request).
+    """
+
+    banned: frozenset[str] = frozenset()
+    banned_as_commander: frozenset[str] = frozenset()
+    unbanned: frozenset[str] = frozenset()
+    max_bracket: int | None = None
+    name: str | None = None
+    profile: str | None = None
+
+    @property
+    def rules(self) -> str:
+        """"Thursday at the store's rules", or "the house rules" when they have no name."""
+        if not self.name:
+            return "the house rules"
+        return f"{self.name}' rules" if self.name.endswith("s") else f"{self.name}'s rules"
+
 # Lutri's companion-only ban: 2026-02-09 Commander B&R (RULES.md 5.2). Scryfall's
 # legalities cannot express a role ban, so this one name is hard-coded here.
 BANNED_AS_COMPANION = frozenset({"Lutri, the Spellchaser"})

@@ -4,6 +4,11 @@ commander whose value is the format's `commander_ban`), not_legal (a value outsi
 `deck_values`); and one legality_unknown warning naming every card with no value for the
 key, plus the commanders the format's data cannot verify. `legality_codes` is its
 codes-only twin for the all-formats block (same answers, no messages built).
+
+House rules (Deck.house_rules, DESIGN.md "House rules") change the screen in one way: a
+card they unban is not banned or banned_as_commander, a house_unbanned warning says so
+instead, and the rest of the screen still judges it. Their own bans are the rule
+`house_rules` below: house_banned and house_banned_as_commander.
 """
 
 from __future__ import annotations
@@ -13,22 +18,23 @@ from typing import Iterator
 from validator.card_facts import is_non_deck, non_deck_kind
 from validator.deck import Card, Entry
 from validator.deck_facts import Deck, deck_format, deck_format_data, tally
-from validator.formats import Format
-from validator.phrasing import and_list, card_names, line_numbers
+from validator.formats import Format, HouseRules
+from validator.phrasing import a_or_an, and_list, card_names, line_numbers
 from validator.violations import Code, Severity, Violation
 
 
 def legality(deck: Deck) -> Iterator[Violation]:
     """One legality code per card, first match: non_deck_card, banned, banned_as_commander,
     not_legal, read from the format's own legality key; and one legality_unknown warning
-    naming every card whose data has no value for that key (never taken as legal)."""
+    naming every card whose data has no value for that key (never taken as legal). A ban
+    the house rules lift is a house_unbanned warning instead."""
     fmt = deck_format(deck)
     unknown: list[Entry] = []
     for entry, code in _legality_codes(deck, fmt):
         if code == Code.LEGALITY_UNKNOWN:
             unknown.append(entry)
         else:
-            yield _legality_violation(entry, code, fmt)
+            yield _legality_violation(entry, code, fmt, deck.house_rules)
     unverified = _unverified(deck, fmt)
     if unknown or unverified:
         yield _legality_unknown(unknown, unverified, fmt)
@@ -36,10 +42,10 @@ def legality(deck: Deck) -> Iterator[Violation]:
 
 def legality_codes(deck: Deck) -> set[str]:
     """The codes `legality` reports for the deck (its errors, and legality_unknown when it
-    warns), without building its violations (the all-formats block needs only the codes,
-    for seven formats, and whether the data could judge every card)."""
+    warns; never house_unbanned), without building its violations (the all-formats block
+    needs only the codes, for seven formats, and whether the data could judge every card)."""
     fmt = deck_format(deck)
-    codes = {code for _, code in _legality_codes(deck, fmt, every_unknown=False)}
+    codes = {code for _, code in _legality_codes(deck, fmt, every_unknown=False) if code != Code.HOUSE_UNBANNED}
     if Code.LEGALITY_UNKNOWN not in codes and _unverified(deck, fmt):
         codes.add(Code.LEGALITY_UNKNOWN)
     return codes
@@ -69,6 +75,7 @@ def _legality_codes(deck: Deck, fmt: Format, every_unknown: bool = True) -> Iter
         return
     commanders = {id(e) for e in deck.commanders}
     by_key = fmt.commanders.by_key
+    lifted = deck.house_rules.unbanned if deck.house_rules is not None else frozenset()
     said_unknown = False
     for entry in suspects:
         card = entry.card
@@ -79,23 +86,38 @@ def _legality_codes(deck: Deck, fmt: Format, every_unknown: bool = True) -> Iter
                 yield entry, Code.LEGALITY_UNKNOWN
             continue
         code = _legality_code(card, fmt, id(entry) in commanders)
+        if lifted and code in _LIFTED and card.name in lifted:
+            # the house rules allow it: judged as the card it would be without the ban
+            yield entry, Code.HOUSE_UNBANNED
+            code = _legality_code(card, fmt, id(entry) in commanders, lifted=True)
         if code is not None:
             yield entry, code
 
 
-def _legality_code(card: Card, fmt: Format, commander: bool) -> str | None:
+_LIFTED = (Code.BANNED, Code.BANNED_AS_COMMANDER)  # the format's bans house rules can lift
+
+
+def _legality_code(card: Card, fmt: Format, commander: bool, lifted: bool = False) -> str | None:
     """The one legality code of a card (a commander, when `commander`) in the format:
     non_deck_card, banned, banned_as_commander, legality_unknown (no value for the key),
-    not_legal, or None."""
+    not_legal, or None. `lifted`: the format's bans do not apply (the house rules unban
+    it), so a `banned` value reads as the legal card it would be."""
     if not card.plain and non_deck_kind(card):
         return Code.NON_DECK_CARD
     if commander and not fmt.commanders.by_key:
         return None  # judged by the format's commander list alone (commander_ineligible)
     value = card.legalities.get(fmt.legality_key)
+    if lifted:
+        return None if value is not None and value in ("banned", fmt.commander_ban) else _pool_code(value, fmt)
     if value == "banned" or "Conspiracy" in card.types:
         return Code.BANNED
     if commander and value is not None and value == fmt.commander_ban:
         return Code.BANNED_AS_COMMANDER
+    return _pool_code(value, fmt)
+
+
+def _pool_code(value: str | None, fmt: Format) -> str | None:
+    """legality_unknown (no value), not_legal (outside the format's card pool), or None."""
     if value is None:
         return Code.LEGALITY_UNKNOWN
     if value not in fmt.deck_values:
@@ -103,7 +125,7 @@ def _legality_code(card: Card, fmt: Format, commander: bool) -> str | None:
     return None
 
 
-def _legality_violation(entry: Entry, code: str, fmt: Format) -> Violation:
+def _legality_violation(entry: Entry, code: str, fmt: Format, house: HouseRules | None = None) -> Violation:
     """The violation of one entry's legality code (not legality_unknown: one warning names them all)."""
     name = entry.card.name
     if code == Code.NON_DECK_CARD:
@@ -112,9 +134,45 @@ def _legality_violation(entry: Entry, code: str, fmt: Format) -> Violation:
         message = f"{name} is banned in {fmt.name}."
     elif code == Code.BANNED_AS_COMMANDER:
         message = f"{name} is banned as a {fmt.role} in {fmt.name} (it is legal in the deck)."
+    elif code == Code.HOUSE_UNBANNED and house is not None:
+        value = entry.card.legalities.get(fmt.legality_key)
+        what = "banned" if value == "banned" or "Conspiracy" in entry.card.types else f"banned as {a_or_an(fmt.role)}"
+        return Violation(code, f"{name} is {what} in {fmt.name}, but {house.rules} allow it.", Severity.WARNING,
+                         cards=(name,), lines=entry.lines)
     else:
         message = f"{name} is not legal in {fmt.name}."
     return Violation(code, message, cards=(name,), lines=entry.lines)
+
+
+def house_rules(deck: Deck) -> Iterator[Violation]:
+    """The table's own bans (DESIGN.md "House rules"): house_banned for each card they ban
+    in the deck, commanders and companion included; house_banned_as_commander for each
+    commander they ban in that role (legal in the deck). A card no deck may hold is
+    non_deck_card alone."""
+    house = deck.house_rules
+    if house is None or not (house.banned or house.banned_as_commander):
+        return
+    banned = tally(deck).names & house.banned  # set & set walks the smaller: the deck, not the list
+    companion = deck.companion
+    if companion is not None and companion.card.name in house.banned:
+        banned |= {companion.card.name}
+    as_commander = ({e.card.name for e in deck.commanders} & house.banned_as_commander) - banned
+    if not banned and not as_commander:
+        return
+    role = deck_format(deck).role
+    zone = [*deck.commanders, *deck.main, companion] if companion else [*deck.commanders, *deck.main]
+    for name in sorted(banned | as_commander):
+        entries = [e for e in (deck.commanders if name in as_commander else zone)
+                   if e.card.name == name and not is_non_deck(e.card)]
+        if not entries:
+            continue
+        if name in banned:
+            yield Violation(Code.HOUSE_BANNED, f"{name} is banned under {house.rules}.", cards=(name,),
+                            lines=line_numbers(entries))
+        else:
+            yield Violation(Code.HOUSE_BANNED_AS_COMMANDER,
+                            f"{name} is banned as {a_or_an(role)} under {house.rules} (it is legal in the deck).",
+                            cards=(name,), lines=line_numbers(entries))
 
 
 def _legality_unknown(entries: list[Entry], unverified: list[Entry], fmt: Format) -> Violation:

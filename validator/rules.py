@@ -24,7 +24,7 @@ from validator.deck_facts import (
     COLOR_LETTERS, Deck, assumed_colors, card_count, chosen_basic_land_type, commander_identity, deck_format,
     deck_format_data, designated_commanders, identity_entries, tally, unchosen_commanders,
 )
-from validator.legality import legality, legality_codes
+from validator.legality import house_rules, legality, legality_codes
 from validator.phrasing import (
     a_or_an, about, and_list, card_names, color_text, commander_word, included_role, is_are, line_numbers, or_list,
     pairing_summary, plural,
@@ -414,6 +414,7 @@ RULES: tuple[Rule, ...] = (
     color_identity,
     color_choice,
     legality,
+    house_rules,
     companion_ineligible,
     companion_condition,
     signature_spell,
@@ -432,6 +433,7 @@ FORMAT_RULES: tuple[Rule, ...] = (
     deck_size,
     color_identity,
     legality,
+    house_rules,
     companion_ineligible,
     companion_condition,
     signature_spell,

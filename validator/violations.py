@@ -55,6 +55,10 @@ class Code(StrEnum):
     AMBIGUOUS_CARD = "ambiguous_card"
     # Names the card data lacks that could not be looked up in time (also unknown_card).
     CARD_LOOKUP_UNAVAILABLE = "card_lookup_unavailable"
+    # House rules (DESIGN.md): a table's own list, sent with the request or kept as a profile.
+    HOUSE_BANNED = "house_banned"
+    HOUSE_BANNED_AS_COMMANDER = "house_banned_as_commander"
+    HOUSE_UNBANNED = "house_unbanned"
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,4 +169,15 @@ ABOUT: dict[Code, CodeInfo] = {
     Code.CARD_LOOKUP_UNAVAILABLE: CodeInfo(WARNING, "Names the store lacks that could not be looked up because "
                                                     "Scryfall did not answer in time (down, slow, 429 lockout); "
                                                     "they are also `unknown_card`."),
+    Code.HOUSE_BANNED: CodeInfo(ERROR, "A card the request's house rules ban (`house_rules.banned`), anywhere in the "
+                                       "deck: commanders, the companion and signature spells included. One "
+                                       "violation a card; the format's own `banned` is reported beside it."),
+    Code.HOUSE_BANNED_AS_COMMANDER: CodeInfo(ERROR, "A commander the house rules ban in that role "
+                                                    "(`house_rules.banned_as_commander`); the card is legal in the "
+                                                    "deck. A card the house rules ban outright is `house_banned` "
+                                                    "alone."),
+    Code.HOUSE_UNBANNED: CodeInfo(WARNING, "A card the format bans (or bans as commander) that the house rules "
+                                           "allow (`house_rules.unbanned`): the format's `banned` or "
+                                           "`banned_as_commander` is not reported for it, and every other rule "
+                                           "(color identity, singleton, `not_legal`...) still judges it."),
 }

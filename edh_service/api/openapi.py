@@ -12,7 +12,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, jsonify, render_template_string
 
-from edh_service.api import format_schemas, schemas
+from edh_service.api import format_schemas, house_schemas, schemas
 
 bp = Blueprint("openapi", __name__)
 
@@ -83,6 +83,9 @@ TEXT_PARAMETERS = [
     {"in": "query", "name": "bracket", "schema": {"type": "integer", "minimum": 1, "maximum": 5},
      "description": "Declare the Commander Bracket, 1 to 5: what the list breaks in it is an error "
                     "(bracket_*). A JSON `bracket` wins."},
+    {"in": "query", "name": "house_rules",
+     "schema": {"type": "string", "pattern": house_schemas.PROFILE_PATTERN, "maxLength": 64},
+     "description": "A house rules profile's name (GET /api/v1/house-rules); a JSON `house_rules` wins."},
     {"in": "query", "name": "include", "style": "form", "explode": True,
      "schema": {"type": "array", "maxItems": len(schemas.INCLUDES), "items": {"type": "string", "enum": list(schemas.INCLUDES)}},
      "description": "Optional response blocks: `overview`, `formats` (JSON `include` wins)."},
@@ -119,6 +122,14 @@ def operations() -> dict[str, dict]:
                            "the updated_at of the data behind them (null: not loaded).",
             "responses": {"200": {"description": "The formats table.",
                                   "content": {"application/json": {"schema": "FormatsResponseSchema"}}},
+                          "429": TOO_MANY},
+        }},
+        "/api/v1/house-rules": {"get": {
+            "summary": "The house rules profiles",
+            "description": "The operator's profiles (HOUSE_RULES_DIR) a validate request's `house_rules` may name, "
+                           "with how many cards each list holds. A broken profile file is not listed (see /readyz).",
+            "responses": {"200": {"description": "The profiles, by name.",
+                                  "content": {"application/json": {"schema": "HouseRulesListSchema"}}},
                           "429": TOO_MANY},
         }},
         "/api/v1/cards/{name}": {"get": {
@@ -159,6 +170,8 @@ def spec_dict() -> dict:
                              "where, and why? Violation codes are stable; messages may change."},
     )
     spec.components.schema("Error", schema=schemas.ErrorSchema)
+    # house_rules is a profile's name or this object (house_schemas.house_rules_field's oneOf)
+    spec.components.schema("HouseRulesRequest", schema=house_schemas.HouseRulesRequestSchema)
     for path, ops in operations().items():
         spec.path(path=path, operations=ops)
     document = spec.to_dict()

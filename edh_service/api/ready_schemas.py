@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
+from edh_service.api.house_schemas import ReadyHouseRulesSchema
+
 
 class HealthSchema(Schema):
     """Response of GET /healthz."""
@@ -67,6 +69,8 @@ class ReadySchema(Schema):
     card_names = fields.Nested(CardNamesSchema, required=True,
                                metadata={"description": "Not a readiness condition: without the table, names "
                                                         "in other languages are unknown cards."})
+    house_rules = fields.Nested(ReadyHouseRulesSchema, metadata={
+        "description": "Present when HOUSE_RULES_DIR is set: the profiles served and each broken file (not served)."})
     degraded = fields.Boolean(metadata={"description": "Present (true) when the last background sync "
                                                       "failed: answers come from the last good store."})
     last_sync_error = fields.String(metadata={"description": "That the last sync failed (with degraded); "

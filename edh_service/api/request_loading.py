@@ -21,6 +21,7 @@ from typing import Any, Callable
 from marshmallow import Schema, ValidationError, fields, missing, validate
 
 from edh_service.api.format_schemas import GameFormat
+from edh_service.api.house_schemas import HouseRulesField
 from validator.formats import UnknownFormat, format_named
 
 Check = Callable[[Any], Any]
@@ -101,6 +102,8 @@ def _compile_field(field: fields.Field) -> Check | None:
     elif type(field) is fields.Dict:
         kind = _dict_of(_compile_field(field.key_field) if field.key_field else _any,
                         _compile_field(field.value_field) if field.value_field else _any)
+    elif type(field) is HouseRulesField:  # a profile's name or the rules: one check for each
+        kind = _either(_compile_field(field.profile_field), _compile_schema(field.schema))
     elif type(field) is fields.Nested and not field.many and isinstance(field.nested, (Schema, type)):
         nested = field.nested if isinstance(field.nested, Schema) else field.nested()
         kind = _compile_schema(nested) if not field.only and not field.exclude else None
@@ -131,6 +134,8 @@ def _compile_validators(validators: list) -> Callable[[Any], None] | None:
             checks.append(_one_of(frozenset(validator.choices)))
         elif type(validator) is validate.Range:
             checks.append(_range(validator))
+        elif type(validator) is validate.Regexp:
+            checks.append(_matches(validator))
         else:
             return None
 
@@ -187,6 +192,31 @@ def _dict_of(key: Check | None, item: Check | None) -> Check | None:
         if type(value) is not dict:
             raise _Unclear
         return {key(k): item(v) for k, v in value.items()}
+
+    return check
+
+
+def _either(text: Check | None, mapping: Check | None) -> Check | None:
+    """house_schemas.HouseRulesField's loading: a str through `text`, a dict through `mapping`."""
+    if text is None or mapping is None:
+        return None
+
+    def check(value: Any) -> Any:
+        if type(value) is str:
+            return text(value)
+        if type(value) is dict:
+            return mapping(value)
+        raise _Unclear
+
+    return check
+
+
+def _matches(validator: validate.Regexp) -> Callable[[Any], None]:
+    regex = validator.regex  # marshmallow's own test: regex.match
+
+    def check(value: Any) -> None:
+        if regex.match(value) is None:
+            raise _Unclear
 
     return check
 

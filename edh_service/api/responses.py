@@ -15,6 +15,7 @@ from card_data import StoreMetadata
 from edh_service.api.schemas import OverviewSchema
 from validator.brackets import Bracket
 from validator.engine import FormatVerdict, Report
+from validator.formats import HouseRules
 from validator.overview import Overview
 from validator.violations import Code, Violation
 
@@ -106,6 +107,7 @@ def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | N
     body["translated"] = [{"name": name, "card": card, "lang": lang, "lines": list(lines)}
                           for name, card, lang, lines in translated]
     body["bracket"] = dump_bracket(report.bracket)
+    body["house_rules"] = dump_house_rules(report.house_rules)
     body["card_data"] = dump_card_data(card_meta)
     include = include or ()
     if "overview" in include and report.overview is not None:
@@ -113,6 +115,16 @@ def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | N
     if "formats" in include and report.formats is not None:
         body["formats"] = dump_formats(report.formats)
     return body
+
+
+def dump_house_rules(rules: HouseRules | None) -> dict | None:
+    """The `house_rules` block (HouseRulesBlockSchema's shape): what the deck was judged under
+    and how many cards each list holds; None (null) when none."""
+    if rules is None:
+        return None
+    return {"name": rules.name, "profile": rules.profile, "banned": len(rules.banned),
+            "banned_as_commander": len(rules.banned_as_commander), "unbanned": len(rules.unbanned),
+            "max_bracket": rules.max_bracket}
 
 
 def dump_formats(formats: Mapping[str, FormatVerdict]) -> dict:

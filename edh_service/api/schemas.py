@@ -18,6 +18,7 @@ from marshmallow import Schema, fields, post_dump, validate
 from validator.brackets import BRACKETS
 from validator.deck import WUBRG
 from edh_service.api.format_schemas import GAME_FORMATS, FormatsBlockSchema, game_format_field
+from edh_service.api.house_schemas import HouseRulesBlockSchema, house_rules_field
 from edh_service.api.ready_schemas import HealthSchema, ReadySchema  # noqa: F401 - the OpenAPI document names them
 from validator.overview import COLORS, CURVE_BUCKETS
 from validator.parse import FORMATS, MAX_NAME_LENGTH
@@ -124,6 +125,7 @@ class ValidateRequestSchema(Schema):
                                  "marks (a 422 in any other format)."},
     )
     bracket = bracket_field()
+    house_rules = house_rules_field()
     include = fields.List(
         fields.String(validate=validate.OneOf(INCLUDES)),
         load_default=None,
@@ -311,6 +313,8 @@ class ReportSchema(Schema):
                                                       "language; empty when none."})
     bracket = fields.Nested(BracketSchema, required=True, allow_none=True,
                             metadata={"description": "null outside commander (brackets are Commander's)."})
+    house_rules = fields.Nested(HouseRulesBlockSchema, required=True, allow_none=True,
+                                metadata={"description": "The house rules it was judged under; null when none."})
     card_data = fields.Nested(CardDataSchema, required=True)
     overview = fields.Nested(OverviewSchema, metadata={"description": 'Only when the request asks: "include": '
                                                                     '["overview"] (or ?include=overview).'})

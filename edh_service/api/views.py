@@ -7,14 +7,10 @@ errors.py.
 
 from __future__ import annotations
 
-import codecs
-import json
-import re
 from typing import Any, Mapping
 
-from flask import Blueprint, current_app, jsonify, request
-from marshmallow import Schema, ValidationError
-from werkzeug.exceptions import BadRequest, NotFound, UnsupportedMediaType
+from flask import Blueprint, current_app, jsonify
+from werkzeug.exceptions import NotFound
 
 from card_data import CardDataUnavailable
 from card_data.errors import DeckSourceError
@@ -22,36 +18,24 @@ from card_data.lists.refresh import SHRUNK
 from card_data.sites import SiteDeck
 from card_data.store.list_tables import BRACKET_LISTS, FORMAT_LISTS, ListStatus
 from card_data.repository import MAX_SUGGESTED_NAMES
-from edh_service import card_extension, deck_urls, pipeline
-from edh_service.api import json_codec, responses, schemas
+from edh_service import card_extension, deck_urls, house_rules, pipeline
+from edh_service.house_profiles import Profile, profiles_in
+from edh_service.api import responses, schemas
 from edh_service.serving import observability
 from edh_service.card_extension import get_repository
 from edh_service.api.errors import deck_source_error, unprocessable
-from edh_service.api.request_loading import loader_for, trimmed
+from edh_service.api.reading import load, read_json, read_validate_request
 from validator.brackets import BracketData, card_flags
 from validator.decklist import Decklist, Designation
 from validator.formats import FieldNotInFormat, UnknownFormat, format_table
 from validator.parse import DecklistError, parse, split_lines
 from validator.parse.common import line_count as count_lines
-from validator.phrasing import and_list
 from validator.card_facts import commander_eligibility, pairing_abilities
 
 # What /readyz says of a failing sync: upstream error text (Scryfall's or a proxy's answer,
 # paths, addresses) is for the log, where runtime.BackgroundSync writes it, not for any client.
 SYNC_FAILED = "The last card data sync failed; the service's log says why."
 BATCH_MIN_SUGGESTIONS = 1  # each deck of a batch still gets a suggestion for its first typo
-# A JSON escape of a UTF-16 surrogate, \uD800 to \uDFFF (any case).
-SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
-# The charsets a text/plain body may name (Python's codec names, "-" read as "_"): Unicode's
-# and the registered legacy ones. The codec registry holds more that are no charset:
-# unicode_escape and raw_unicode_escape decode backslash escapes nobody typed (and made a
-# lone surrogate, a 500, out of "\\ud800"), UTF-7 hides markup from filters, and punycode,
-# idna, charmap, palmos and undefined are no text encodings anyone sends a list in.
-TEXT_CHARSETS = re.compile(
-    r"(?:utf_8(?:_sig)?|utf_(?:16|32)(?:_[lb]e)?|ascii|iso8859_\d+|cp\d+|mac_[a-z0-9]+|koi8_[a-z]|"
-    r"kz1048|ptcp154|tis_620|hp_roman8|shift_jis(?:_2004|x0213)?|euc_[a-z0-9_]+|gb2312|gbk|gb18030|"
-    r"hz|big5(?:hkscs)?|iso2022_[a-z0-9_]+|johab)\Z")
-QUERY_LISTS = ("commanders", "include", "signature_spells")  # the query options that are lists: repeat them for more values
 
 
 # --- the API ---------------------------------------------------------------------------
@@ -79,6 +63,7 @@ def validate_batch():
     decks = data["decks"]
     for index, deck in enumerate(decks):
         one_source(deck, ("decks", str(index)))
+    check_batch_house_rules(decks)
     sites = fetch_batch(decks)
     texts = [deck["decklist"] if site is None else site.decklist for deck, site in zip(decks, sites)]
     check_batch_lines(texts, current_app.config["BATCH_LINE_LIMIT"])
@@ -154,6 +139,35 @@ def formats():
     }})
 
 
+@bp.get("/house-rules")
+def house_rules_profiles():
+    """The operator's house rules profiles (HOUSE_RULES_DIR): what a request's house_rules may name."""
+    return jsonify({"profiles": profiles_in(current_app.extensions).listing()})
+
+
+def check_batch_house_rules(decks: list[Mapping[str, Any]]) -> None:
+    """422 when the distinct house rules a batch sends hold more than MAX_BATCH_NAMES names in
+    all: each list is resolved once, but fifty different lists of 500 names would be 25,000
+    names to resolve (a profile is resolved once per version, whatever the batch)."""
+    sent = {house_rules.HouseList.of(deck["house_rules"]) for deck in decks if isinstance(deck.get("house_rules"), dict)}
+    names = sum(len(house.names()) for house in sent)
+    if names > house_rules.MAX_BATCH_NAMES:
+        message = (f"The batch's house rules name {names:,} cards in all; at most {house_rules.MAX_BATCH_NAMES:,} "
+                   "are accepted. Send the same rules with each deck, or keep them as a profile (HOUSE_RULES_DIR).")
+        raise unprocessable(message, {"decks": [message]})
+
+
+def house_rules_of(data: Mapping[str, Any]) -> house_rules.HouseList | Profile | None:
+    """The request's house rules: the profile it names (UnknownProfile for none), the rules
+    it sends, or None."""
+    given = data.get("house_rules")
+    if given is None:
+        return None
+    if isinstance(given, str):
+        return profiles_in(current_app.extensions).get(given)
+    return house_rules.HouseList.of(given)
+
+
 def parse_batch(decks: list[Mapping[str, Any]], sites: list[SiteDeck | None],
                 limit: int) -> list[tuple[Decklist, deck_urls.Judged | None]]:
     """Every deck of a batch parsed before any is checked (a linked deck as deck_urls.judged
@@ -220,10 +234,12 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, dec
 
     No `format`: the list's own (format_inferred), else Commander. A field the format has
     no use for (a declared bracket outside Commander, signature spells outside Oathbreaker)
-    is a 422 naming it: the format may be the one the list named, known only here."""
+    is a 422 naming it: the format may be the one the list named, known only here. House
+    rules naming an unknown profile, or a name that is no card, are a 422 too."""
     repo = get_repository()
     include = data.get("include") or ()
     try:
+        house = house_rules_of(data)
         report, source, translated = pipeline.validate_text(
             from_link.deck.decklist if from_link else data["decklist"],
             repo,
@@ -237,9 +253,11 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, dec
             game_format=data.get("format"),
             with_formats="formats" in include,
             lookup=card_extension.lookup_budget(),
+            house_rules=house,
         )
-    except (FieldNotInFormat, UnknownFormat) as error:
-        errors: dict = {error.field: [str(error)]}
+    except (FieldNotInFormat, UnknownFormat, house_rules.HouseRulesError) as error:
+        errors: dict = ({"house_rules": error.errors} if isinstance(error, house_rules.HouseRulesError)
+                        else {error.field: [str(error)]})
         for key in reversed(where):
             errors = {key: errors}
         raise unprocessable(str(error), errors) from None
@@ -268,115 +286,6 @@ def card_body(card, described: Mapping[str, Any], bracket_data: BracketData) -> 
     })
 
 
-# --- reading requests ------------------------------------------------------------------
-
-
-def read_validate_request() -> dict:
-    """A validate request from JSON, or from a text/plain body; query parameters give the
-    options either way (JSON fields win over them)."""
-    served = request._get_current_object()  # one look-up through the context proxy
-    if served.is_json:
-        body = read_json()
-        if isinstance(body, dict) and served.args:
-            body = {**query_options(), **body}
-        return load(schemas.validate_request_schema, body)
-    if served.mimetype == "text/plain":
-        return load(schemas.validate_request_schema, {**query_options(), "decklist": read_text()})
-    raise UnsupportedMediaType("Send the decklist as application/json or text/plain.")
-
-
-def query_options() -> dict:
-    """The options given as query parameters, checked like the JSON fields (422 if wrong)."""
-    if not request.args:
-        return {}
-    given = {key: values if key in QUERY_LISTS else values[0] for key, values in request.args.lists()}
-    # ?bracket=3&bracket=4 was silently 3: a single-valued option given twice is refused
-    repeated = [key for key, values in request.args.lists()
-                if len(values) > 1 and key not in QUERY_LISTS and key in schemas.validate_query_schema.fields]
-    if repeated:
-        raise unprocessable(f"The query string gives {and_list(repeated)} more than once; give each option once.",
-                            {key: ["Given more than once; give it once."] for key in repeated})
-    loaded = load(schemas.validate_query_schema, given)
-    return {key: value for key, value in loaded.items() if key in given}  # no defaults yet
-
-
-def read_json() -> Any:
-    """The JSON body; 415 for another media type, 400 when it does not parse."""
-    served = request._get_current_object()  # one look-up through the context proxy
-    if not served.is_json:
-        raise UnsupportedMediaType("Send a JSON body with Content-Type: application/json.")
-    data = served.get_data()
-    # json.loads rather than request.get_json: parse_int keeps a 5,000-digit number from
-    # reading as broken JSON (a 400), and the parser's reason reaches the client (Flask hides it).
-    try:
-        body = json_codec.loads(data, parse_int=schemas.integer)  # orjson, else json.loads
-    except UnicodeDecodeError:
-        raise BadRequest("The JSON body is not valid UTF-8.") from None
-    except ValueError as error:
-        raise BadRequest(f"The body is not valid JSON: {error}") from None
-    except RecursionError:
-        # json.loads recurses once per nesting level: 100,000 "[" overflowed into a 500.
-        raise BadRequest("The JSON body is nested too deeply.") from None
-    try:
-        # JSON may escape a lone surrogate ("\ud800"): valid JSON, but no text. It reached
-        # SQLite's UTF-8 encoder as a 500; refuse it here like any other undecodable body.
-        # Only an escape can make one (strict UTF-8 refuses encoded surrogates), so a body
-        # without any such escape is not encoded again (that cost ~10 µs a deck).
-        if SURROGATE_ESCAPE.search(data):
-            json.dumps(body, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        raise BadRequest("The JSON body holds an unpaired surrogate escape; it is not valid Unicode.") from None
-    return body
-
-
-def read_text() -> str:
-    """A text/plain body decoded with its charset (UTF-8 by default); 415 for a charset that
-    is no text charset (TEXT_CHARSETS), even where Python has a codec by that name."""
-    charset = request.mimetype_params.get("charset", "utf-8")
-    try:
-        codec = codecs.lookup(charset).name
-    except LookupError:
-        codec = ""
-    if not TEXT_CHARSETS.match(codec.replace("-", "_")):
-        raise UnsupportedMediaType(f"Unsupported charset {charset!r}: send UTF-8 (or another text charset "
-                                   "such as UTF-16 or Windows-1252).")
-    # utf-8-sig drops the byte-order mark Windows editors write, so line 1 still parses.
-    codec = "utf-8-sig" if codec == "utf-8" else codec
-    try:
-        return request.get_data(cache=False).decode(codec)
-    except UnicodeDecodeError as error:
-        raise BadRequest(f"The body is not valid {charset}: byte {error.start} cannot be decoded.") from None
-    except UnicodeError:  # some codecs raise the bare base class
-        raise BadRequest(f"The body is not valid {charset}.") from None
-
-
-def load(schema: Schema, data: Any) -> dict:
-    """Load through a schema (its compiled checks for the clear case, request_loading);
-    shape problems become a 422 listing every field."""
-    try:
-        return loader_for(schema).load(data)
-    except ValidationError as error:
-        message = "The request does not have the expected shape."
-        messages = trimmed(error.messages)
-        unknown = format_message(messages)
-        if unknown:  # DESIGN: the message itself lists the seven keys
-            message = f"{message} {unknown}"
-        raise unprocessable(message, messages) from None
-
-
-def format_message(messages: Any) -> str | None:
-    """The first `format` field's message in a schema's (nested) error messages, if any."""
-    if not isinstance(messages, Mapping):
-        return None
-    for key, value in messages.items():
-        if key == "format" and isinstance(value, list) and value and isinstance(value[0], str):
-            return value[0]
-        found = format_message(value)
-        if found:
-            return found
-    return None
-
-
 # --- health ----------------------------------------------------------------------------
 
 
@@ -399,6 +308,9 @@ def readyz():
     if syncer is not None and syncer.last_error:
         # Still serving from the last good store, but it is not being refreshed: say so.
         body.update(degraded=True, last_sync_error=SYNC_FAILED)
+    profiles = profiles_in(current_app.extensions)
+    if profiles.folder is not None:  # the profiles served and the broken ones: not a readiness condition
+        body["house_rules"] = profiles.status()
     redis = observability.redis_status(current_app)
     if redis is not None:
         # Validation goes on without Redis (limits fail open): ready, and saying so.

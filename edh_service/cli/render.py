@@ -53,7 +53,9 @@ def file_status(result: Checked, strict: bool) -> str:
     verdict = "invalid" if result.fails(strict) else "valid"
     judged = judged_in(result)
     where = f" in {judged}" if judged else ""
-    return f"{result.name}: {verdict}{where} ({plural(errors, 'error')}, {plural(warnings, 'warning')})"
+    house = result.report.house_rules
+    under = f" under {house.rules}" if house is not None else ""
+    return f"{result.name}: {verdict}{where}{under} ({plural(errors, 'error')}, {plural(warnings, 'warning')})"
 
 
 def judged_in(result: Checked) -> str | None:
@@ -67,6 +69,18 @@ def signature_line(result: Checked) -> str | None:
     """'signature spells: Brainstorm' for an Oathbreaker deck that has them."""
     spells = result.report.signature_spells if result.report is not None else ()
     return f"signature {'spells' if len(spells) > 1 else 'spell'}: {and_list(spells)}" if spells else None
+
+
+def house_rules_line(result: Checked) -> str | None:
+    """'house rules: Thursday at the store (profile thursday): 1 banned, ...': what the file was
+    judged under; None without house rules."""
+    house = result.report.house_rules if result.report is not None else None
+    if house is None:
+        return None
+    profile = f" (profile {house.profile})" if house.profile else ""
+    bracket = f", max bracket {house.max_bracket}" if house.max_bracket is not None else ""
+    return (f"house rules: {house.name or 'unnamed'}{profile}: {len(house.banned)} banned, "
+            f"{len(house.banned_as_commander)} banned as commander, {len(house.unbanned)} unbanned{bracket}")
 
 
 def bracket_line(result: Checked) -> str | None:
@@ -97,7 +111,7 @@ def render_text(results: Sequence[Checked], *, strict: bool, card_meta: StoreMet
     lines = []
     for result in results:
         lines.append(file_status(result, strict))
-        for line in (signature_line(result), bracket_line(result), languages_line(result)):
+        for line in (signature_line(result), house_rules_line(result), bracket_line(result), languages_line(result)):
             if line is not None:
                 lines.append(f"  {line}")
         lines.extend(f"  {violation_line(result.name, v)}" for v in result.violations())
@@ -153,6 +167,8 @@ def github_lines(result: Checked, strict: bool) -> Iterable[str]:
         return
     if (judged := judged_in(result)) is not None:  # outside Commander, say where it was judged
         yield workflow_command("notice", f"judged in {judged}", file=file, title=PROG)
+    if (house := house_rules_line(result)) is not None:  # and under which table's rules
+        yield workflow_command("notice", f"judged under {house}", file=file, title=PROG)
     for v in result.violations():
         level = "error" if v.severity == "error" or strict else "warning"
         yield workflow_command(level, v.message, file=file, line=v.lines[0] if v.lines else None,
@@ -172,6 +188,8 @@ def junit_case(result: Checked, strict: bool) -> ET.Element:
     if result.report is not None:
         properties = bracket_properties(result.report.bracket)
         ET.SubElement(properties, "property", name="format", value=result.report.game_format)
+        if (house := house_rules_line(result)) is not None:
+            ET.SubElement(properties, "property", name="house_rules", value=printable(house))
         for spell in result.report.signature_spells:
             ET.SubElement(properties, "property", name="signature_spell", value=printable(spell))
         case.append(properties)

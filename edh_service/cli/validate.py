@@ -20,12 +20,14 @@ import sys
 import traceback
 from dataclasses import dataclass, replace
 from functools import partial
+from pathlib import Path
 from typing import BinaryIO, Sequence, TextIO
 
 from card_data import CardDataError, CardDataUnavailable, CardRepository, StoreMetadata
 from card_data.errors import DeckSourceError
 from card_data.sites import DeckSites
-from edh_service import config, deck_urls, pipeline
+from edh_service import config, deck_urls, house_rules, pipeline
+from edh_service.house_profiles import Profile, Profiles, read_profile
 from edh_service.pipeline import names_to_resolve
 from edh_service.cli.paths import Input, UsageError, expand_paths, is_document_name
 from edh_service.cli.printable import printable
@@ -35,7 +37,7 @@ from edh_service.cli.results import EXIT_USAGE, Checked, PROG, exit_code
 from edh_service.cli.store import open_card_store
 from validator.brackets import BRACKETS
 from validator.decklist import NOBODY, Decklist, Designation
-from validator.formats import KEYS, FieldNotInFormat, UnknownFormat, format_named
+from validator.formats import KEYS, FieldNotInFormat, HouseRules, UnknownFormat, format_named
 from validator.parse import FORMATS, DecklistError, parse
 from validator.parse.common import snippet
 from validator.violations import Code
@@ -98,6 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "default: the format a list names for itself, else commander")
     parser.add_argument("--signature-spell", action="append", metavar="NAME",
                         help="designate an oathbreaker's signature spell (repeat for two), overriding the lists")
+    parser.add_argument("--house-rules", metavar="PROFILE",
+                        help="judge under a table's own rules: PROFILE is a house rules file (FILE.toml: banned, "
+                        "banned_as_commander, unbanned, max_bracket, name or title), or the name of a profile "
+                        "in --house-rules-dir")
+    parser.add_argument("--house-rules-dir", default=config.setting("HOUSE_RULES_DIR"), metavar="DIR",
+                        help="the folder of house rules profiles a NAME is looked up in (default: $HOUSE_RULES_DIR)")
     return parser
 
 
@@ -122,7 +130,7 @@ def bracket_number(value: str) -> int:
 
 
 def check_file(path: str, repository: CardRepository, designation: Designation | None = None, *,
-               bracket: int | None = None, game_format: str | None = None,
+               bracket: int | None = None, game_format: str | None = None, house: HouseRules | None = None,
                streams: Streams | None = None, found: bool = False) -> Checked | None:
     """Read, parse and validate one input; a file it cannot read becomes Checked.error, and
     so does Scryfall card data (a bulk file is no decklist) and one whose format has no use
@@ -137,12 +145,13 @@ def check_file(path: str, repository: CardRepository, designation: Designation |
         return Checked(path, error=f"cannot check: {refused}")
     hint = format_hint(path, text)
     return judge(path, text, repository, designation or NOBODY, streams, format=hint if hint in FORMATS else None,
-                 bracket=bracket, game_format=game_format, document=found and is_document_name(path))
+                 bracket=bracket, game_format=game_format, house_rules=house,
+                 document=found and is_document_name(path))
 
 
 def check_link(link: str, repository: CardRepository, designation: Designation | None = None, *,
-               bracket: int | None = None, game_format: str | None = None, streams: Streams | None = None,
-               sites: DeckSites | None = None) -> Checked:
+               bracket: int | None = None, game_format: str | None = None, house: HouseRules | None = None,
+               streams: Streams | None = None, sites: DeckSites | None = None) -> Checked:
     """Read the deck a link names from its site (`sites`; None: offline, not read) and
     validate the text written for it: --bracket wins over the bracket declared on the site."""
     if sites is None:
@@ -156,7 +165,7 @@ def check_link(link: str, repository: CardRepository, designation: Designation |
     except DecklistError as error:
         return Checked(link, error=f"cannot check: {error}", link=True)
     checked = judge(link, from_link.deck.decklist, repository, designation or NOBODY, streams, format="text",
-                    bracket=from_link.bracket, game_format=game_format, decklist=from_link.decklist)
+                    bracket=from_link.bracket, game_format=game_format, house_rules=house, decklist=from_link.decklist)
     report = checked.report
     if report is not None and from_link.from_site:
         report = deck_urls.declared_on_site(report, from_link.deck)
@@ -217,9 +226,11 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
     rather than failing every deck: the store itself is there and answers the rest.
     """
     designation = Designation.of(options.commander, options.companion, signature_spells=options.signature_spell)
-    judged = {"bracket": options.bracket, "game_format": options.game_format}
     offline = options.offline
     repository = open_card_store(options.card_db, offline=offline, bulk_file=options.bulk_file)
+    # the house rules' names resolved once for the whole run (HouseRulesError: main says why)
+    house = house_rules.resolve(options.house.house, repository) if options.house is not None else None
+    judged = {"bracket": options.bracket, "game_format": options.game_format, "house": house}
     sites = None if offline else deck_sites(options.card_db)
     results = []
     for item in inputs:
@@ -262,6 +273,26 @@ def lookup_failed(checked: Checked) -> bool:
     """Whether a file's check could not ask Scryfall about names the store lacks."""
     report = checked.report
     return report is not None and any(v.code == Code.CARD_LOOKUP_UNAVAILABLE for v in report.violations)
+
+
+def house_rules_source(options: argparse.Namespace) -> Profile | None:
+    """--house-rules as a profile: a file it names (FILE.toml, or any file that is there), else
+    a profile's name in --house-rules-dir. Raises HouseRulesError (or OSError) saying why not."""
+    given = options.house_rules
+    if given is None:
+        return None
+    path = Path(given)
+    if given.endswith(".toml") or path.is_file():
+        try:
+            return read_profile(path)
+        except OSError as error:
+            raise house_rules.HouseRulesError(f"cannot read house rules {given}: {error.strerror or error}") from None
+        except house_rules.HouseRulesError as error:
+            raise house_rules.HouseRulesError(f"house rules {given}: {error}") from None
+    if not options.house_rules_dir:
+        raise house_rules.HouseRulesError(f"no house rules file {given!r}, and no --house-rules-dir (or "
+                                          "HOUSE_RULES_DIR) to look a profile up in")
+    return Profiles(options.house_rules_dir).get(given)
 
 
 def option_not_in_format(options: argparse.Namespace) -> str | None:
@@ -309,6 +340,10 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     if (refused := option_not_in_format(options)) is not None:
         return fail(refused, streams.stderr)
     try:
+        options.house = house_rules_source(options)
+    except house_rules.HouseRulesError as error:
+        return fail(str(error), streams.stderr)
+    try:
         bulk_file = [os.path.expanduser(options.bulk_file)] if options.bulk_file else []
         inputs, empty = expand_paths(options.paths, leave_out=bulk_file)
     except UsageError as error:
@@ -319,6 +354,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         results, card_meta = check_all(inputs, options, streams)
     except CardDataError as error:
         return fail(f"card data unavailable: {error}", streams.stderr)
+    except house_rules.HouseRulesError as error:  # a name in them that is no card
+        return fail(str(error), streams.stderr)
     if not results:  # every file found was skipped: no argument gave anything to check
         return fail("no decklist to check: every file found holds no card", streams.stderr)
     for result in results:

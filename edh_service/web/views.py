@@ -18,11 +18,15 @@ from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntity
 
 from card_data import CardDataError, CardDataUnavailable
 from card_data.errors import DeckSourceError
-from edh_service import card_extension, deck_urls, decoding, pipeline
+from edh_service import card_extension, deck_urls, pipeline
 from edh_service.web import charts
+from edh_service.web.forms import api_fields, describe_errors, field_not_in_format, read_form
 from edh_service.api import responses, schemas
 from edh_service.api.errors import close_stopped_body, deck_source_error
 from edh_service.api.request_loading import loader_for, trimmed
+from edh_service.api.views import house_rules_of
+from edh_service.house_profiles import profiles_in
+from edh_service.house_rules import HouseRulesError
 from card_data.names.printed import LANGUAGE_NAMES
 from validator.brackets import BRACKET_NAMES
 from validator.decklist import Designation
@@ -61,8 +65,6 @@ SECURITY_HEADERS = {
 }
 
 VALIDATE_SCHEMA = schemas.ValidateRequestSchema()  # stateless, safe to share between requests
-MAX_COMMANDER_FIELDS = 2  # the form offers a commander and a partner
-MAX_SIGNATURE_FIELDS = 2  # and a signature spell for each of two oathbreakers
 FORMAT_BY_KEY = {f.key: f for f in GAME_FORMATS}  # the template names the format a report was judged in
 # The file chooser offers every file the parser reads (.xml: MTGO and Cockatrice saved so).
 DECKFILE_ACCEPT = ",".join([*dict.fromkeys(ext for exts in EXTENSIONS.values() for ext in exts), ".xml", "text/plain"])
@@ -130,6 +132,8 @@ def submit():
         data = loader_for(VALIDATE_SCHEMA).load(api_fields(form))
     except ValidationError as error:
         return render_page(form=form, error=describe_errors(trimmed(error.messages))), 422
+    except HouseRulesError as error:  # the rules box, or a profile chosen beside it
+        return render_page(form=form, error=str(error)), 422
     return validate_and_render(form, data)
 
 
@@ -165,86 +169,6 @@ def too_many_requests(error: HTTPException):
     return render_page(form=form, error=f"Too many validations from your address just now. {later}"), 429, headers
 
 
-def read_form() -> dict:
-    """The submitted fields; an uploaded file, when one was chosen, replaces the textarea."""
-    text = request.form.get("decklist", "")
-    upload = request.files.get("deckfile")
-    if upload is not None and upload.filename:
-        text = decode_upload(upload.read())
-    commanders = [name.strip() for name in request.form.getlist("commanders")[:MAX_COMMANDER_FIELDS]]
-    spells = [name.strip() for name in request.form.getlist("signature_spells")[:MAX_SIGNATURE_FIELDS]]
-    return {
-        "text": text,
-        "url": deck_urls.link_alone(text) or "",  # a box holding one link alone: the deck it names
-        "format": request.form.get("format", "") if request.form.get("format") in FORMATS else "",
-        "commanders": [name for name in commanders if name],
-        "companion": request.form.get("companion", "").strip(),
-        "signature_spells": [name for name in spells if name],
-        "bracket": request.form.get("bracket", "").strip(),
-        "game_format": request.form.get("game_format", "").strip(),
-    }
-
-
-def api_fields(form: dict) -> dict:
-    """The form as a POST /api/v1/validate body (empty fields left out; a link alone is `url`)."""
-    body = {"url": form["url"]} if form.get("url") else {"decklist": form["text"]}
-    if form["format"]:
-        body["decklist_format"] = form["format"]
-    if form["commanders"]:
-        body["commanders"] = form["commanders"]
-    if form["companion"]:
-        body["companion"] = form["companion"]
-    if form.get("signature_spells"):
-        body["signature_spells"] = form["signature_spells"]
-    if form["bracket"] == "none":
-        body["bracket"] = None  # no bracket checked, not even the one a deck link declares
-    elif form["bracket"]:
-        # a number for the schema to range-check; anything else it refuses as it stands
-        body["bracket"] = schemas.integer(form["bracket"]) if form["bracket"].isdecimal() else form["bracket"]
-    if form.get("game_format"):  # the game format; the form's `format` is the list's syntax
-        body["format"] = form["game_format"]
-    return body
-
-
-# The API's field names as the form labels them, for error messages a person reads.
-FIELD_LABELS = {"decklist": "Decklist", "url": "Link", "decklist_format": "List format", "commanders": "Commander",
-                "companion": "Companion", "bracket": "Bracket", "format": "Game format",
-                "signature_spells": "Signature spell"}
-
-
-def field_not_in_format(error: FieldNotInFormat) -> str:
-    """The engine names a field the format has no use for by its API key; the page by its
-    label, as app.js does (`signature_spells applies only...` -> `The Signature spell field
-    applies only...`)."""
-    message = str(error)
-    label = FIELD_LABELS.get(error.field)
-    if label and message.startswith(error.field + " "):
-        return f"The {label} field{message[len(error.field):]}"
-    return message
-
-
-def describe_errors(messages: dict) -> str:
-    """marshmallow's {field: [messages]} (nested for lists) as one sentence per field."""
-    def flatten(value) -> list[str]:
-        if isinstance(value, dict):
-            return [text for item in value.values() for text in flatten(item)]
-        if isinstance(value, (list, tuple)):
-            return [text for item in value for text in flatten(item)]
-        return [str(value)]
-
-    return " ".join(f"{FIELD_LABELS.get(field, field)}: {' '.join(flatten(value))}"
-                    for field, value in messages.items())
-
-
-def decode_upload(data: bytes) -> str:
-    """The file as the CLI reads it (decoding.decode_file: UTF-16/32 by BOM, UTF-8, else
-    Windows-1252); a stray byte must not refuse the whole list."""
-    try:
-        return decoding.decode_file(data)
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
-
-
 def validate_and_render(form: dict, data: dict):
     """Run the one engine on the loaded request (the deck its link names, read from the
     site, when it gave one) and render the Report, or say why not."""
@@ -264,6 +188,7 @@ def validate_and_render(form: dict, data: dict):
             game_format=data.get("format"),  # None: the list's own, else Commander
             with_formats=True,  # "legal in ..." for every format, under the facts
             lookup=card_extension.lookup_budget(),
+            house_rules=house_rules_of(data),
         )
     except DeckSourceError as error:  # the link's or the site's failure: its status, as the API's
         answer = deck_source_error(error)
@@ -271,7 +196,7 @@ def validate_and_render(form: dict, data: dict):
         return render_page(form=form, error=str(error)), answer.code, headers
     except FieldNotInFormat as error:
         return render_page(form=form, error=field_not_in_format(error)), 422
-    except (DecklistError, UnknownFormat) as error:
+    except (DecklistError, UnknownFormat, HouseRulesError) as error:
         return render_page(form=form, error=str(error)), 422
     except CardDataUnavailable as error:
         # The same figure the API and /readyz send.
@@ -307,7 +232,7 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
     """Render the page: the form (refilled), and the verdict or an error when there is one
     (`site`: the card_data.sites.SiteDeck a link named, whose text is "Your list")."""
     form = form or {"text": "", "url": "", "format": "", "commanders": [], "companion": "", "signature_spells": [],
-                    "bracket": "", "game_format": ""}
+                    "bracket": "", "game_format": "", "house_profile": "", "house_rules": ""}
     return render_template(
         "index.html",
         form=form,
@@ -328,8 +253,16 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         format_by_key=FORMAT_BY_KEY,
         format_statuses=FORMAT_STATUSES,
         deckfile_accept=DECKFILE_ACCEPT,
+        house_profiles=profiles_in(current_app.extensions).listing(),  # the profile menu
+        verdict=verdict(report) if report else None,
         **charts.page_context(report),  # the deck overview and the card previews
     )
+
+
+def verdict(report) -> str:
+    """"Legal", "Not legal", or under house rules "Not legal under Thursday at the store's rules"."""
+    said = "Legal" if report.valid else "Not legal"
+    return f"{said} under {report.house_rules.rules}" if report.house_rules is not None else said
 
 
 def card_data_metadata():

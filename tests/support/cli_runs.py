@@ -1,7 +1,7 @@
 """Running edh-validate from the tests: in-process (`validate.main` with its own streams, the
 usual way) or as a real subprocess (`python -m cli`, for exit codes and the entry point).
 
-Both give the same environment: no CARD_DB, CARD_DATA_OFFLINE or CI from the caller, and
+Both give the same environment: no CARD_DB, CARD_DATA_OFFLINE, CI or HOUSE_RULES_DIR from the caller, and
 SCRYFALL_API_URL on a closed local port unless a test says otherwise.
 """
 
@@ -36,7 +36,7 @@ class Run:
 
 def environment(env: dict | None) -> dict[str, str]:
     """The environment a run sees."""
-    base = {k: v for k, v in os.environ.items() if k not in ("CARD_DB", "CARD_DATA_OFFLINE", "CI")}
+    base = {k: v for k, v in os.environ.items() if k not in ("CARD_DB", "CARD_DATA_OFFLINE", "CI", "HOUSE_RULES_DIR")}
     return {**base, "SCRYFALL_API_URL": NOWHERE, **(env or {})}
 
 

@@ -20,6 +20,9 @@
   const TYPED_CODES = ["unknown_card", "ambiguous_card"];
   /* validator.brackets.BRACKET_NAMES */
   const BRACKET_NAMES = { 1: "Exhibition", 2: "Core", 3: "Upgraded", 4: "Optimized", 5: "cEDH" };
+  /* edh_service.house_rules.TEXT_KEYS: the "your table's rules" box's line keys */
+  const HOUSE_KEYS = { name: "name", banned: "banned", "banned as commander": "banned_as_commander",
+    unbanned: "unbanned", "max bracket": "max_bracket" };
 
   const form = document.getElementById("deck-form");
   const textarea = document.getElementById("decklist");
@@ -180,6 +183,57 @@
     return { key, name: data.name || key, deckSize: Number(data.deckSize || 100), role: data.role || "commander" };
   }
 
+  /* ---- house rules: the "your table's rules" box, and the verdict's words ---- */
+
+  class HouseRulesInputError extends Error {}
+
+  /* As house_rules.read_text_form: `key: value` lines (any case, _ or - for spaces; a list's key
+   * may repeat), names split by commas, or by semicolons on a line holding one; blank lines and
+   * # comments skipped; a line it cannot read is named. The API's schema checks the rest. */
+  function parseHouseRules(text) {
+    const rules = {};
+    text.split(/\r\n|\r|\n/).forEach((raw, index) => {
+      const line = raw.trim();
+      if (!line || line.startsWith("#")) return;
+      const colon = line.indexOf(":");
+      const key = colon < 0 ? "" : line.slice(0, colon).trim().toLowerCase().replace(/[\s_-]+/g, " ");
+      const field = Object.prototype.hasOwnProperty.call(HOUSE_KEYS, key) ? HOUSE_KEYS[key] : null;
+      if (!field) {
+        throw new HouseRulesInputError(`Line ${index + 1} of your table's rules is not one of name:, banned:, banned as ` +
+          "commander:, unbanned: or max bracket: followed by its value.");
+      }
+      const value = line.slice(colon + 1).trim();
+      if (field === "max_bracket") rules[field] = /^[0-9]+$/.test(value) ? (value.length < 10 ? Number(value) : 1e10) : value;
+      else if (field === "name") rules[field] = value;
+      else {
+        const separator = value.includes(";") ? ";" : ",";
+        rules[field] = (rules[field] || []).concat(value.split(separator).map((name) => name.trim()).filter(Boolean));
+      }
+    });
+    return rules;
+  }
+
+  /* As validator.formats.HouseRules.rules: "Thursday at the store's rules", or "the house rules". */
+  function houseRulesWords(name) {
+    if (!name) return "the house rules";
+    return name.endsWith("s") ? `${name}' rules` : `${name}'s rules`;
+  }
+
+  /* "Legal", "Not legal", or "Not legal under Thursday at the store's rules" (web.verdict). */
+  function verdict(report) {
+    const said = report.valid ? "Legal" : "Not legal";
+    return report.house_rules ? `${said} under ${houseRulesWords(report.house_rules.name)}` : said;
+  }
+
+  function houseRulesFact(h) {
+    if (!h) return null;
+    const counts = `${h.banned} banned, ${h.banned_as_commander} banned as commander, ${h.unbanned} unbanned` +
+      (h.max_bracket ? `, max bracket ${h.max_bracket}` : "");
+    return el("div", { class: "house-rules-fact" }, el("dt", { text: "House rules" }),
+      el("dd", { id: "house-rules-judged", "data-profile": h.profile || "",
+        text: `${h.name || "Your table's rules"}${h.profile ? ` (profile ${h.profile})` : ""}: ${counts}` }));
+  }
+
   function renderFacts(report) {
     const fmt = gameFormat(report.format);
     const commanders = report.commanders.length
@@ -198,7 +252,8 @@
       report.companion ? fact("Companion", cardLink(report.companion)) : null,
       fact("Cards", el("span", { class: report.card_count === fmt.deckSize ? "count-ok" : "count-bad", text: String(report.card_count) }), ` of ${fmt.deckSize}`),
       // The API's `format` is the game format; the syntax the list was read as is decklist_format.
-      report.decklist_format ? fact("Read as", report.decklist_format) : null);
+      report.decklist_format ? fact("Read as", report.decklist_format) : null,
+      houseRulesFact(report.house_rules));
   }
 
   /* ---- every format's verdict (include: ["formats"], as the template renders it) ---- */
@@ -333,7 +388,7 @@
   function summary(report) {
     const errors = report.violations.filter((v) => v.severity === "error").length;
     const warnings = report.violations.length - errors;
-    return [errors, warnings, `${report.valid ? "Legal" : "Not legal"}: ${plural(errors, "error")}, ${plural(warnings, "warning")}.`];
+    return [errors, warnings, `${verdict(report)}: ${plural(errors, "error")}, ${plural(warnings, "warning")}.`];
   }
 
   /* ---- the deck overview (as charts.py computes it and _overview.html draws it) ---- */
@@ -482,7 +537,7 @@
       : "No problems found";
     // replaceChildren writes a null as the text "null": leave the absent parts out
     result.replaceChildren(...[
-      el("h2", { id: "result-heading", class: `verdict ${report.valid ? "verdict-legal" : "verdict-illegal"}`, text: report.valid ? "Legal" : "Not legal" }),
+      el("h2", { id: "result-heading", class: `verdict ${report.valid ? "verdict-legal" : "verdict-illegal"}`, text: verdict(report) }),
       report.bracket ? renderBracketMinimum(report.bracket) : null,  // null outside Commander
       renderFacts(report),
       ...renderFormats(report.formats),
@@ -496,7 +551,7 @@
       // a deck given by link: the text the service wrote for it and judged
       renderListing(report.decklist || text, report.violations, report.translated),
     ].filter((part) => part !== null));
-    document.title = `${report.valid ? "Legal" : "Not legal"} · Commander deck validator`;
+    document.title = `${verdict(report)} · Commander deck validator`;
     return line;
   }
 
@@ -509,7 +564,7 @@
   }
 
   /* The API's field names as the form labels them (web.FIELD_LABELS). */
-  const FIELD_LABELS = { decklist: "Decklist", url: "Link", decklist_format: "List format", commanders: "Commander", companion: "Companion", bracket: "Bracket", format: "Game format", signature_spells: "Signature spell" };
+  const FIELD_LABELS = { decklist: "Decklist", url: "Link", decklist_format: "List format", commanders: "Commander", companion: "Companion", bracket: "Bracket", format: "Game format", signature_spells: "Signature spell", house_rules: "House rules" };
 
   /* Every leaf message of marshmallow's nested {field: [messages]} errors. */
   function leaves(value) {
@@ -527,7 +582,26 @@
       // a field the format has no use for, named by its API key: the form's label, once (web.field_not_in_format)
       message = `The ${FIELD_LABELS[field]} field${message.slice(field.length)}`;
     } else if (fields.length) {
-      message += " " + fields.map(([name, text]) => `${FIELD_LABELS[name] || name}: ${leaves(text).join(" ")}`).join(" ");
+      const details = [];
+      const said = (label, value) => {  // a house-rules detail the message does not already say
+        const text = leaves(value).join(" ");
+        if (text && text !== message) details.push(`${label}: ${text}`);
+      };
+      // a house-rules name that is no card comes as {name, suggestions}: the message names it already
+      const named = (x) => x !== null && typeof x === "object" && !Array.isArray(x) && "suggestions" in x;
+      for (const [name, item] of fields) {
+        if (name === "house_rules" && item !== null && typeof item === "object" && !Array.isArray(item)) {
+          // as web.describe_errors: each field of the rules with its own label
+          for (const [key, part] of Object.entries(item)) {
+            said(`House rules, ${key.replace(/_/g, " ")}`, Array.isArray(part) ? part.filter((x) => !named(x)) : part);
+          }
+        } else if (name === "house_rules") {
+          said(FIELD_LABELS[name], item);
+        } else {
+          details.push(`${FIELD_LABELS[name] || name}: ${leaves(item).join(" ")}`);
+        }
+      }
+      if (details.length) message += " " + details.join(" ");
     }
     // 503: card data not loaded yet, said as the page says it (the API's own words name a
     // time too: "retry in 30 s."); 429: over this client's request budget.
@@ -560,15 +634,27 @@
     else if (bracket) body.bracket = Number(bracket);  // the select offers 1-5 and none
     const chosen = form.elements.game_format && form.elements.game_format.value;
     if (chosen) body.format = chosen;  // the game format (the form's `format` is the list's syntax)
+    const profile = form.elements.house_profile && form.elements.house_profile.value;
+    const written = form.elements.house_rules ? form.elements.house_rules.value.trim() : "";
+    if (profile && written) throw new HouseRulesInputError("Choose a house rules profile or write your table's rules, not both.");
+    if (profile) body.house_rules = profile;
+    else if (written) body.house_rules = parseHouseRules(written);
     return body;
   }
 
   async function validate() {
     const text = textarea.value;
+    let request;
+    try {
+      request = requestBody();
+    } catch (error) {
+      if (error instanceof HouseRulesInputError) return renderError(error.message);  // as the server says it
+      throw error;
+    }
     const response = await fetch(form.dataset.api, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(requestBody()),
+      body: JSON.stringify(request),
       credentials: "same-origin",
     });
     let body = null;

@@ -48,7 +48,7 @@ def test_legal_deck_is_200_valid_with_the_design_shape(client):
     assert response.status_code == 200
     body = response.get_json()
     assert list(body) == ["valid", "format", "decklist_format", "commanders", "companion", "signature_spells",
-                          "color_identity", "card_count", "violations", "translated", "bracket", "card_data"]
+                          "color_identity", "card_count", "violations", "translated", "bracket", "house_rules", "card_data"]
     assert body["violations"] == []
     assert body["valid"] is True
     assert body["format"] == "commander"
@@ -284,7 +284,7 @@ def test_openapi_document_lists_every_endpoint(client):
     spec = client.get("/openapi.json").get_json()
     assert spec["openapi"].startswith("3.")
     assert set(spec["paths"]) == {"/api/v1/validate", "/api/v1/validate/batch", "/api/v1/cards/{name}",
-                                  "/api/v1/formats", "/healthz", "/readyz"}
+                                  "/api/v1/formats", "/api/v1/house-rules", "/healthz", "/readyz"}
     report = spec["components"]["schemas"]["Report"]
     assert set(report["required"]) >= {"valid", "format", "commanders", "companion", "color_identity",
                                        "card_count", "violations", "card_data"}

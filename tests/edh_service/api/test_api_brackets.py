@@ -52,7 +52,7 @@ def bracket_codes(body: dict, prefix: str = "bracket_") -> dict[str, list[str]]:
 
 def test_every_result_carries_the_block_in_the_design_shape_without_data(client):
     body = validate(client, deck_text())
-    assert list(body)[-2:] == ["bracket", "card_data"]
+    assert list(body)[-3:] == ["bracket", "house_rules", "card_data"]
     block = body["bracket"]
     assert list(block) == BLOCK_KEYS  # exactly DESIGN's keys: no internal extras such as fast_combos
     assert block["minimum"] == 3

@@ -25,6 +25,7 @@ OPERATIONS = (
     ("/api/v1/validate/batch", "POST"),
     ("/api/v1/cards/{name}", "GET"),
     ("/api/v1/formats", "GET"),
+    ("/api/v1/house-rules", "GET"),
     ("/healthz", "GET"),
     ("/readyz", "GET"),
 )
@@ -45,7 +46,8 @@ def test_the_document_lists_exactly_the_tested_operations(api_schema):
 
 CASES = [(path, method, mode) for path, method in OPERATIONS for mode in MODES
          # Health checks take no input, so there is nothing to make invalid.
-         if not (mode is schemathesis.GenerationMode.NEGATIVE and path in ("/healthz", "/readyz", "/api/v1/formats"))]
+         if not (mode is schemathesis.GenerationMode.NEGATIVE and path in ("/healthz", "/readyz", "/api/v1/formats",
+                                                                            "/api/v1/house-rules"))]
 
 
 def type_blind_checks(case) -> list:
@@ -53,8 +55,9 @@ def type_blind_checks(case) -> list:
     mutation of them (commanders=262989, a body of -5.2e16) is no invalid request: skip the
     must-be-rejected check there, keep it for JSON bodies. Every other check still runs."""
     checks = [negative_data_rejection] if case.query or case.media_type == "text/plain" else []
-    if any(field_not_in_format(deck) or "url" in deck for deck in decks_of(case)):
-        checks.append(positive_data_acceptance)  # a link is judged by what it names: a 422 for "0"
+    if any(field_not_in_format(deck) or "url" in deck or deck.get("house_rules") is not None for deck in decks_of(case)):
+        # a link is judged by what it names (a 422 for "0"); house rules by the cards they name
+        checks.append(positive_data_acceptance)
     return checks
 
 
@@ -70,7 +73,10 @@ def field_not_in_format(deck: dict) -> bool:
     """The deck pairs a format with a field it has no use for (a bracket outside commander,
     signature spells outside oathbreaker): OpenAPI 3.0 cannot say that one field's allowed
     values depend on another's, so the documented 422 for it is no rejected valid request.
-    The assertion that it is a 422 naming the field is tests/edh_service/test_api_formats.py's."""
+    The assertion that it is a 422 naming the field is tests/edh_service/test_api_formats.py's.
+    House rules are alike (type_blind_checks): whether a name is a card, or a profile is
+    configured, is the card data's and the folder's to say, no schema's; their 422s are
+    tests/edh_service/api/test_api_house_rules.py's."""
     try:
         fmt = format_named(deck.get("format") or "commander")
     except ValueError:

@@ -61,7 +61,8 @@ def test_overview_is_absent_unless_asked(client):
     body = client.post(VALIDATE, json={"decklist": DECK}).get_json()
     assert "overview" not in body
     assert set(body) == {"valid", "format", "decklist_format", "commanders", "companion", "signature_spells",
-                         "color_identity", "card_count", "violations", "translated", "bracket", "card_data"}
+                         "color_identity", "card_count", "violations", "translated", "bracket", "house_rules",
+                         "card_data"}
 
 
 def test_overview_block_has_the_decks_numbers(client):

@@ -17,6 +17,7 @@ from marshmallow import Schema, ValidationError, fields, pre_load, validate
 
 from edh_service.api import json_codec, schemas
 from edh_service.api.request_loading import FastLoader, check_sizes, loader_for, trimmed
+from edh_service.house_rules import MAX_LIST_NAMES
 from tests.hardening.test_hostile_input import BATCH, CASES
 
 VALIDATE_SCHEMA = schemas.validate_request_schema
@@ -63,6 +64,13 @@ ACCEPTED = [
     {"decklist": "x", "format": "EDH", "include": ["formats"]},  # an alias, any case: the canonical key
     {"decklist": "x", "format": "pdh", "signature_spells": None},
     {"decklist": "x", "format": "Oathbreaker", "signature_spells": ["Counterspell"]},
+    # house rules: a profile's name, or the rules (every key optional)
+    {"decklist": "x", "house_rules": "thursday-store"},
+    {"decklist": "x", "house_rules": None},
+    {"decklist": "x", "house_rules": {}},
+    {"decklist": "x", "house_rules": {"name": "Thursday", "banned": ["Sol Ring"], "banned_as_commander": [],
+                                      "unbanned": ["Biorhythm"] * MAX_LIST_NAMES, "max_bracket": 4}},
+    {"decklist": "x", "house_rules": {"max_bracket": None, "banned": None, "name": None}},
     # the shape alone: exactly one of decklist and url is the view's to say (a 422 naming both)
     {},
     {"commanders": ["A"]},
@@ -99,6 +107,24 @@ REFUSED = [
     {"decklist": "x", "bracket": schemas.OUT_OF_RANGE},
     {"decklist": "x", "include": ["everything"]},
     {"decklist": "x", "include": "overview"},
+    {"decklist": "x", "house_rules": "Thursday"},
+    {"decklist": "x", "house_rules": "a" * 65},
+    {"decklist": "x", "house_rules": ""},
+    {"decklist": "x", "house_rules": "-x"},
+    {"decklist": "x", "house_rules": "x\n"},
+    {"decklist": "x", "house_rules": 3},
+    {"decklist": "x", "house_rules": ["thursday"]},
+    {"decklist": "x", "house_rules": {"banned": "Sol Ring"}},
+    {"decklist": "x", "house_rules": {"banned": [""]}},
+    {"decklist": "x", "house_rules": {"banned": ["Sol Ring"] * (MAX_LIST_NAMES + 1)}},
+    {"decklist": "x", "house_rules": {"unbanned": ["x" * (schemas.MAX_NAME_LENGTH + 1)]}},
+    {"decklist": "x", "house_rules": {"max_bracket": 5}},
+    {"decklist": "x", "house_rules": {"max_bracket": 0}},
+    {"decklist": "x", "house_rules": {"max_bracket": True}},
+    {"decklist": "x", "house_rules": {"max_bracket": "3"}},
+    {"decklist": "x", "house_rules": {"name": "x" * 201}},
+    {"decklist": "x", "house_rules": {"banned_as_commander": [7]}},
+    {"decklist": "x", "house_rules": {"title": "x"}},
     {"decklist": "x" * (schemas.MAX_DECKLIST_LENGTH + 1)},
     ["decklist"],
     "1 Sol Ring",
@@ -188,6 +214,9 @@ FIELD_VALUES = {
     "color_choices": st.dictionaries(st.text(max_size=3), st.sampled_from(list("WUBRGX")), max_size=6) | JSON_VALUES,
     "bracket": st.integers(-1, 7) | st.none() | JSON_VALUES,
     "include": st.lists(st.sampled_from(["overview", "x"]), max_size=3) | st.none() | JSON_VALUES,
+    "house_rules": st.sampled_from(["thursday", "Thursday", "", "x-1"]) | st.none() | st.fixed_dictionaries(
+        {}, optional={"banned": st.lists(st.text(max_size=3), max_size=3) | JSON_VALUES,
+                      "max_bracket": st.integers(-1, 6) | JSON_VALUES, "name": st.text(max_size=3) | JSON_VALUES}) | JSON_VALUES,
     "surprise": JSON_VALUES,
 }
 BODIES = st.fixed_dictionaries({}, optional=FIELD_VALUES)

@@ -35,6 +35,7 @@ def schema_dump(report, meta, include=(), translated=()) -> dict:
         "violations": report.violations,
         "translated": [dict(zip(("name", "card", "lang", "lines"), entry)) for entry in translated],
         "bracket": report.bracket,
+        "house_rules": responses.dump_house_rules(report.house_rules),
         "card_data": {"source": meta.source or "scryfall", "updated_at": meta.updated_at},
         **({"overview": responses.dump_overview(report.overview)} if "overview" in include else {}),
     })
