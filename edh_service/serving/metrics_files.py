@@ -9,8 +9,10 @@ read at every scrape. Here a dead worker's values are added into one file per ki
 sums it like the others) and its own files are removed, so the directory holds the live
 workers' files and two more, however many workers came and went.
 
-Between the sum's write and the removal a scrape may count the dead worker twice: one
-write and one unlink apart, in the master, which does nothing else meanwhile.
+The archive is written whole under another name and renamed over the last one, so a scrape
+reads one archive or the other, never a half-written file. Between that rename and the
+removal of the worker's own file a scrape may count the dead worker twice: one rename and
+one unlink apart, in the master, which does nothing else meanwhile.
 """
 
 from __future__ import annotations
@@ -34,12 +36,21 @@ def retire_worker(pid: int, directory: str | os.PathLike | None = None) -> None:
         dead = folder / f"{kind}_{pid}.db"
         if not dead.is_file():
             continue
-        values = MmapedDict.read_all_values_from_file(str(dead))
-        archive = MmapedDict(str(folder / f"{kind}_{ARCHIVE}.db"))
+        archive = folder / f"{kind}_{ARCHIVE}.db"
+        sums = {key: (value, timestamp) for key, value, timestamp, _ in
+                (MmapedDict.read_all_values_from_file(str(archive)) if archive.is_file() else ())}
+        for key, value, timestamp, _ in MmapedDict.read_all_values_from_file(str(dead)):
+            sums[key] = (sums.get(key, (0.0, 0.0))[0] + value, timestamp)
+        # Written whole under another name, then renamed over the archive: a scrape reads the
+        # old archive or the new one, never one half-written (a file growing under a reader's
+        # mmap read as no file at all, and /metrics lost the counter).
+        building = folder / f"{kind}_{ARCHIVE}.db.new"  # not *.db: no scrape reads it meanwhile
+        building.unlink(missing_ok=True)
+        written = MmapedDict(str(building))
         try:
-            for key, value, timestamp, _ in values:
-                held, _ = archive.read_value(key)
-                archive.write_value(key, held + value, timestamp)
+            for key, (value, timestamp) in sums.items():
+                written.write_value(key, value, timestamp)
         finally:
-            archive.close()
+            written.close()
+        os.replace(building, archive)
         dead.unlink()

@@ -37,7 +37,10 @@ def metrics_dir(master: int) -> Path:
 
 
 def healthz_total(base: str) -> float:
-    return float(HEALTHZ_TOTAL.search(requests.get(base + "/metrics", timeout=10).text)[1])
+    scraped = requests.get(base + "/metrics", timeout=10)
+    found = HEALTHZ_TOTAL.search(scraped.text)
+    assert found, f"/metrics ({scraped.status_code}) has no /healthz counter:\n{scraped.text[:2000]}"
+    return float(found[1])
 
 
 def test_dead_workers_metrics_are_folded_and_their_files_removed(_fixture_db_template, tmp_path):
