@@ -10,9 +10,12 @@ from typing import Any
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from flask import Blueprint, jsonify, render_template_string
+from flask import Blueprint, Flask, current_app, jsonify, render_template_string
 
-from edh_service.api import format_schemas, house_schemas, schemas
+from edh_service import deck_urls
+from edh_service.house_profiles import profiles_in
+
+from edh_service.api import house_schemas, openapi_rules, schemas
 
 bp = Blueprint("openapi", __name__)
 
@@ -62,9 +65,11 @@ DECK_SITE = {
 BATCH_INPUT = {**BAD_INPUT, **DECK_SITE, "415": error_response("Not application/json.")}
 
 TEXT_PARAMETERS = [
-    {"in": "query", "name": "format", "schema": {"type": "string", "enum": list(format_schemas.GAME_FORMAT_NAMES)},
+    {"in": "query", "name": "format", "schema": openapi_rules.format_schema("A key or alias, any case.", nullable=False),
      "description": "The game format, a key or alias in any case (a JSON field of the same name wins); "
-                    "omitted: the one the list names, else commander."},
+                    "omitted: the one the list names, else commander. `bracket` and `signature_spells` follow the "
+                    "same rules as in the JSON body, whichever part of the request gives them (OpenAPI relates "
+                    "no parameter to another, so only this sentence says it)."},
     {"in": "query", "name": "decklist_format",
      "schema": {"type": "string", "enum": list(schemas.ValidateRequestSchema().fields["decklist_format"]
                                                  .validate.choices)},
@@ -109,7 +114,7 @@ def operations() -> dict[str, dict]:
                           **BAD_INPUT, **DECK_SITE},
         }},
         "/api/v1/validate/batch": {"post": {
-            "summary": f"Validate up to {schemas.BATCH_LIMIT} decklists",
+            "summary": "Validate up to BATCH_LIMIT decklists (the document's maxItems)",
             "requestBody": {"required": True,
                             "content": {"application/json": {"schema": "BatchRequestSchema"}}},
             "responses": {"200": {"description": "One result per deck, in request order.",
@@ -158,13 +163,21 @@ def operations() -> dict[str, dict]:
     }
 
 
-@lru_cache(maxsize=1)
-def spec_dict() -> dict:
-    """The OpenAPI 3.0 document (built once; it depends only on the code)."""
+def serving(app: Flask) -> openapi_rules.Serving:
+    """What this app's settings make acceptable (the document states it)."""
+    sites = deck_urls.of_app(app)
+    return openapi_rules.Serving(deck_urls=sites.settings.enabled, moxfield=bool(sites.settings.moxfield_user_agent),
+                                 profiles=tuple(profiles_in(app.extensions).names()),
+                                 batch_limit=app.config.get("BATCH_LIMIT", schemas.BATCH_LIMIT))
+
+
+@lru_cache(maxsize=8)
+def spec_dict(served: openapi_rules.Serving = openapi_rules.Serving()) -> dict:
+    """The OpenAPI 3.1 document for a service serving `served` (built once each)."""
     spec = APISpec(
         title="EDH deck validator",
         version="1.0.0",
-        openapi_version="3.0.3",
+        openapi_version="3.1.0",
         plugins=[MarshmallowPlugin()],
         info={"description": "Is this Commander decklist legal, and if not, exactly what is wrong, "
                              "where, and why? Violation codes are stable; messages may change."},
@@ -174,17 +187,13 @@ def spec_dict() -> dict:
     spec.components.schema("HouseRulesRequest", schema=house_schemas.HouseRulesRequestSchema)
     for path, ops in operations().items():
         spec.path(path=path, operations=ops)
-    document = spec.to_dict()
-    # exactly one of the two (marshmallow cannot say so; the view answers 422 naming both)
-    document["components"]["schemas"]["ValidateRequest"]["oneOf"] = [{"required": ["decklist"]},
-                                                                      {"required": ["url"]}]
-    return document
+    return openapi_rules.complete(spec.to_dict(), served)
 
 
 @bp.get("/openapi.json")
 def openapi_json():
     """The OpenAPI document."""
-    return jsonify(spec_dict())
+    return jsonify(spec_dict(serving(current_app)))
 
 
 DOCS_STYLE = (
@@ -241,5 +250,5 @@ def schema_name(schema: dict) -> str:
 @bp.get("/docs")
 def docs():
     """The API reference as plain HTML, rendered from the same document."""
-    html = render_template_string(DOCS_PAGE, spec=spec_dict(), style=DOCS_STYLE, schema_name=schema_name)
+    html = render_template_string(DOCS_PAGE, spec=spec_dict(serving(current_app)), style=DOCS_STYLE, schema_name=schema_name)
     return html, 200, {"Content-Security-Policy": DOCS_CSP, "Cache-Control": "public, max-age=300"}
