@@ -229,7 +229,7 @@ DOCS_PAGE = """<!doctype html>
 </section>{% endfor %}{% endfor %}
 <h2>Schemas</h2>
 {% for name, schema in spec.components.schemas.items() %}
-<section id="{{ name }}"><h3>{{ name }}</h3><ul>{% for field, prop in schema.properties.items() %}
+<section id="{{ name }}"><h3>{{ name }}</h3>{% if schema.description %}<p>{{ schema.description }}</p>{% endif %}<ul>{% for field, prop in schema.properties.items() %}
 <li><code>{{ field }}</code>{% if field in schema.required %} (required){% endif %}:
 {{ schema_name(prop) }}{% if prop.description %}. {{ prop.description }}{% endif %}</li>{% endfor %}</ul></section>
 {% endfor %}
@@ -240,11 +240,19 @@ def schema_name(schema: dict) -> str:
     """A short human description of a JSON schema: its $ref name or its type."""
     if "$ref" in schema:
         return schema["$ref"].rsplit("/", 1)[-1]
-    if schema.get("type") == "array":
+    if "oneOf" in schema:
+        return " or ".join(schema_name(option) for option in schema["oneOf"])
+    types = schema.get("type", "object")
+    if isinstance(types, list):  # OpenAPI 3.1: ["string", "null"]
+        nullable = " or null" if "null" in types else ""
+        return schema_name({**schema, "type": next(t for t in types if t != "null")}) + nullable
+    if types == "array":
         return f"array of {schema_name(schema.get('items', {}))}"
     if "enum" in schema:
-        return "one of " + ", ".join(str(value) for value in schema["enum"])
-    return str(schema.get("type", "object"))
+        return "one of " + ", ".join(str(value) for value in schema["enum"] if value is not None)
+    if "examples" in schema:
+        return f"{types}, such as " + ", ".join(str(value) for value in schema["examples"])
+    return str(types)
 
 
 @bp.get("/docs")

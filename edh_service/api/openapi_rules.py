@@ -109,9 +109,8 @@ class Serving(NamedTuple):
 
 # What card_data.sites.sources.locate reads as a deck link (https:// optional, the deck's
 # page or Archidekt's API path, an optional slug; query and fragment ignored).
-_TAIL = r"(?:[?#][^\s]*)?"
-ARCHIDEKT_LINK = r"(?:https://)?(?:www\.)?archidekt\.com/(?:api/)?decks/[1-9][0-9]{0,11}(?:/[A-Za-z0-9_-]*)?/?" + _TAIL
-MOXFIELD_LINK = r"(?:https://)?(?:www\.)?moxfield\.com/decks/[A-Za-z0-9_-]{1,64}(?:/[A-Za-z0-9_-]*)?/?" + _TAIL
+ARCHIDEKT_LINK = r"(?:https://)?(?:www\.)?archidekt\.com/(?:api/)?decks/[1-9][0-9]{0,11}(?:/[A-Za-z0-9_-]*)?/?"
+MOXFIELD_LINK = r"(?:https://)?(?:www\.)?moxfield\.com/decks/[A-Za-z0-9_-]{1,64}(?:/[A-Za-z0-9_-]*)?/?"
 
 
 def deck_links(serving: Serving, field: dict) -> dict | None:
@@ -119,7 +118,8 @@ def deck_links(serving: Serving, field: dict) -> dict | None:
     when it reads none (DECK_URLS=0)."""
     if not serving.deck_urls:
         return None
-    links = [ARCHIDEKT_LINK] + ([MOXFIELD_LINK] if serving.moxfield else [])
+    tail = "(?:[?#]" + _char_class(_folds()[" "]).replace("[", "[^", 1) + "*)?"  # one link: no whitespace at all
+    links = [link + tail for link in (ARCHIDEKT_LINK, *([MOXFIELD_LINK] if serving.moxfield else []))]
     return {**field, "pattern": "^(?:" + "|".join(links) + ")$"}
 
 
@@ -136,6 +136,11 @@ def complete(document: dict, serving: Serving = Serving()) -> dict:
     choices["maxProperties"] = choices.pop("maxLength")
     choices["propertyNames"] = {"maxLength": MAX_NAME_LENGTH}
     request["allOf"] = cross_field_rules()
+    request["description"] = (
+        "Exactly one of `decklist` and `url`. `bracket` (not null) only with a format that has brackets "
+        "(commander, edh) or without `format`; a non-empty `signature_spells` only with `format` oathbreaker. "
+        "Without `format` the list's own format (a `Format:` line, a site's) is the one judged: a bracket there "
+        "is a 422 unless it is Commander. The query parameters follow the same rules.")
     schemas["BatchRequest"]["properties"]["decks"]["maxItems"] = serving.batch_limit
     operation = document["paths"]["/api/v1/validate"]["post"]
     operation["parameters"] = [
@@ -144,6 +149,8 @@ def complete(document: dict, serving: Serving = Serving()) -> dict:
     url = deck_links(serving, fields.pop("url"))
     if url is None:
         request["required"] = ["decklist"]
+        request["description"] = request["description"].replace("Exactly one of `decklist` and `url`.",
+                                                                "`decklist` is required (DECK_URLS=0: no links).")
     else:
         fields["url"] = url
         request["oneOf"] = [{"required": ["decklist"]}, {"required": ["url"]}]

@@ -35,6 +35,7 @@ OPERATIONS = (
 MODES = (schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE)
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "25"))
 NAMES = card_names()
+THIRDS = (NAMES[0::3], NAMES[1::3], NAMES[2::3])
 RULED = ("format", "bracket", "signature_spells")  # the fields one cross-field rule ties together
 
 
@@ -76,9 +77,11 @@ def with_real_names(case):
     for deck in decks_of(case):
         rules = deck.get("house_rules")
         if isinstance(rules, dict):
-            for key in ("banned", "banned_as_commander", "unbanned"):
+            # each list its own third of the cards: a card both banned and unbanned is a 422 the
+            # fields' descriptions state (JSON Schema compares no two arrays' cards)
+            for third, key in enumerate(("banned", "banned_as_commander", "unbanned")):
                 if isinstance(rules.get(key), list):
-                    rules[key] = [NAMES[len(name) % len(NAMES)] for name in rules[key]]
+                    rules[key] = [THIRDS[third][len(name) % len(THIRDS[third])] for name in rules[key]]
     if case.path_parameters and "name" in case.path_parameters:
         case.path_parameters["name"] = NAMES[len(case.path_parameters["name"]) % len(NAMES)]
     return case
