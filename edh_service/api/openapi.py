@@ -15,7 +15,7 @@ from flask import Blueprint, Flask, current_app, jsonify, render_template_string
 from edh_service import deck_urls
 from edh_service.house_profiles import profiles_in
 
-from edh_service.api import house_schemas, openapi_rules, schemas
+from edh_service.api import house_schemas, openapi_examples, openapi_rules, schemas
 
 bp = Blueprint("openapi", __name__)
 
@@ -187,7 +187,7 @@ def spec_dict(served: openapi_rules.Serving = openapi_rules.Serving()) -> dict:
     spec.components.schema("HouseRulesRequest", schema=house_schemas.HouseRulesRequestSchema)
     for path, ops in operations().items():
         spec.path(path=path, operations=ops)
-    return openapi_rules.complete(spec.to_dict(), served)
+    return openapi_examples.add_examples(openapi_rules.complete(spec.to_dict(), served))
 
 
 @bp.get("/openapi.json")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 
+import jsonschema
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -20,8 +21,10 @@ from schemathesis.checks import negative_data_rejection, not_a_server_error
 
 from validator.formats import UnknownFormat, format_named
 
+from edh_service.api.openapi_examples import examples
 from tests.support.apps import offline_app
 from tests.support.contract_app import card_names, contract_app
+from tests.support.openapi_examples import answers
 
 OPERATIONS = (
     ("/api/v1/validate", "POST"),
@@ -154,3 +157,34 @@ def test_no_store_answers_conform_too(tmp_path):
         # counts every 5xx as a failure whatever the document says.
         response = case.call_and_validate(excluded_checks=[not_a_server_error])
         assert response.status_code == 503
+
+
+def test_the_examples_are_the_apps_real_answers():
+    """The document's examples are what the app answers over the fixture cards now
+    (`python -m tests.support.openapi_examples` rewrites them after a change)."""
+    assert answers() == examples()
+
+
+def test_every_example_matches_its_schema(api_schema, app):
+    """Each example in the document validates against the schema it illustrates."""
+    document = app.test_client().get("/openapi.json").get_json()
+    validator = jsonschema.Draft202012Validator({**document, "$ref": "#/components/schemas/Error"})
+    counted = 0
+    for ops in document["paths"].values():
+        for operation in ops.values():
+            media = [body["content"]["application/json"] for body in (
+                operation.get("requestBody"), *operation["responses"].values()) if body and "content" in body]
+            for content in media:
+                for example in content.get("examples", {}).values():
+                    validator.evolve(schema={**document, **content["schema"]}).validate(example["value"])
+                    counted += 1
+    assert counted == sum(len(exchanges) for exchanges in examples().values()) + 2  # and two request bodies
+
+
+def test_query_parameters_keep_the_cross_field_rules(app):
+    """What the document can only say in words (OpenAPI relates no parameter to another)."""
+    client = app.test_client()
+    answer = client.post("/api/v1/validate?format=duel&bracket=3", data=b"1 Sol Ring\n", content_type="text/plain")
+    assert answer.status_code == 422 and "bracket" in answer.get_json()["errors"]
+    answer = client.post("/api/v1/validate?format=oathbreaker", json={"decklist": "1 Sol Ring", "signature_spells": ["Sol Ring"]})
+    assert answer.status_code == 200
