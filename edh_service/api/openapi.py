@@ -36,7 +36,8 @@ def error_response(description: str, *, retry_after: str | None = None) -> dict:
 # Every /api/ operation counts against the per-client budget (RATELIMIT, observability.py).
 TOO_MANY = error_response("Over this client's request budget (RATELIMIT).",
                           retry_after="Seconds until the client's budget renews.")
-UNAVAILABLE = error_response("Card data is not loaded yet.",
+UNAVAILABLE = error_response("Card data is not loaded yet (or, from the served process, too many requests are "
+                             "still arriving to take this one).",
                              retry_after="Seconds until card data may be available.")
 
 
@@ -57,10 +58,27 @@ DECK_SITE = {
     "502": error_response("The deck's site answered with an error, a redirect to another host, or something that "
                           "is not its deck JSON (or over 8 MiB)."),
     "503": error_response("Card data is not loaded yet, or this service may not ask the deck's site now (its "
-                          "request budget, 2 a second per site, or a 429 the site sent).",
+                          "request budget, 2 a second per site, or a 429 the site sent), or (from the served process) too many "
+                          "requests are still arriving to take this one.",
                           retry_after="Seconds until card data or the site may be asked again."),
     "504": error_response("The deck's site did not answer within 10 s."),
 }
+# What the served process (gunicorn's BufferingWorker, edh_service/serving/worker.py) answers
+# for any path before the app sees the request, in the same envelope.
+SERVED = {
+    "408": error_response("The request did not arrive whole within REQUEST_DEADLINE (30 s)."),
+    "431": error_response("The request's head is over 64 KiB."),
+    "503": error_response("Too many requests are still arriving from this address, or in all, to take this one.",
+                          retry_after="Seconds to wait before sending it again."),
+}
+
+
+def with_served(responses: dict) -> dict:
+    """An operation's responses, the served process's added where the operation has none of its own."""
+    merged = {**{status: answer for status, answer in SERVED.items() if status not in responses}, **responses}
+    return dict(sorted(merged.items()))
+
+
 # The batch endpoint reads JSON only: a text/plain body is a 415 there too.
 BATCH_INPUT = {**BAD_INPUT, **DECK_SITE, "415": error_response("Not application/json.")}
 
@@ -186,7 +204,8 @@ def spec_dict(served: openapi_rules.Serving = openapi_rules.Serving()) -> dict:
     # house_rules is a profile's name or this object (house_schemas.house_rules_field's oneOf)
     spec.components.schema("HouseRulesRequest", schema=house_schemas.HouseRulesRequestSchema)
     for path, ops in operations().items():
-        spec.path(path=path, operations=ops)
+        spec.path(path=path, operations={method: {**op, "responses": with_served(op["responses"])}
+                                         for method, op in ops.items()})
     return openapi_examples.add_examples(openapi_rules.complete(spec.to_dict(), served))
 
 
