@@ -22,6 +22,7 @@ from schemathesis.checks import negative_data_rejection, not_a_server_error
 from validator.formats import UnknownFormat, format_named
 
 from edh_service.api.openapi_examples import examples
+from edh_service.api.reading import QUERY_LISTS
 from tests.support.apps import offline_app
 from tests.support.contract_app import card_names, contract_app
 from tests.support.openapi_examples import answers
@@ -113,11 +114,24 @@ def excluded(case) -> list:
     """The checks that cannot judge this case (each with its reason); none for most."""
     if across_parameters(case) and not any(breaks_a_rule({**(case.query or {}), **deck}) for deck in decks_of(case)):
         return [negative_data_rejection]  # refused only in part by the document, accepted whole (above)
-    if case.query and case.media_type == "text/plain" and not isinstance(case.body, str):
-        # schemathesis' negative mode makes a text/plain body some other JSON type (-5.2e16),
-        # then sends it as its text: on the wire that is a valid decklist.
+    if (case.media_type == "text/plain" and not isinstance(case.body, str)) or retyped_query(case):
+        # schemathesis' negative mode makes a text/plain body or a query value another JSON
+        # type (a body of -5.2e16, commanders=262989, an object for a list), then sends it as
+        # text: on the wire that is a valid decklist, a valid name, repeated names.
         return [negative_data_rejection]
     return []
+
+
+def retyped_query(case) -> bool:
+    """A query value of another kind than its parameter's (a list's turned scalar or object,
+    a text turned number or list)."""
+    for name, value in (case.query or {}).items():
+        kind = list if name in QUERY_LISTS else int if name == "bracket" else str
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return True
+        if kind is list and not all(isinstance(item, str) for item in value):
+            return True
+    return False
 
 
 def strategy(operation, mode):
@@ -188,3 +202,27 @@ def test_query_parameters_keep_the_cross_field_rules(app):
     assert answer.status_code == 422 and "bracket" in answer.get_json()["errors"]
     answer = client.post("/api/v1/validate?format=oathbreaker", json={"decklist": "1 Sol Ring", "signature_spells": ["Sol Ring"]})
     assert answer.status_code == 200
+
+
+@pytest.mark.parametrize(("config", "links"), (
+    ({"DECK_URLS": False}, None),
+    ({"MOXFIELD_USER_AGENT": None}, ("archidekt",)),
+    ({"MOXFIELD_USER_AGENT": "tests/1.0 (granted)"}, ("archidekt", "moxfield")),
+))
+def test_the_document_says_what_the_settings_allow(fixture_db, config, links):
+    """A `url` only where links are read (Moxfield's only with its User-Agent); house rules
+    profile names only when there are profiles; the batch bound is the app's."""
+    app = offline_app(fixture_db, BATCH_LIMIT=7, **config)
+    document = app.test_client().get("/openapi.json").get_json()
+    request = document["components"]["schemas"]["ValidateRequest"]
+    url = request["properties"].get("url")
+    assert (url is None) == (links is None)
+    if links:
+        assert [site for site in ("archidekt", "moxfield") if site in url["pattern"]] == list(links)
+    else:
+        assert request["required"] == ["decklist"] and "oneOf" not in request
+    house_rules = request["properties"]["house_rules"]["oneOf"]
+    assert [option.get("type") for option in house_rules] == [None, "null"]  # the rules object, or null
+    parameters = [p["name"] for p in document["paths"]["/api/v1/validate"]["post"]["parameters"]]
+    assert "house_rules" not in parameters
+    assert document["components"]["schemas"]["BatchRequest"]["properties"]["decks"]["maxItems"] == 7
