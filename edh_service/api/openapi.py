@@ -83,7 +83,8 @@ def with_served(responses: dict) -> dict:
 BATCH_INPUT = {**BAD_INPUT, **DECK_SITE, "415": error_response("Not application/json.")}
 
 TEXT_PARAMETERS = [
-    {"in": "query", "name": "format", "schema": openapi_rules.format_schema("A key or alias, any case.", nullable=False),
+    {"in": "query", "name": "format",
+     "schema": openapi_rules.format_schema("A key or alias, any case.", nullable=False),
      "description": "The game format, a key or alias in any case (a JSON field of the same name wins); "
                     "omitted: the one the list names, else commander. `bracket` and `signature_spells` follow the "
                     "same rules as in the JSON body, whichever part of the request gives them (OpenAPI relates "
@@ -277,5 +278,6 @@ def schema_name(schema: dict) -> str:
 @bp.get("/docs")
 def docs():
     """The API reference as plain HTML, rendered from the same document."""
-    html = render_template_string(DOCS_PAGE, spec=spec_dict(serving(current_app)), style=DOCS_STYLE, schema_name=schema_name)
+    document = spec_dict(serving(current_app))
+    html = render_template_string(DOCS_PAGE, spec=document, style=DOCS_STYLE, schema_name=schema_name)
     return html, 200, {"Content-Security-Policy": DOCS_CSP, "Cache-Control": "public, max-age=300"}

@@ -65,8 +65,8 @@ def format_names(*, brackets: bool = False, signature_spells: bool = False) -> l
 
 def format_schema(description: str, *, nullable: bool = True) -> dict:
     """A `format` (field or query parameter): a key or alias in any case; null in JSON."""
-    return {"type": ["string", "null"] if nullable else "string", "pattern": spelled_any_case(format_names()), "examples": list(KEYS),
-            "description": description}
+    return {"type": ["string", "null"] if nullable else "string", "pattern": spelled_any_case(format_names()),
+            "examples": list(KEYS), "description": description}
 
 
 def cross_field_rules() -> list[dict]:
@@ -76,7 +76,8 @@ def cross_field_rules() -> list[dict]:
     spell_formats = spelled_any_case(format_names(signature_spells=True))
     return [
         {"if": {"required": ["bracket"], "properties": {"bracket": {"type": "integer"}}},
-         "then": {"properties": {"format": {"anyOf": [{"type": "null"}, {"type": "string", "pattern": bracket_formats}]}}}},
+         "then": {"properties": {"format": {"anyOf": [{"type": "null"},
+                                                      {"type": "string", "pattern": bracket_formats}]}}}},
         {"if": {"required": ["signature_spells"], "properties": {"signature_spells": {"type": "array", "minItems": 1}}},
          "then": {"required": ["format"],
                   "properties": {"format": {"type": "string", "pattern": spell_formats}}}},
