@@ -226,3 +226,13 @@ def test_the_document_says_what_the_settings_allow(fixture_db, config, links):
     parameters = [p["name"] for p in document["paths"]["/api/v1/validate"]["post"]["parameters"]]
     assert "house_rules" not in parameters
     assert document["components"]["schemas"]["BatchRequest"]["properties"]["decks"]["maxItems"] == 7
+
+
+def test_docs_renders_the_same_document(app):
+    """/docs shows the document this app serves: its version, every path, the request's rules."""
+    client = app.test_client()
+    document = client.get("/openapi.json").get_json()
+    page = client.get("/docs").get_data(as_text=True)
+    assert f"OpenAPI {document['openapi']}" in page and document["openapi"] == "3.1.0"
+    assert all(f"<code>{path}</code>" in page for path in document["paths"])
+    assert "Exactly one of `decklist` and `url`." in page
