@@ -9,6 +9,7 @@ from typing import Any, Mapping
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from edh_service.api.whole_numbers import WholeNumber
 from edh_service.house_rules import HOUSE_BRACKETS, MAX_LIST_NAMES, MAX_TEXT_LENGTH, PROFILE_NAME
 from validator.parse import MAX_NAME_LENGTH
 
@@ -30,11 +31,11 @@ class HouseRulesRequestSchema(Schema):
 
     banned = _names("Cards banned in the deck, commanders and companion included (house_banned).")
     banned_as_commander = _names("Cards banned as commander only, legal in the deck (house_banned_as_commander).")
-    unbanned = _names("Cards the format bans (or bans as commander) that this table allows (house_unbanned).")
-    max_bracket = fields.Integer(strict=True, allow_none=True,
-                                 validate=validate.Range(min(HOUSE_BRACKETS), max(HOUSE_BRACKETS)),
-                                 metadata={"description": "The table's Commander Bracket (1-4), checked as a "
-                                                          "declared bracket unless the request declares its own."})
+    unbanned = _names("Cards the format bans (or bans as commander) that this table allows (house_unbanned); "
+                      "none may be in `banned` too (a 422: a card is one or the other).")
+    max_bracket = WholeNumber(allow_none=True, validate=validate.Range(min(HOUSE_BRACKETS), max(HOUSE_BRACKETS)),
+                              metadata={"description": "The table's Commander Bracket (1-4), checked as a declared "
+                                                       "bracket unless the request declares its own."})
     name = fields.String(allow_none=True, validate=validate.Length(max=MAX_TEXT_LENGTH),
                          metadata={"description": 'What the verdict says it was judged under ("Thursday at the '
                                                   'store").'})

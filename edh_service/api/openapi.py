@@ -10,9 +10,12 @@ from typing import Any
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from flask import Blueprint, jsonify, render_template_string
+from flask import Blueprint, Flask, current_app, jsonify, render_template_string
 
-from edh_service.api import format_schemas, house_schemas, schemas
+from edh_service import deck_urls
+from edh_service.house_profiles import profiles_in
+
+from edh_service.api import house_schemas, openapi_examples, openapi_rules, schemas
 
 bp = Blueprint("openapi", __name__)
 
@@ -33,7 +36,8 @@ def error_response(description: str, *, retry_after: str | None = None) -> dict:
 # Every /api/ operation counts against the per-client budget (RATELIMIT, observability.py).
 TOO_MANY = error_response("Over this client's request budget (RATELIMIT).",
                           retry_after="Seconds until the client's budget renews.")
-UNAVAILABLE = error_response("Card data is not loaded yet.",
+UNAVAILABLE = error_response("Card data is not loaded yet (or, from the served process, too many requests are "
+                             "still arriving to take this one).",
                              retry_after="Seconds until card data may be available.")
 
 
@@ -54,17 +58,37 @@ DECK_SITE = {
     "502": error_response("The deck's site answered with an error, a redirect to another host, or something that "
                           "is not its deck JSON (or over 8 MiB)."),
     "503": error_response("Card data is not loaded yet, or this service may not ask the deck's site now (its "
-                          "request budget, 2 a second per site, or a 429 the site sent).",
+                          "request budget, 2 a second per site, or a 429 the site sent), or (from the served process) too many "
+                          "requests are still arriving to take this one.",
                           retry_after="Seconds until card data or the site may be asked again."),
     "504": error_response("The deck's site did not answer within 10 s."),
 }
+# What the served process (gunicorn's BufferingWorker, edh_service/serving/worker.py) answers
+# for any path before the app sees the request, in the same envelope.
+SERVED = {
+    "408": error_response("The request did not arrive whole within REQUEST_DEADLINE (30 s)."),
+    "431": error_response("The request's head is over 64 KiB."),
+    "503": error_response("Too many requests are still arriving from this address, or in all, to take this one.",
+                          retry_after="Seconds to wait before sending it again."),
+}
+
+
+def with_served(responses: dict) -> dict:
+    """An operation's responses, the served process's added where the operation has none of its own."""
+    merged = {**{status: answer for status, answer in SERVED.items() if status not in responses}, **responses}
+    return dict(sorted(merged.items()))
+
+
 # The batch endpoint reads JSON only: a text/plain body is a 415 there too.
 BATCH_INPUT = {**BAD_INPUT, **DECK_SITE, "415": error_response("Not application/json.")}
 
 TEXT_PARAMETERS = [
-    {"in": "query", "name": "format", "schema": {"type": "string", "enum": list(format_schemas.GAME_FORMAT_NAMES)},
+    {"in": "query", "name": "format",
+     "schema": openapi_rules.format_schema("A key or alias, any case.", nullable=False),
      "description": "The game format, a key or alias in any case (a JSON field of the same name wins); "
-                    "omitted: the one the list names, else commander."},
+                    "omitted: the one the list names, else commander. `bracket` and `signature_spells` follow the "
+                    "same rules as in the JSON body, whichever part of the request gives them (OpenAPI relates "
+                    "no parameter to another, so only this sentence says it)."},
     {"in": "query", "name": "decklist_format",
      "schema": {"type": "string", "enum": list(schemas.ValidateRequestSchema().fields["decklist_format"]
                                                  .validate.choices)},
@@ -109,7 +133,7 @@ def operations() -> dict[str, dict]:
                           **BAD_INPUT, **DECK_SITE},
         }},
         "/api/v1/validate/batch": {"post": {
-            "summary": f"Validate up to {schemas.BATCH_LIMIT} decklists",
+            "summary": "Validate up to BATCH_LIMIT decklists (the document's maxItems)",
             "requestBody": {"required": True,
                             "content": {"application/json": {"schema": "BatchRequestSchema"}}},
             "responses": {"200": {"description": "One result per deck, in request order.",
@@ -158,13 +182,21 @@ def operations() -> dict[str, dict]:
     }
 
 
-@lru_cache(maxsize=1)
-def spec_dict() -> dict:
-    """The OpenAPI 3.0 document (built once; it depends only on the code)."""
+def serving(app: Flask) -> openapi_rules.Serving:
+    """What this app's settings make acceptable (the document states it)."""
+    sites = deck_urls.of_app(app)
+    return openapi_rules.Serving(deck_urls=sites.settings.enabled, moxfield=bool(sites.settings.moxfield_user_agent),
+                                 profiles=tuple(profiles_in(app.extensions).names()),
+                                 batch_limit=app.config.get("BATCH_LIMIT", schemas.BATCH_LIMIT))
+
+
+@lru_cache(maxsize=8)
+def spec_dict(served: openapi_rules.Serving = openapi_rules.Serving()) -> dict:
+    """The OpenAPI 3.1 document for a service serving `served` (built once each)."""
     spec = APISpec(
         title="EDH deck validator",
         version="1.0.0",
-        openapi_version="3.0.3",
+        openapi_version="3.1.0",
         plugins=[MarshmallowPlugin()],
         info={"description": "Is this Commander decklist legal, and if not, exactly what is wrong, "
                              "where, and why? Violation codes are stable; messages may change."},
@@ -173,18 +205,15 @@ def spec_dict() -> dict:
     # house_rules is a profile's name or this object (house_schemas.house_rules_field's oneOf)
     spec.components.schema("HouseRulesRequest", schema=house_schemas.HouseRulesRequestSchema)
     for path, ops in operations().items():
-        spec.path(path=path, operations=ops)
-    document = spec.to_dict()
-    # exactly one of the two (marshmallow cannot say so; the view answers 422 naming both)
-    document["components"]["schemas"]["ValidateRequest"]["oneOf"] = [{"required": ["decklist"]},
-                                                                      {"required": ["url"]}]
-    return document
+        spec.path(path=path, operations={method: {**op, "responses": with_served(op["responses"])}
+                                         for method, op in ops.items()})
+    return openapi_examples.add_examples(openapi_rules.complete(spec.to_dict(), served))
 
 
 @bp.get("/openapi.json")
 def openapi_json():
     """The OpenAPI document."""
-    return jsonify(spec_dict())
+    return jsonify(spec_dict(serving(current_app)))
 
 
 DOCS_STYLE = (
@@ -220,7 +249,7 @@ DOCS_PAGE = """<!doctype html>
 </section>{% endfor %}{% endfor %}
 <h2>Schemas</h2>
 {% for name, schema in spec.components.schemas.items() %}
-<section id="{{ name }}"><h3>{{ name }}</h3><ul>{% for field, prop in schema.properties.items() %}
+<section id="{{ name }}"><h3>{{ name }}</h3>{% if schema.description %}<p>{{ schema.description }}</p>{% endif %}<ul>{% for field, prop in schema.properties.items() %}
 <li><code>{{ field }}</code>{% if field in schema.required %} (required){% endif %}:
 {{ schema_name(prop) }}{% if prop.description %}. {{ prop.description }}{% endif %}</li>{% endfor %}</ul></section>
 {% endfor %}
@@ -231,15 +260,24 @@ def schema_name(schema: dict) -> str:
     """A short human description of a JSON schema: its $ref name or its type."""
     if "$ref" in schema:
         return schema["$ref"].rsplit("/", 1)[-1]
-    if schema.get("type") == "array":
+    if "oneOf" in schema:
+        return " or ".join(schema_name(option) for option in schema["oneOf"])
+    types = schema.get("type", "object")
+    if isinstance(types, list):  # OpenAPI 3.1: ["string", "null"]
+        nullable = " or null" if "null" in types else ""
+        return schema_name({**schema, "type": next(t for t in types if t != "null")}) + nullable
+    if types == "array":
         return f"array of {schema_name(schema.get('items', {}))}"
     if "enum" in schema:
-        return "one of " + ", ".join(str(value) for value in schema["enum"])
-    return str(schema.get("type", "object"))
+        return "one of " + ", ".join(str(value) for value in schema["enum"] if value is not None)
+    if "examples" in schema:
+        return f"{types}, such as " + ", ".join(str(value) for value in schema["examples"])
+    return str(types)
 
 
 @bp.get("/docs")
 def docs():
     """The API reference as plain HTML, rendered from the same document."""
-    html = render_template_string(DOCS_PAGE, spec=spec_dict(), style=DOCS_STYLE, schema_name=schema_name)
+    document = spec_dict(serving(current_app))
+    html = render_template_string(DOCS_PAGE, spec=document, style=DOCS_STYLE, schema_name=schema_name)
     return html, 200, {"Content-Security-Policy": DOCS_CSP, "Cache-Control": "public, max-age=300"}

@@ -22,6 +22,7 @@ from marshmallow import Schema, ValidationError, fields, missing, validate
 
 from edh_service.api.format_schemas import GameFormat
 from edh_service.api.house_schemas import HouseRulesField
+from edh_service.api.whole_numbers import WholeNumber, whole
 from validator.formats import UnknownFormat, format_named
 
 Check = Callable[[Any], Any]
@@ -97,6 +98,8 @@ def _compile_field(field: fields.Field) -> Check | None:
         kind = _game_format
     elif type(field) is fields.Integer and field.strict:
         kind = _integer
+    elif type(field) is WholeNumber:
+        kind = _whole
     elif type(field) is fields.List:
         kind = _list_of(_compile_field(field.inner))
     elif type(field) is fields.Dict:
@@ -166,6 +169,13 @@ def _integer(value: Any) -> int:
     if type(value) is not int:  # bool, float, str: marshmallow's call
         raise _Unclear
     return value
+
+
+def _whole(value: Any) -> int:
+    number = whole(value)
+    if number is None:
+        raise _Unclear
+    return number
 
 
 def _any(value: Any) -> Any:

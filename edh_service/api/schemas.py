@@ -19,6 +19,7 @@ from validator.brackets import BRACKETS
 from validator.deck import WUBRG
 from edh_service.api.format_schemas import GAME_FORMATS, FormatsBlockSchema, game_format_field
 from edh_service.api.house_schemas import HouseRulesBlockSchema, house_rules_field
+from edh_service.api.whole_numbers import WholeNumber
 from edh_service.api.ready_schemas import HealthSchema, ReadySchema  # noqa: F401 - the OpenAPI document names them
 from validator.overview import COLORS, CURVE_BUCKETS
 from validator.parse import FORMATS, MAX_NAME_LENGTH
@@ -52,17 +53,19 @@ def integer(digits: str) -> int:
 
 
 def bracket_field(*, strict: bool = True) -> fields.Integer:
-    """The declared Commander Bracket, 1 to 5. JSON takes a whole number only (not "3", 3.0
-    or true); a query string's "3" is text, so it is read loosely. Left out, the key stays
-    out of the loaded request: null (no bracket, not even a deck site's) differs from it."""
-    return fields.Integer(
-        strict=strict,
+    """The declared Commander Bracket, 1 to 5. JSON takes a whole number only (3 or 3.0, not
+    "3", 2.5 or true); a query string's "3" is text, so it is read loosely. Left out, the key
+    stays out of the loaded request: null (no bracket, not even a deck site's) differs from it."""
+    kind = WholeNumber if strict else fields.Integer
+    return kind(
         allow_none=True,
         validate=validate.Range(min(BRACKETS), max(BRACKETS)),
         metadata={"description": "Declare the table's Commander Bracket (1 Exhibition ... 5 cEDH): what the list "
                                  "breaks in it is an error violation (bracket_*). Omit it for the advisory "
                                  "`bracket` block alone; with `url`, omitted means the bracket the deck declares "
-                                 "on its site, and null checks none."},
+                                 "on its site, and null checks none. Only in Commander: with another `format` it "
+                                 "is a 422, and so it is without `format` when the list names another format for "
+                                 "itself (a `Format:` line, a site export's format)."},
     )
 
 
@@ -122,7 +125,9 @@ class ValidateRequestSchema(Schema):
         allow_none=True,
         validate=validate.Length(max=MAX_SIGNATURE_SPELLS),
         metadata={"description": "Oathbreaker only: designate the signature spells, overriding what the text "
-                                 "marks (a 422 in any other format)."},
+                                 "marks. A non-empty list needs `format` oathbreaker (a 422 in any other format; "
+                                 "without `format`, the service also reads them when the list names oathbreaker "
+                                 "for itself)."},
     )
     bracket = bracket_field()
     house_rules = house_rules_field()

@@ -371,7 +371,9 @@ def test_openapi_documents_the_field_and_the_endpoint(client):
     spec = client.get("/openapi.json").get_json()
     field = spec["components"]["schemas"]["ValidateRequest"]["properties"]["house_rules"]
     assert [option.get("$ref", option.get("type")) for option in field["oneOf"]] == [
-        "string", "#/components/schemas/HouseRulesRequest"]
+        "string", "#/components/schemas/HouseRulesRequest", "null"]
+    # the profile names are this service's own: a client never meets "unknown profile"
+    assert field["oneOf"][0]["enum"] == [p["name"] for p in client.get("/api/v1/house-rules").get_json()["profiles"]]
     assert set(spec["components"]["schemas"]["HouseRulesRequest"]["properties"]) == {
         "banned", "banned_as_commander", "unbanned", "max_bracket", "name"}
     assert "house_rules" in spec["components"]["schemas"]["Report"]["properties"]

@@ -57,6 +57,7 @@ ACCEPTED = [
     {"decklist": "x", "commanders": None, "companion": None, "color_choices": None, "bracket": None,
      "include": None, "decklist_format": None},
     {"decklist": "x", "commanders": [], "color_choices": {}, "include": []},
+    {"decklist": "x", "bracket": 3.0},  # one number with 3 in JSON Schema's model (the document's)
     {"bracket": 1, "decklist": "x"},  # key order of the body is not the answer's
     {"decklist": "x", "bracket": 5},
     {"decklist": "x", "commanders": ["A" * schemas.MAX_NAME_LENGTH] * schemas.MAX_COMMANDERS},
@@ -102,7 +103,7 @@ REFUSED = [
     {"decklist": "x", "bracket": 0},
     {"decklist": "x", "bracket": 6},
     {"decklist": "x", "bracket": True},
-    {"decklist": "x", "bracket": 3.0},
+    {"decklist": "x", "bracket": 2.5},
     {"decklist": "x", "bracket": "3"},
     {"decklist": "x", "bracket": schemas.OUT_OF_RANGE},
     {"decklist": "x", "include": ["everything"]},
