@@ -132,10 +132,10 @@ def _service_rows(tmp: Path) -> list[Row]:
 
     from card_data import BracketSources, StoreSettings, open_repository
     from card_data.lists import refresh as bracket_lists
-    from card_data.store.cards import list_tables as bracket_tables
+    from card_data.store import list_tables as bracket_tables
     from card_data.sync import import_file
     from edh_service import pipeline as service
-    from edh_service.api.views import responses, schemas
+    from edh_service.api import responses, schemas
     from tests.support.factories import deck_text
     from tests.support.scryfall_server import FIXTURES
 

@@ -239,9 +239,9 @@ def refresh_rows(db: Path) -> list[Row]:
 
 def table_size_rows(db: Path, folder: Path) -> list[Row]:
     """The real files' table: rows and bytes of the distilled file."""
-    from card_data.store.cards import names_table
+    from card_data.store import names_table
     from card_data.names.sources import name_objects
-    from card_data.store.cards.names_table import NamesFile
+    from card_data.store.names_table import NamesFile
     from card_data.names.printed import rows_of
     from card_data.streams import file_chunks
 

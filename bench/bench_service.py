@@ -11,7 +11,7 @@ import tracemalloc
 from bench.common import Row, median_seconds, micros
 from bench.bench_http import REAL_CARDS, REAL_DECK, store_and_deck
 from card_data import open_repository
-from card_data.store.cards import cards as store
+from card_data.store import cards as store
 from card_data.settings import StoreSettings
 from edh_service import pipeline as service
 from validator.parse.text import _CARD_LINES as card_lines
