@@ -41,7 +41,9 @@ TWO_CARD_SHARE = 5  # one variant in five uses two cards
 # (tests/support/measured.py says why os.wait4's ru_maxrss would report the parent's size instead).
 REFRESH_CHILD = """
 import json, sys, time
-from card_data import BracketSources, bracket_lists, bracket_tables
+from card_data import BracketSources
+from card_data.lists import refresh as bracket_lists
+from card_data.store import list_tables as bracket_tables
 from tests.support.measured import peak_rss_kb
 start = time.perf_counter()
 result = bracket_lists.refresh(sys.argv[1], BracketSources(spellbook_url=sys.argv[2],

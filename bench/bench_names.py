@@ -57,7 +57,7 @@ for _ in range(3 + int(sys.argv[3])):
 
 REFRESH_CHILD = """
 import json, sys, time
-from card_data import names_sync
+from card_data.names import sync as names_sync
 from card_data.scryfall.client import ScryfallClient
 from card_data.settings import NameSources, StoreSettings
 from tests.support.measured import peak_rss_kb
