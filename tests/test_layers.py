@@ -188,6 +188,35 @@ def test_no_import_circle():
     assert circles(import_graph()) == []
 
 
+def package_init_circles(root: Path = ROOT) -> list[str]:
+    """'package <-> module' for a module that imports an ancestor package by name (`from P
+    import x`) while P's __init__ imports that module: the import graph above reads the
+    former as an import of P.x, but Python runs P's __init__ first."""
+    modules = production_modules(root)
+    found = []
+    for name, path in modules.items():
+        parts = name.split(".")
+        ancestors = {".".join(parts[:end]) for end in range(1, len(parts))} & modules.keys()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            package = node.module if isinstance(node, ast.ImportFrom) and not node.level else None
+            if package in ancestors and name in imported(package, modules[package], modules):
+                found.append(f"{package} <-> {name}")
+                break
+    return found
+
+
+def test_no_module_imports_its_own_package_whose_init_imports_it():
+    assert package_init_circles() == []
+
+
+def test_a_module_importing_its_package_that_imports_it_is_found(tmp_path):
+    root = write(tmp_path, {"validator/__init__.py": "", "edh_service/__init__.py": "", "card_data/__init__.py": "",
+                            "card_data/sites/__init__.py": "from card_data.sites.sources import DeckSites\n",
+                            "card_data/sites/archidekt.py": "",
+                            "card_data/sites/sources.py": "from card_data.sites import archidekt\n"})
+    assert package_init_circles(root) == ["card_data.sites <-> card_data.sites.sources"]
+
+
 def test_no_module_imports_a_higher_part_of_its_own_package():
     graph = import_graph()
     assert "card_data.store.cards" in graph["card_data.scryfall.building"]  # the graph reads the sub-packages

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Collection, Iterable, Mapping, NamedTuple, Sequence
 
-from validator import brackets
+import validator.brackets as brackets  # the module itself: the package's __init__ imports this one
 from validator.assemble import assemble, infer_commanders, named_designation
 from validator.brackets import Bracket, BracketData
 from validator.deck import Card, Entry, wubrg

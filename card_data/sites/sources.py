@@ -29,7 +29,9 @@ import requests
 from card_data.errors import DeckLinkRefused, DeckNotFound, DeckSiteFailed, DeckSiteTimeout, DeckSourceError
 from card_data.http import Deadline, make_session
 from card_data.settings import DeckSiteSettings, default_user_agent
-from card_data.sites import archidekt, moxfield
+# the site modules themselves, not `from card_data.sites import`: the package's __init__ imports this module
+import card_data.sites.archidekt as archidekt
+import card_data.sites.moxfield as moxfield
 from card_data.sites.decks import SiteDeck
 from card_data.sites.fetch import FETCH_SECONDS, Limits, fetch_json
 

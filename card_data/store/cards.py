@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 from urllib.parse import quote
 
-from card_data import convert
+import card_data.convert as convert  # the module itself: the package's __init__ imports this one
 from card_data.errors import CardDataError, CardDataUnavailable
 from validator.deck import Card
 from validator.memo import CharacterMemo
