@@ -41,10 +41,12 @@ import shutil
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any, Iterable
 from urllib.parse import parse_qs, quote, urlsplit
+
+from tests.support.local_http import LocalServer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BRACKETS = FIXTURES / "brackets"  # the bracket lists' fixtures
@@ -81,7 +83,7 @@ class Recorded:
 
 
 @dataclass
-class ScryfallServer:
+class ScryfallServer(LocalServer):
     """Start with start() (or use as a context manager); base_url is the API base."""
 
     cards: list[dict[str, Any]] = field(default_factory=list)  # the bulk file's cards
@@ -111,37 +113,21 @@ class ScryfallServer:
     all_cards_updated_at: str = "2026-11-30T09:12:44.000+00:00"
     all_cards_truncate: bool = False  # the all_cards file ends halfway (honest length)
 
+    state_attribute = "server_state"  # what _Handler reads this as (LocalServer)
+
     def __post_init__(self) -> None:
-        self._httpd: ThreadingHTTPServer | None = None
         self._lock = threading.Lock()
 
+    @property
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _Handler
+
     # -- lifecycle ----------------------------------------------------------------------
-
-    def start(self) -> "ScryfallServer":
-        """Listen on 127.0.0.1 on a free port and serve in a daemon thread."""
-        handler = type("Handler", (_Handler,), {"server_state": self})
-        self._httpd = _QuietServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=self._httpd.serve_forever, args=(0.05,), daemon=True).start()
-        return self
-
-    def stop(self) -> None:
-        """Stop serving and close the socket."""
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
-
-    def __enter__(self) -> "ScryfallServer":
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
 
     @property
     def base_url(self) -> str:
         """The API base URL (what SCRYFALL_API_URL would be)."""
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://127.0.0.1:{self.port}"
 
     def collection_times(self) -> list[float]:
         """When each POST /cards/collection arrived (time.monotonic: one clock for every
@@ -234,15 +220,6 @@ class ScryfallServer:
         """Pop the next queued failure status, if any."""
         with self._lock:
             return self.fail_next.pop(0) if self.fail_next else None
-
-
-class _QuietServer(ThreadingHTTPServer):
-    """Clients that time out hang up mid-answer; that is the test working, not an error."""
-
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -27,9 +27,11 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
+
+from tests.support.local_http import LocalServer
 
 ARCHIDEKT_REAL = "archidekt-mtg-parser-e7b43e8b.json"  # deck 1365846: Kraum + Vial Smasher, Obosh
 MOXFIELD_REAL = "moxfield-v3-njerador-deck-01.json"  # V06ztO0Imk-p5I8N81Ue8g: 1 + 99, 15 sideboard
@@ -45,7 +47,7 @@ class Recorded:
 
 
 @dataclass
-class SiteServer:
+class SiteServer(LocalServer):
     """Start with start() (or as a context manager); archidekt_url and moxfield_url are the API bases."""
 
     archidekt: dict[str, Any] = field(default_factory=dict)
@@ -56,34 +58,19 @@ class SiteServer:
     drip: float = 0.2
     requests: list[Recorded] = field(default_factory=list)
 
+    state_attribute = "state"  # what _Handler reads this as (LocalServer)
+
     def __post_init__(self) -> None:
-        self._httpd: ThreadingHTTPServer | None = None
         self.stopping = threading.Event()
 
-    def start(self) -> "SiteServer":
-        """Listen on 127.0.0.1 on a free port and serve in a daemon thread."""
-        handler = type("Handler", (_Handler,), {"state": self})
-        self._httpd = _QuietServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=self._httpd.serve_forever, args=(0.05,), daemon=True).start()
-        return self
+    @property
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _Handler
 
     def stop(self) -> None:
         """Stop serving (endless and silent answers end too)."""
         self.stopping.set()
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
-
-    def __enter__(self) -> "SiteServer":
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
-    @property
-    def port(self) -> int:
-        return self._httpd.server_address[1]
+        super().stop()
 
     @property
     def archidekt_url(self) -> str:
@@ -101,13 +88,6 @@ class SiteServer:
     def times(self) -> list[float]:
         """When each deck request arrived."""
         return [r.at for r in self.requests]
-
-
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # a client that gave up mid-answer is the test working
 
 
 class _Handler(BaseHTTPRequestHandler):
