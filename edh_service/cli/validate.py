@@ -23,7 +23,7 @@ from functools import partial
 from pathlib import Path
 from typing import BinaryIO, Sequence, TextIO
 
-from card_data import CardDataError, CardDataUnavailable, CardRepository, StoreMetadata
+from card_data import CardDataError, CardRepository, StoreMetadata
 from card_data.errors import DeckSourceError
 from card_data.sites import DeckSites
 from edh_service import config, deck_urls, house_rules, pipeline
@@ -221,9 +221,11 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
     """Check every input against one store; (results, the store's metadata). A refused
     input (Input.refused) is a file not checked, never read.
 
-    Names missing from the store are asked of Scryfall unless offline. If Scryfall cannot
-    be reached for them, the run goes on offline (those names come back unknown_card)
-    rather than failing every deck: the store itself is there and answers the rest.
+    Names missing from the store are asked of Scryfall unless offline. When Scryfall does
+    not answer for them (they come back unknown_card plus card_lookup_unavailable), the
+    rest of the run goes on offline rather than waiting on it for every file: the store
+    itself is there and answers the rest. No store at all is CardDataUnavailable: main
+    stops the run with exit code 2.
     """
     designation = Designation.of(options.commander, options.companion, signature_spells=options.signature_spell)
     offline = options.offline
@@ -239,16 +241,7 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
             results.append(Checked(path, error=item.refused))
             continue
         check = partial(check_link, sites=sites) if item.link else partial(check_file, found=item.found)
-        try:
-            checked = check(path, repository, designation, **judged, streams=streams)
-        except CardDataUnavailable as error:
-            if offline:
-                raise
-            warn(f"warning: {error}; going on offline: names not in the card store are reported as unknown",
-                 streams.stderr)
-            offline = True
-            repository = open_card_store(options.card_db, offline=True, bulk_file=None)
-            checked = check(path, repository, designation, **judged, streams=streams)
+        checked = check(path, repository, designation, **judged, streams=streams)
         if checked is None:
             warn(f"warning: {path}: skipped: no card in it, not a decklist (name the file to check it anyway)",
                  streams.stderr)
