@@ -7,7 +7,7 @@ RUN_STAMP := $(VENV)/.installed-run
 # Test-only JavaScript (axe-core for tests/edh_service/test_accessibility.py), pinned by package-lock.json.
 NODE_STAMP := node_modules/.installed
 
-.PHONY: test bench run venv clean peer-venv docs
+.PHONY: test bench run venv clean peer-venv docs i18n
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,20 @@ test: $(STAMP) $(NODE_STAMP)
 docs: $(STAMP)
 	$(BIN)/python -m scripts.gen_docs
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+# The catalogs (edh_service/i18n): every text extracted (babel.cfg) into messages.pot, each
+# language's .po updated from it (new texts empty, for translators), then compiled to .mo.
+I18N := edh_service/i18n/translations
+I18N_LANGS := es de fr it pt ja ko ru zh_Hans zh_Hant
+i18n: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k msg -k nmsg:1,2 -k Term --no-location --sort-output \
+	  --add-comments=Translators: --project=edh-deck-validator -o $(I18N)/messages.pot .
+	@for lang in $(I18N_LANGS); do \
+	  if [ -f $(I18N)/$$lang/LC_MESSAGES/messages.po ]; then \
+	    $(BIN)/pybabel -q update --no-fuzzy-matching --no-location -i $(I18N)/messages.pot -d $(I18N) -l $$lang; \
+	  else $(BIN)/pybabel -q init -i $(I18N)/messages.pot -d $(I18N) -l $$lang; fi; \
+	done
+	$(BIN)/pybabel -q compile -d $(I18N)
 
 # wrk drives the HTTP benchmarks: installed with apt-get as .ci/run installs what pip cannot
 # (root and apt-get only; elsewhere the HTTP rows are skipped with a one-line message).

@@ -117,7 +117,7 @@ def judged_format(game_format: str | None, decklist: Decklist) -> Format:
 def declared_on_site(report: Report, deck: SiteDeck) -> Report:
     """The report with each bracket error saying the bracket was declared on the site."""
     said = f" The deck declares bracket {deck.declared_bracket} on {LABELS.get(deck.site, deck.site)}."
-    violations = tuple(replace(v, message=v.message + said) if v.code.startswith("bracket_") else v
+    violations = tuple(replace(v, text=v.message + said) if v.code.startswith("bracket_") else v
                        for v in report.violations)
     return replace(report, violations=violations)
 

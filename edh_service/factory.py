@@ -14,6 +14,7 @@ from flask import Flask
 from card_data.settings import default_user_agent
 from edh_service import card_extension, config, house_profiles
 from edh_service.api import views as api, errors, openapi
+from edh_service.i18n import app as i18n
 from edh_service.serving import http_hooks, observability, ratelimit
 from edh_service.web import views as web
 from edh_service.serving.connections import DRAIN_FACTOR, DrainUnreadBodies
@@ -52,6 +53,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json = OrjsonProvider(app)  # orjson; keys in the API's documented order: valid, format, commanders...
 
     card_extension.init_app(app)
+    i18n.init_app(app)  # the answer's language: Flask-Babel over edh_service/i18n's catalogs
     # The operator's house rules profiles (HOUSE_RULES_DIR), read now: a broken one is logged.
     app.extensions[house_profiles.EXTENSION] = house_profiles.Profiles(app.config["HOUSE_RULES_DIR"])
     app.register_blueprint(api.bp)

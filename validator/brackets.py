@@ -14,11 +14,11 @@ from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from validator.deck import Card
 from validator.deck_facts import Deck, tally
-from validator.phrasing import and_list, or_list, plural
+from validator.messages import AnyOf, Names, Pairs, Term, Text, msg, nmsg
 from validator.violations import Code, Violation
 
 BRACKETS = range(1, 6)
-BRACKET_NAMES = {1: "Exhibition", 2: "Core", 3: "Upgraded", 4: "Optimized", 5: "cEDH"}
+BRACKET_NAMES = {1: Term("Exhibition"), 2: Term("Core"), 3: Term("Upgraded"), 4: Term("Optimized"), 5: Term("cEDH")}
 # Commander Brackets as updated 2026-02-09 (RULES.md 5.4 and 10).
 MAX_GAME_CHANGERS_IN_3 = 3
 
@@ -88,8 +88,13 @@ class Reason(NamedTuple):
     """One step of the minimum: the bracket it sets (None: a check not made), why, and the cards."""
 
     bracket: int | None
-    message: str
+    text: Text
     cards: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        """The reason in English."""
+        return self.text.english()
 
 
 class Bracket(NamedTuple):
@@ -166,11 +171,6 @@ def _combos_in(partners: Mapping[str, tuple]) -> tuple[list[tuple[str, str]], li
     return found, fast
 
 
-def _pairs(pairs: Iterable[tuple[str, str]]) -> str:
-    """"A + B, C + D"."""
-    return ", ".join(f"{a} + {b}" for a, b in pairs)
-
-
 def _flat(pairs: Iterable[tuple[str, str]]) -> tuple[str, ...]:
     """The distinct cards of some pairs, sorted."""
     return tuple(sorted({name for pair in pairs for name in pair}))
@@ -182,39 +182,50 @@ def _reasons(
 ) -> Iterator[Reason]:
     """One reason per signal that sets a floor, then one per check that could not be made."""
     if extra_turns:
-        yield Reason(2, f"{plural(len(extra_turns), 'extra-turn card')} ({and_list(extra_turns)}): "
-                        "bracket 1 allows none.", tuple(extra_turns))
+        yield Reason(2, nmsg("{n} extra-turn card ({cards}): bracket 1 allows none.",
+                             "{n} extra-turn cards ({cards}): bracket 1 allows none.",
+                             len(extra_turns), cards=Names(extra_turns)), tuple(extra_turns))
     if game_changers:
-        count = plural(len(game_changers), "Game Changer")
         if len(game_changers) > MAX_GAME_CHANGERS_IN_3:
-            yield Reason(4, f"{count} ({and_list(game_changers)}): bracket 3 allows at most "
-                            f"{MAX_GAME_CHANGERS_IN_3}.", tuple(game_changers))
+            yield Reason(4, nmsg("{n} Game Changer ({cards}): bracket 3 allows at most {most}.",
+                                 "{n} Game Changers ({cards}): bracket 3 allows at most {most}.",
+                                 len(game_changers), cards=Names(game_changers), most=MAX_GAME_CHANGERS_IN_3),
+                         tuple(game_changers))
         else:
-            yield Reason(3, f"{count} ({and_list(game_changers)}): brackets 1 and 2 allow none.", tuple(game_changers))
+            yield Reason(3, nmsg("{n} Game Changer ({cards}): brackets 1 and 2 allow none.",
+                                 "{n} Game Changers ({cards}): brackets 1 and 2 allow none.",
+                                 len(game_changers), cards=Names(game_changers)), tuple(game_changers))
     slow = [pair for pair in combos or () if pair not in fast]
     if slow:
-        yield Reason(3, f"{plural(len(slow), 'two-card combo')} ({_pairs(slow)}): brackets 1 and 2 allow none.",
-                     _flat(slow))
+        yield Reason(3, nmsg("{n} two-card combo ({combos}): brackets 1 and 2 allow none.",
+                             "{n} two-card combos ({combos}): brackets 1 and 2 allow none.",
+                             len(slow), combos=Pairs(slow)), _flat(slow))
     if fast:
-        yield Reason(4, f"{plural(len(fast), 'two-card combo')} that Commander Spellbook flags as fast "
-                        f"(bracket tag R) ({_pairs(fast)}): bracket 3 allows no early-game two-card combo.",
-                     _flat(fast))
+        yield Reason(4, nmsg("{n} two-card combo that Commander Spellbook flags as fast (bracket tag R) ({combos}): "
+                             "bracket 3 allows no early-game two-card combo.",
+                             "{n} two-card combos that Commander Spellbook flags as fast (bracket tag R) ({combos}): "
+                             "bracket 3 allows no early-game two-card combo.",
+                             len(fast), combos=Pairs(fast)), _flat(fast))
     if mass_land_denial:
-        yield Reason(4, f"{plural(len(mass_land_denial), 'mass land denial card')} ({and_list(mass_land_denial)}): "
-                        "brackets 1 to 3 allow none.", tuple(mass_land_denial))
+        yield Reason(4, nmsg("{n} mass land denial card ({cards}): brackets 1 to 3 allow none.",
+                             "{n} mass land denial cards ({cards}): brackets 1 to 3 allow none.",
+                             len(mass_land_denial), cards=Names(mass_land_denial)), tuple(mass_land_denial))
     if mass_land_denial is None:
         yield MASS_LAND_DENIAL_NOT_CHECKED
     if combos is None:
         yield COMBOS_NOT_CHECKED
 
 
-MASS_LAND_DENIAL_NOT_CHECKED = Reason(None, "Mass land denial was not checked: no mass land denial list is loaded.")
-COMBOS_NOT_CHECKED = Reason(None, "Two-card combos were not checked: no combo list is loaded.")
-# The bracket-1 reason, by (mass land denial checked, combos checked).
+MASS_LAND_DENIAL_NOT_CHECKED = Reason(None, msg("Mass land denial was not checked: no mass land denial list is "
+                                                 "loaded."))
+COMBOS_NOT_CHECKED = Reason(None, msg("Two-card combos were not checked: no combo list is loaded."))
+# The bracket-1 reason, by (mass land denial checked, combos checked): whole sentences.
 NOTHING_FOUND = {
-    (mld, combos): Reason(1, "No " + or_list(("Game Changers", "extra-turn cards", *(("mass land denial",) if mld else ()),
-                                              *(("two-card combos",) if combos else ()))) + " in the deck.")
-    for mld in (False, True) for combos in (False, True)
+    (False, False): Reason(1, msg("No Game Changers or extra-turn cards in the deck.")),
+    (True, False): Reason(1, msg("No Game Changers, extra-turn cards or mass land denial in the deck.")),
+    (False, True): Reason(1, msg("No Game Changers, extra-turn cards or two-card combos in the deck.")),
+    (True, True): Reason(1, msg("No Game Changers, extra-turn cards, mass land denial or two-card combos in the "
+                                "deck.")),
 }
 
 
@@ -248,35 +259,37 @@ def violations(bracket: Bracket) -> Iterator[Violation]:
     declared = bracket.declared
     if declared is None:
         return
-    name = f"Bracket {declared} ({BRACKET_NAMES[declared]})"
+    name = BRACKET_NAMES[declared]
     changers = bracket.game_changers
     if changers and (declared <= 2 or (declared == 3 and len(changers) > MAX_GAME_CHANGERS_IN_3)):
-        allowed = "allows no Game Changers" if declared <= 2 else f"allows at most {MAX_GAME_CHANGERS_IN_3} Game Changers"
-        yield Violation(
-            code=Code.BRACKET_GAME_CHANGERS,
-            message=f"{name} {allowed}; the deck has {len(changers)}: {and_list(changers)}.",
-            cards=changers,
-        )
+        if declared <= 2:
+            text = nmsg("Bracket {bracket} ({name}) allows no Game Changers; the deck has {n}: {cards}.",
+                        "Bracket {bracket} ({name}) allows no Game Changers; the deck has {n}: {cards}.",
+                        len(changers), bracket=declared, name=name, cards=Names(changers))
+        else:
+            text = nmsg("Bracket {bracket} ({name}) allows at most {most} Game Changers; the deck has {n}: {cards}.",
+                        "Bracket {bracket} ({name}) allows at most {most} Game Changers; the deck has {n}: {cards}.",
+                        len(changers), bracket=declared, name=name, most=MAX_GAME_CHANGERS_IN_3, cards=Names(changers))
+        yield Violation(Code.BRACKET_GAME_CHANGERS, text, cards=changers)
     if bracket.mass_land_denial and declared <= 3:
-        yield Violation(
-            code=Code.BRACKET_MASS_LAND_DENIAL,
-            message=f"{name} allows no mass land denial; the deck has {and_list(bracket.mass_land_denial)}.",
-            cards=bracket.mass_land_denial,
-        )
+        yield Violation(Code.BRACKET_MASS_LAND_DENIAL,
+                        msg("Bracket {bracket} ({name}) allows no mass land denial; the deck has {cards}.",
+                            bracket=declared, name=name, cards=Names(bracket.mass_land_denial)),
+                        cards=bracket.mass_land_denial)
     if bracket.extra_turns and declared == 1:
-        yield Violation(
-            code=Code.BRACKET_EXTRA_TURNS,
-            message=f"{name} allows no extra-turn cards; the deck has {and_list(bracket.extra_turns)}.",
-            cards=bracket.extra_turns,
-        )
+        yield Violation(Code.BRACKET_EXTRA_TURNS,
+                        msg("Bracket {bracket} ({name}) allows no extra-turn cards; the deck has {cards}.",
+                            bracket=declared, name=name, cards=Names(bracket.extra_turns)),
+                        cards=bracket.extra_turns)
     combos = bracket.two_card_combos or ()
     # Bracket 3 allows slow two-card combos but not the ones the combo data flags as fast
     # (they raise the minimum to 4): the same list cannot be legal there.
     breaking = list(combos) if declared <= 2 else list(bracket.fast_combos) if declared == 3 else []
     if breaking:
-        what = "two-card combos" if declared <= 2 else "early-game (fast) two-card combos"
-        yield Violation(
-            code=Code.BRACKET_TWO_CARD_COMBO,
-            message=f"{name} allows no {what}; the deck has {_pairs(breaking)}.",
-            cards=_flat(breaking),
-        )
+        if declared <= 2:
+            text = msg("Bracket {bracket} ({name}) allows no two-card combos; the deck has {combos}.",
+                       bracket=declared, name=name, combos=Pairs(breaking))
+        else:
+            text = msg("Bracket {bracket} ({name}) allows no early-game (fast) two-card combos; the deck has {combos}.",
+                       bracket=declared, name=name, combos=Pairs(breaking))
+        yield Violation(Code.BRACKET_TWO_CARD_COMBO, text, cards=_flat(breaking))

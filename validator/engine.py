@@ -127,7 +127,7 @@ def check(
     declared = [_with_lines(v, deck) for v in brackets.violations(evaluated)] if bracket is not None else ()
     if by_house:  # say whose bracket it is
         whose = house_rules.rules[0].upper() + house_rules.rules[1:]
-        declared = [replace(v, message=f"{v.message} ({whose} allow bracket {bracket} at most.)") for v in declared]
+        declared = [replace(v, text=f"{v.message} ({whose} allow bracket {bracket} at most.)") for v in declared]
     violations = sorted([*problems, *found, *declared], key=Violation.sort_key)
     return Report(
         valid=not any(v.severity == Severity.ERROR for v in violations),
@@ -306,4 +306,4 @@ def _companion_among_inferred(problem: Violation, companion: Entry) -> Violation
     """A commander_inferred warning naming a card assemble() made the companion says so."""
     if problem.code != Code.COMMANDER_INFERRED or not set(problem.lines) & set(companion.lines):
         return problem
-    return replace(problem, message=f"{problem.message} {companion.card.name} has Companion, so it is the companion.")
+    return replace(problem, text=f"{problem.message} {companion.card.name} has Companion, so it is the companion.")

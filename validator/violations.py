@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from validator.messages import Text
+
 
 class Severity(StrEnum):
     """How bad a violation is: errors make a deck illegal, warnings do not."""
@@ -63,15 +65,21 @@ class Code(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Violation:
-    """One problem with a deck: a stable code, one finished sentence, and where it is."""
+    """One problem with a deck: a stable code, what it says (a Text: sentences as data, rendered
+    in the answer's language by the service; `message` is its English), and where it is."""
 
     code: str
-    message: str
+    text: Text
     severity: Severity = Severity.ERROR
     cards: tuple[str, ...] = ()
     lines: tuple[int, ...] = ()
     rule: str | None = None
     suggestions: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        """The violation's sentences in English."""
+        return self.text if isinstance(self.text, str) else self.text.english()
 
     def sort_key(self) -> tuple:
         """Errors first, then by code, first line and cards (mage's getErrorsListSorted)."""

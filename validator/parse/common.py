@@ -313,7 +313,7 @@ class Collector:
         shown = snippet(str(quantity)) if quantity is not None else "none"
         self.problems.append(Violation(
             code=Code.INVALID_QUANTITY,
-            message=(f"Line {line}: {shown} is not a valid number of copies of {snippet(name)} "
+            text=(f"Line {line}: {shown} is not a valid number of copies of {snippet(name)} "
                      f"(use 1 to {MAX_QUANTITY}); the line was not counted."),
             cards=(name,),
             lines=(line,),
@@ -323,7 +323,7 @@ class Collector:
         """A non-blank line that is no card entry, header or comment in any known syntax."""
         self.problems.append(Violation(
             code=Code.UNPARSED_LINE,
-            message=f'Line {line} {clean_text(why)}: "{snippet(text)}"',
+            text=f'Line {line} {clean_text(why)}: "{snippet(text)}"',
             lines=(line,),
         ))
 

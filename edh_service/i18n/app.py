@@ -1,0 +1,74 @@
+"""The language in a Flask request: Flask-Babel set up over the service's catalogs, the
+request's language chosen (a view that reads a `lang` field sets it first), and every answer
+saying which language it is in (Content-Language) and that Accept-Language chose it (Vary).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Mapping
+
+from flask import Flask, Response, g, has_request_context, request
+from flask_babel import Babel, Domain
+from babel.support import NullTranslations
+
+from edh_service.i18n import DEFAULT, LOCALES, choose
+from edh_service.i18n.catalogs import language, translations
+from validator.messages import Renderer
+
+COOKIE = "lang"  # the page's language menu remembers the choice here
+
+
+def request_language() -> str:
+    """The current request's language (English outside a request)."""
+    if not has_request_context():
+        return DEFAULT
+    code = g.get("language")
+    if code is None:
+        code = g.language = choose(query=request.args.get("lang"), cookie=request.cookies.get(COOKIE),
+                                   accept=request.headers.get("Accept-Language"))
+    return code
+
+
+def set_language(field: object) -> str:
+    """A request body's `lang` field decides the language (None: the query, cookie and
+    Accept-Language do); returns the language."""
+    if field is not None:
+        g.language = choose(field=field)
+    return request_language()
+
+
+def renderer(names: Mapping[str, str] | None = None) -> Renderer:
+    """validator.messages.Renderer for the current request's language."""
+    return language(request_language(), names)
+
+
+class _Catalogs(Domain):
+    """Flask-Babel's domain, reading edh_service/i18n's catalogs (catalogs.translations)."""
+
+    def get_translations(self) -> NullTranslations:
+        return translations(request_language())
+
+
+class _Babel(Babel):
+    """Flask-Babel with the service's catalogs as its domain (templates' _() and gettext)."""
+
+    @cached_property
+    def domain_instance(self) -> Domain:
+        return _Catalogs()
+
+
+def _locale() -> str:
+    return LOCALES[request_language()]
+
+
+def _label(response: Response) -> Response:
+    response.headers["Content-Language"] = request_language()
+    response.vary.add("Accept-Language")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Flask-Babel over the catalogs; Content-Language and Vary on every answer."""
+    _Babel(app, locale_selector=_locale)
+    app.after_request(_label)
