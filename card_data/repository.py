@@ -190,6 +190,17 @@ class CardRepository:
             return names_table.NamesStatus()
         return names_table.read_status(self.store.path)
 
+    def printed_names(self, english_names: Iterable[str], lang: str) -> dict[str, str]:
+        """English card name -> its printed name in `lang` (Scryfall's language code: "es",
+        "zhs"), for the names the names table has in that language; the others are left
+        out (shown in English). English, or no table: nothing."""
+        if lang == "en" or self.name_languages == frozenset():
+            return {}
+        english_names = list(english_names)
+        if not english_names:
+            return {}
+        return printed_lookup.printed_in(self.store.snapshot(), english_names, lang)
+
     def bracket_status(self) -> dict[str, bracket_tables.ListStatus] | None:
         """Source, updated_at, size and last failure of each synced list, the bracket lists and
         the formats' (bracket_tables.LISTS; None: no store)."""

@@ -11,9 +11,11 @@ from card_data.names.lookup import Translation
 from card_data.store.cards import StoreMetadata
 from edh_service import house_rules as house
 from edh_service.house_profiles import Profile
+from edh_service.i18n import DEFAULT, PRINTED
 from validator.decklist import NOBODY, Decklist, Designation
 from validator.engine import Report, check
 from validator.formats import Format, FormatData, HouseRules
+from validator.messages import Name, Names, Pairs, Text
 from validator.parse import parse
 
 
@@ -146,3 +148,51 @@ def validate_text(
         house_rules=house_rules,
     )
     return Validated(report, resolution.metadata, translated_names(decklist, names, resolution.translated))
+
+
+def names_in(report: Report) -> list[str]:
+    """The English card names the report's messages name (violations' and bracket reasons'
+    texts), in order, each once: what an answer in another language shows as printed."""
+    found: dict[str, None] = {}
+    texts = [violation.text for violation in report.violations]
+    if report.bracket is not None:
+        texts += [reason.text for reason in report.bracket.reasons]
+    for text in texts:
+        if isinstance(text, Text):
+            _collect(text, found)
+    return list(found)
+
+
+def _collect(text: Text, found: dict[str, None]) -> None:
+    for _, value in text.params:
+        if isinstance(value, Pairs):
+            for pair in value:
+                found.update(dict.fromkeys(pair))
+        elif isinstance(value, Names):
+            found.update(dict.fromkeys(value))
+        elif isinstance(value, Name):
+            found[value] = None
+    for sentence in text.more:
+        _collect(sentence, found)
+
+
+def shown_names(report: Report, translated: tuple[Translated, ...], repository: CardRepository,
+                lang: str) -> dict[str, str]:
+    """English name -> the name an answer in `lang` (edh_service.i18n's code) shows for the
+    cards its messages name (DESIGN.md "Answers in the player's language"): the name the list
+    wrote first, when it wrote it in that language, else the card's printed name in it from
+    the names table; a card neither has stays English (left out). Empty for English."""
+    if lang == DEFAULT:
+        return {}
+    named = names_in(report)
+    if not named:
+        return {}
+    printed = PRINTED[lang]
+    shown = repository.printed_names(named, printed)
+    wanted = set(named)
+    written: dict[str, str] = {}
+    for name, card, language, _ in translated:  # in list order: the first spelling wins
+        if language == printed and card in wanted and card not in written:
+            written[card] = name
+    shown.update(written)
+    return shown

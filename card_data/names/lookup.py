@@ -115,3 +115,45 @@ def _remember(snapshot: Snapshot, matches: PrintedMatches) -> None:
         generation.cards_by_name.clear()
     memo.remember_all({name: matches.translated[name] for name in matches.cards}, characters)
     snapshot.remember(matches.cards)
+
+
+# Printed names an answer remembers per store file: the cards messages name recur (a deck sent
+# again, the same staples); past this the memo starts over.
+MAX_PRINTED_OF = 50_000
+
+
+def printed_in(snapshot: Snapshot, english: Iterable[str], lang: str) -> dict[str, str]:
+    """English card name -> a name it was printed with in `lang` (Scryfall's code), for the
+    cards the table has a name for in it (DESIGN.md "Answers in the player's language"): one
+    SELECT through the table's by-card index for the names not remembered on this file.
+    Several printed names for a card in one language (reprints renamed, a face and its
+    card): the one with as many faces as the English name (" // "), then the first in code
+    point order, so every answer names a card the same way."""
+    generation = snapshot.generation
+    if generation.printed_table is None:
+        generation.printed_table = names_table.present(snapshot.conn)
+    if not generation.printed_table:
+        return {}
+    memo = generation.printed_of
+    wanted = [name for name in dict.fromkeys(english) if (lang, name) not in memo and len(name) <= MAX_NAME_LENGTH]
+    if wanted:
+        if generation.printed_index is None:
+            generation.printed_index = names_table.indexed(snapshot.conn)
+        keys = {convert.normalize_name(name): name for name in wanted}
+        found: dict[str, list[str]] = {}
+        for key, printed in names_table.printed_names_of(snapshot.conn, list(keys), lang,
+                                                        index=generation.printed_index):
+            found.setdefault(keys[key], []).append(printed)
+        if len(memo) + len(wanted) > MAX_PRINTED_OF:
+            memo.clear()
+        for name in wanted:
+            memo[(lang, name)] = _chosen(name, found.get(name))
+    return {name: printed for name in english if (printed := memo.get((lang, name))) is not None}
+
+
+def _chosen(english: str, printed: list[str] | None) -> str | None:
+    """The printed name shown for a card: as many faces as its English name, then the first."""
+    if not printed:
+        return None
+    faces = english.count(" // ")
+    return min(printed, key=lambda name: (name.count(" // ") != faces, name))

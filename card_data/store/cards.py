@@ -239,6 +239,9 @@ class Generation:
     # and never cleared without it (a name it knows must keep its translation).
     printed_by_name: CharacterMemo[str, Any] = field(default_factory=name_memo)
     printed_table: bool | None = None  # whether this file has a names table (asked once)
+    # (language, English name) -> its printed name or None, and whether the by-card index is there
+    printed_of: dict = field(default_factory=dict)
+    printed_index: bool | None = None
     fuzzy: Any = None  # the suggestion index over every key, built lazily (see fuzzy_index)
     # (stamp of the file it was read from, None when not settled; what was read)
     metadata: tuple[tuple | None, StoreMetadata] | None = None

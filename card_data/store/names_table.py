@@ -36,6 +36,12 @@ CREATE TABLE IF NOT EXISTS printed_names (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS printed_names_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 """
+# The other way round, for answers in the player's language: a card's printed names in one
+# language (printed_names_of). In the store only: the distilled file is read whole.
+INDEX = """
+CREATE INDEX IF NOT EXISTS printed_names_by_card ON printed_names (card_key, lang, tier, key);
+"""
+STORE_SCHEMA = SCHEMA + INDEX
 TABLES = ("printed_names", "printed_names_meta")
 BATCH = 5000
 # Rows a table may hold: Scryfall's all_cards gave 258,487 printed names (two rows each)
@@ -144,7 +150,9 @@ def _meta_rows(status: NamesStatus) -> list[tuple[str, str]]:
 
 
 def _ensure_tables(conn: sqlite3.Connection, database: str = "") -> None:
-    store_tables.ensure_tables(conn, SCHEMA, database)
+    """The tables and the by-card index in a store (a store from before the index gets it
+    the first time it is written: an install, a refresh's failure or check, a carry-over)."""
+    store_tables.ensure_tables(conn, STORE_SCHEMA, database)
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -232,7 +240,7 @@ def read_status(db_path: str | os.PathLike) -> NamesStatus:
 
 def carry_over(old_path: str | os.PathLike, new_path: str | os.PathLike) -> None:
     """Copy the names table of the store at old_path into a freshly built store at new_path."""
-    store_tables.carry_over(old_path, new_path, tables=TABLES, schema=SCHEMA, what="the card names")
+    store_tables.carry_over(old_path, new_path, tables=TABLES, schema=STORE_SCHEMA, what="the card names")
 
 
 LOOKUP = ("SELECT p.key, p.tier, p.lang, c.name, c.data FROM printed_names p"
@@ -253,4 +261,29 @@ def lookup(conn: sqlite3.Connection, keys: list[str], chunk: int = 500) -> list[
         for start in range(0, len(keys), chunk):
             part = keys[start:start + chunk]
             rows += conn.execute(LOOKUP.format(marks=",".join("?" * len(part))), part).fetchall()
+    return rows
+
+
+PRINTED_OF = ("SELECT card_key, key FROM printed_names INDEXED BY printed_names_by_card"
+              " WHERE tier = 0 AND lang = ? AND card_key IN ({marks})")
+PRINTED_OF_UNINDEXED = PRINTED_OF.replace(" INDEXED BY printed_names_by_card", "")
+
+
+def indexed(conn: sqlite3.Connection) -> bool:
+    """Whether the store has the by-card index (a store from before it gets it when next written)."""
+    with sqlite_errors("read the card store"):
+        return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'printed_names_by_card'").fetchone() is not None
+
+
+def printed_names_of(conn: sqlite3.Connection, card_keys: list[str], lang: str, *, index: bool = True,
+                     chunk: int = 500) -> list[tuple[str, str]]:
+    """(card_key, printed name) of every name the cards were printed with in `lang` (tier
+    EXACT: the names as printed, faces and "A // B" joins included): one SELECT per chunk
+    of keys through the by-card index (`index` False: a store without it, a scan)."""
+    query = PRINTED_OF if index else PRINTED_OF_UNINDEXED
+    rows: list[tuple[str, str]] = []
+    with sqlite_errors("read the card names"):
+        for start in range(0, len(card_keys), chunk):
+            part = card_keys[start:start + chunk]
+            rows += conn.execute(query.format(marks=",".join("?" * len(part))), [lang, *part]).fetchall()
     return rows

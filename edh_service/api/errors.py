@@ -1,6 +1,12 @@
 """Error handling: every 4xx/5xx under /api/ (and on the health endpoints) is one JSON
 envelope `{"code", "status", "message", "errors"?}` where `code` equals the HTTP status;
 the page keeps Flask's HTML. Never a 500 for bad input, never an HTML page on /api/.
+
+The envelope's `message` (and the messages inside `errors`) is in the request's language
+(DESIGN.md "Answers in the player's language"): an error raised with its text as data
+(`said`, `unprocessable` given a validator.messages.Text) is rendered from it; any other
+text is looked up in the catalogs as it is (werkzeug's own descriptions, HTTP_TEXTS, and
+the fixed sentences of other layers), else shown in English. `code` and `status` never change.
 """
 
 from __future__ import annotations
@@ -23,18 +29,59 @@ from werkzeug.exceptions import (
 from card_data import CardDataError, CardDataUnavailable
 from card_data.errors import DeckSiteBusy, DeckSiteFailed, DeckSiteTimeout, DeckSourceError
 from edh_service import card_extension
+from edh_service.i18n.app import renderer
 from edh_service.serving import connections
+from validator.messages import Renderer, Text, msg
 from validator.parse import DecklistError
 
 log = logging.getLogger(__name__)
 
 JSON_PATHS = ("/api/", "/healthz", "/readyz", "/openapi.json")
 
+# werkzeug's own descriptions of the statuses the service answers with its defaults: in the
+# catalogs, so the envelope says them in the request's language too.
+HTTP_TEXTS = (
+    msg("The browser (or proxy) sent a request that this server could not understand."),
+    msg("The requested URL was not found on the server. If you entered the URL manually please check your "
+        "spelling and try again."),
+    msg("The method is not allowed for the requested URL."),
+    msg("The data value transmitted exceeds the capacity limit."),
+    msg("The server does not support the media type transmitted in the request."),
+    msg("The request was well-formed but was unable to be followed due to semantic errors."),
+    msg("This user has exceeded an allotted request count. Try again later."),
+    msg("The server is temporarily unable to service your request due to maintenance downtime or capacity "
+        "problems. Please try again later."),
+)
+STOPPED = msg("The request body stopped arriving before its end.")
 
-def unprocessable(message: str, errors: Any) -> UnprocessableEntity:
-    """A 422 carrying per-field details for the envelope."""
-    error = UnprocessableEntity(message)
-    error.errors = errors
+
+class Said(str):
+    """A message as English text that also carries its Text: it passes through whatever takes a
+    string (marshmallow's error messages, an exception's arguments) and the envelope renders
+    it in the request's language."""
+
+    __slots__ = ("text",)
+
+    def __new__(cls, text: Text) -> Said:
+        said = super().__new__(cls, text.english())
+        said.text = text
+        return said
+
+
+def said(error: HTTPException, text: Text) -> HTTPException:
+    """An HTTP error whose message is `text`: English in its description (logs, the page),
+    the request's language in the envelope."""
+    error.description = text.english()
+    error.text = text  # type: ignore[attr-defined]
+    return error
+
+
+def unprocessable(message: str | Text, errors: Any) -> UnprocessableEntity:
+    """A 422 carrying per-field details for the envelope (a Text in them is rendered too)."""
+    error = UnprocessableEntity(message if isinstance(message, str) else message.english())
+    if isinstance(message, Text):
+        error.text = message  # type: ignore[attr-defined]
+    error.errors = errors  # type: ignore[attr-defined]
     return error
 
 
@@ -65,23 +112,38 @@ def wants_json() -> bool:
     return request.path.startswith(JSON_PATHS) or request.path == "/api"
 
 
-def envelope(code: int, status: str, message: str, errors: Any = None, headers=()) -> Any:
-    """The one error shape: {"code", "status", "message", "errors"?}."""
-    body = {"code": code, "status": status, "message": message}
+def envelope(code: int, status: str, message: str | Text, errors: Any = None, headers=()) -> Any:
+    """The one error shape: {"code", "status", "message", "errors"?}, its texts in the
+    request's language."""
+    language = renderer()
+    body = {"code": code, "status": status, "message": translated(message, language)}
     if errors:
-        body["errors"] = string_keys(errors)
+        body["errors"] = string_keys(errors, language)
     response = jsonify(body)
     response.status_code = code
     response.headers.extend(headers)
     return response
 
 
-def string_keys(value: Any) -> Any:
-    """marshmallow keys list errors by int index; JSON objects need string keys."""
+def translated(text: str | Text, language: Renderer) -> str:
+    """A message in a language: a Text rendered, a string as the catalogs have it (itself
+    when they have no such message id)."""
+    if isinstance(text, Said):
+        text = text.text
+    return text.render(language) if isinstance(text, Text) else language.gettext(text)
+
+
+def string_keys(value: Any, language: Renderer | None = None) -> Any:
+    """marshmallow keys list errors by int index; JSON objects need string keys. With a
+    language, the messages in them are translated too."""
     if isinstance(value, Mapping):
-        return {str(key): string_keys(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [string_keys(item) for item in value]
+        return {str(key): string_keys(item, language) for key, item in value.items()}
+    if isinstance(value, (list, tuple)) and not isinstance(value, Text):
+        return [string_keys(item, language) for item in value]
+    if isinstance(value, (str, Text)) and language is not None:
+        return translated(value, language)
+    if isinstance(value, Text):
+        return value.english()
     return value
 
 
@@ -91,7 +153,7 @@ def close_stopped_body() -> str:
     answer (connections.body_stopped); the message, for the envelope or the page, says what
     happened (werkzeug's own text blames the request)."""
     connections.body_stopped(request.environ)
-    return "The request body stopped arriving before its end."
+    return STOPPED.english()
 
 
 def handle_http_exception(error: HTTPException):
@@ -102,11 +164,11 @@ def handle_http_exception(error: HTTPException):
         return error
     # Keep headers such as Allow (405) but not the HTML content type.
     headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
-    message = error.description
+    message: str | Text = getattr(error, "text", None) or error.description
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if isinstance(error, RequestEntityTooLarge) and limit:
         # werkzeug's own text names no figure; the page shows this message as is.
-        message = f"The request body is over the limit of {limit} bytes. Send a shorter list."
+        message = msg("The request body is over the limit of {limit} bytes. Send a shorter list.", limit=str(limit))
     return envelope(error.code, error.name, message, getattr(error, "errors", None), headers)
 
 
@@ -118,8 +180,8 @@ def handle_decklist_error(error: DecklistError):
 def handle_unavailable(error: CardDataUnavailable):
     """No card data yet (or Scryfall is down for a miss): 503 and when to come back."""
     seconds = card_extension.retry_after(error)
-    message = f"Card data is not available yet; retry in {seconds} s."
-    return handle_http_exception(ServiceUnavailable(message, retry_after=seconds))
+    text = msg("Card data is not available yet; retry in {seconds} s.", seconds=str(seconds))
+    return handle_http_exception(said(ServiceUnavailable(retry_after=seconds), text))
 
 
 def handle_card_data_error(error: CardDataError):
@@ -138,7 +200,7 @@ def handle_unexpected(error: Exception):
     log.exception("unhandled error on %s %s", request.method, request.path)
     if not wants_json():
         return InternalServerError()
-    return envelope(500, "Internal Server Error", "The server failed; the error was logged.")
+    return envelope(500, "Internal Server Error", msg("The server failed; the error was logged."))
 
 
 def init_app(app: Flask) -> None:

@@ -15,9 +15,10 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 
 from edh_service.api import json_codec, schemas
-from edh_service.api.errors import unprocessable
+from edh_service.api.errors import Said, said, unprocessable
+from edh_service.i18n.app import set_language
 from edh_service.api.request_loading import loader_for, trimmed
-from validator.phrasing import and_list
+from validator.messages import Text, msg
 
 # A JSON escape of a UTF-16 surrogate, \uD800 to \uDFFF (any case).
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
@@ -44,7 +45,14 @@ def read_validate_request() -> dict:
         return load(schemas.validate_request_schema, body)
     if served.mimetype == "text/plain":
         return load(schemas.validate_request_schema, {**query_options(), "decklist": read_text()})
-    raise UnsupportedMediaType("Send the decklist as application/json or text/plain.")
+    raise said(UnsupportedMediaType(), msg("Send the decklist as application/json or text/plain."))
+
+
+def body_language(body: Any) -> None:
+    """A JSON body's `lang` decides the answer's language before anything in it is checked, so
+    even its 422 is in that language (a `lang` that is no text is left to the schema's 422)."""
+    if type(body) is dict and isinstance(lang := body.get("lang"), str):
+        set_language(lang)
 
 
 def query_options() -> dict:
@@ -56,8 +64,9 @@ def query_options() -> dict:
     repeated = [key for key, values in request.args.lists()
                 if len(values) > 1 and key not in QUERY_LISTS and key in schemas.validate_query_schema.fields]
     if repeated:
-        raise unprocessable(f"The query string gives {and_list(repeated)} more than once; give each option once.",
-                            {key: ["Given more than once; give it once."] for key in repeated})
+        raise unprocessable(msg("The query string gives {options} more than once; give each option once.",
+                                options=", ".join(repeated)),
+                            {key: [msg("Given more than once; give it once.")] for key in repeated})
     loaded = load(schemas.validate_query_schema, given)
     return {key: value for key, value in loaded.items() if key in given}  # no defaults yet
 
@@ -66,19 +75,19 @@ def read_json() -> Any:
     """The JSON body; 415 for another media type, 400 when it does not parse."""
     served = request._get_current_object()  # one look-up through the context proxy
     if not served.is_json:
-        raise UnsupportedMediaType("Send a JSON body with Content-Type: application/json.")
+        raise said(UnsupportedMediaType(), msg("Send a JSON body with Content-Type: application/json."))
     data = served.get_data()
     # json.loads rather than request.get_json: parse_int keeps a 5,000-digit number from
     # reading as broken JSON (a 400), and the parser's reason reaches the client (Flask hides it).
     try:
         body = json_codec.loads(data, parse_int=schemas.integer)  # orjson, else json.loads
     except UnicodeDecodeError:
-        raise BadRequest("The JSON body is not valid UTF-8.") from None
+        raise said(BadRequest(), msg("The JSON body is not valid UTF-8.")) from None
     except ValueError as error:
-        raise BadRequest(f"The body is not valid JSON: {error}") from None
+        raise said(BadRequest(), msg("The body is not valid JSON: {reason}", reason=str(error))) from None
     except RecursionError:
         # json.loads recurses once per nesting level: 100,000 "[" overflowed into a 500.
-        raise BadRequest("The JSON body is nested too deeply.") from None
+        raise said(BadRequest(), msg("The JSON body is nested too deeply.")) from None
     try:
         # JSON may escape a lone surrogate ("\ud800"): valid JSON, but no text. It reached
         # SQLite's UTF-8 encoder as a 500; refuse it here like any other undecodable body.
@@ -87,7 +96,9 @@ def read_json() -> Any:
         if SURROGATE_ESCAPE.search(data):
             json.dumps(body, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
-        raise BadRequest("The JSON body holds an unpaired surrogate escape; it is not valid Unicode.") from None
+        raise said(BadRequest(), msg("The JSON body holds an unpaired surrogate escape; it is not valid Unicode.")) \
+            from None
+    body_language(body)
     return body
 
 
@@ -100,16 +111,17 @@ def read_text() -> str:
     except LookupError:
         codec = ""
     if not TEXT_CHARSETS.match(codec.replace("-", "_")):
-        raise UnsupportedMediaType(f"Unsupported charset {charset!r}: send UTF-8 (or another text charset "
-                                   "such as UTF-16 or Windows-1252).")
+        raise said(UnsupportedMediaType(), msg("Unsupported charset {charset}: send UTF-8 (or another text charset "
+                                               "such as UTF-16 or Windows-1252).", charset=repr(charset)))
     # utf-8-sig drops the byte-order mark Windows editors write, so line 1 still parses.
     codec = "utf-8-sig" if codec == "utf-8" else codec
     try:
         return request.get_data(cache=False).decode(codec)
     except UnicodeDecodeError as error:
-        raise BadRequest(f"The body is not valid {charset}: byte {error.start} cannot be decoded.") from None
+        raise said(BadRequest(), msg("The body is not valid {charset}: byte {byte} cannot be decoded.",
+                                     charset=charset, byte=str(error.start))) from None
     except UnicodeError:  # some codecs raise the bare base class
-        raise BadRequest(f"The body is not valid {charset}.") from None
+        raise said(BadRequest(), msg("The body is not valid {charset}.", charset=charset)) from None
 
 
 def load(schema: Schema, data: Any) -> dict:
@@ -118,12 +130,12 @@ def load(schema: Schema, data: Any) -> dict:
     try:
         return loader_for(schema).load(data)
     except ValidationError as error:
-        message = "The request does not have the expected shape."
+        text = msg("The request does not have the expected shape.")
         messages = trimmed(error.messages)
         unknown = format_message(messages)
         if unknown:  # DESIGN: the message itself lists the seven keys
-            message = f"{message} {unknown}"
-        raise unprocessable(message, messages) from None
+            text = text.then(unknown.text if isinstance(unknown, Said) else Text("{problem}", (("problem", unknown),)))
+        raise unprocessable(text, messages) from None
 
 
 def format_message(messages: Any) -> str | None:

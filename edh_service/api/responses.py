@@ -16,6 +16,7 @@ from edh_service.api.schemas import OverviewSchema
 from validator.brackets import Bracket
 from validator.engine import FormatVerdict, Report
 from validator.formats import HouseRules
+from validator.messages import Renderer, Text
 from validator.overview import Overview
 from validator.violations import Code, Violation
 
@@ -81,8 +82,17 @@ def dump_overview(overview: Overview) -> dict:
     })
 
 
+def shown(text: Text | str, language: Renderer | None) -> str:
+    """A message in the answer's language (None: English, the validator's own words); a text
+    still written as a plain string is shown as it is."""
+    if isinstance(text, str):
+        return text
+    return text.english() if language is None else text.render(language)
+
+
 def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | None,
-                include: Iterable[str] | None = (), translated: Iterable[Sequence] = ()) -> dict:
+                include: Iterable[str] | None = (), translated: Iterable[Sequence] = (),
+                language: Renderer | None = None) -> dict:
     """The JSON body for one validated deck (the API's documented shape: valid, format,
     commanders, ...), shared by the API and the CLI.
 
@@ -92,6 +102,8 @@ def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | N
     `include` adds the optional blocks the Report holds (`overview`, `formats`).
     `translated` is pipeline.Validated.translated ((name, card, lang, lines) tuples): the
     names read in another language, always present (an empty list when none).
+    `language` renders the `message`s (edh_service.i18n.catalogs.language, its card names
+    as printed in it); None: English. Nothing else changes with it.
     """
     body = {
         "valid": report.valid,
@@ -102,11 +114,11 @@ def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | N
         "signature_spells": list(report.signature_spells),
         "color_identity": list(report.color_identity),
         "card_count": report.card_count,
-        "violations": [dump_violation(violation) for violation in report.violations],
+        "violations": [dump_violation(violation, language) for violation in report.violations],
     }
     body["translated"] = [{"name": name, "card": card, "lang": lang, "lines": list(lines)}
                           for name, card, lang, lines in translated]
-    body["bracket"] = dump_bracket(report.bracket)
+    body["bracket"] = dump_bracket(report.bracket, language)
     body["house_rules"] = dump_house_rules(report.house_rules)
     body["card_data"] = dump_card_data(card_meta)
     include = include or ()
@@ -133,13 +145,13 @@ def dump_formats(formats: Mapping[str, FormatVerdict]) -> dict:
             for key, verdict in formats.items()}
 
 
-def dump_violation(violation: Violation) -> dict:
+def dump_violation(violation: Violation, language: Renderer | None = None) -> dict:
     """One violation in ViolationSchema's shape; only unknown_card (suggestions) and
     ambiguous_card (the candidates) carry suggestions."""
     body = {
         "code": str(violation.code),
         "severity": str(violation.severity),
-        "message": violation.message,
+        "message": shown(violation.text, language),
         "cards": list(violation.cards),
         "lines": list(violation.lines),
         "rule": violation.rule,
@@ -149,7 +161,7 @@ def dump_violation(violation: Violation) -> dict:
     return body
 
 
-def dump_bracket(bracket: Bracket | None) -> dict | None:
+def dump_bracket(bracket: Bracket | None, language: Renderer | None = None) -> dict | None:
     """The `bracket` block from the engine's Bracket, in BracketSchema's shape (DESIGN's keys
     only: `fast_combos` stays inside; a fast combo is said in its reason).
 
@@ -165,6 +177,6 @@ def dump_bracket(bracket: Bracket | None) -> dict | None:
         "mass_land_denial": None if bracket.mass_land_denial is None else list(bracket.mass_land_denial),
         "extra_turns": list(bracket.extra_turns),
         "two_card_combos": None if bracket.two_card_combos is None else [list(pair) for pair in bracket.two_card_combos],
-        "reasons": [{"bracket": reason.bracket, "message": reason.message, "cards": list(reason.cards)}
+        "reasons": [{"bracket": reason.bracket, "message": shown(reason.text, language), "cards": list(reason.cards)}
                     for reason in bracket.reasons],
     }

@@ -74,6 +74,15 @@ def card_name(**kwargs: Any) -> fields.String:
     return fields.String(validate=validate.Length(1, MAX_NAME_LENGTH), **kwargs)
 
 
+def lang_field() -> fields.String:
+    """`lang`: the answer's language, any tag; one no language supports is English, never a 422."""
+    return fields.String(load_default=None, allow_none=True, metadata={
+        "description": "The language of the answer's messages (DESIGN: en, es, de, fr, it, pt, ja, ko, ru, "
+                       "zh-Hans, zh-Hant; a tag such as es-MX or zh-TW falls back along its chain, anything else "
+                       "to en). Wins over `?lang=` and Accept-Language. Codes, cards and every other field stay "
+                       "as they are."})
+
+
 class ValidateRequestSchema(Schema):
     """Body of POST /api/v1/validate (and of each deck in a batch): exactly one of
     `decklist` and `url` (the view says so, naming both, when it is not one)."""
@@ -131,6 +140,7 @@ class ValidateRequestSchema(Schema):
     )
     bracket = bracket_field()
     house_rules = house_rules_field()
+    lang = lang_field()
     include = fields.List(
         fields.String(validate=validate.OneOf(INCLUDES)),
         load_default=None,
@@ -156,6 +166,7 @@ class BatchRequestSchema(Schema):
         required=True,
         validate=validate.Length(1, BATCH_LIMIT),
     )
+    lang = lang_field()  # each deck's own `lang` wins for its result
 
 
 @lru_cache(maxsize=8)
@@ -165,7 +176,7 @@ def batch_request_schema(limit: int) -> Schema:
         return BatchRequestSchema()
     return Schema.from_dict(
         {"decks": fields.List(fields.Nested(ValidateRequestSchema), required=True,
-                              validate=validate.Length(1, limit))},
+                              validate=validate.Length(1, limit)), "lang": lang_field()},
         name="BatchRequestSchema",
     )()
 

@@ -23,11 +23,16 @@ from edh_service.house_profiles import Profile, profiles_in
 from edh_service.api import responses, schemas
 from edh_service.serving import observability
 from edh_service.card_extension import get_repository
-from edh_service.api.errors import deck_source_error, unprocessable
+from edh_service.api.errors import Said, deck_source_error, unprocessable
+from edh_service.api.format_schemas import unknown_format
+from edh_service.i18n import DEFAULT, choose
+from edh_service.i18n.app import renderer, request_language, set_language
+from edh_service.i18n.catalogs import language as language_of
 from edh_service.api.reading import load, read_json, read_validate_request
 from validator.brackets import BracketData, card_flags
 from validator.decklist import Decklist, Designation
 from validator.formats import FieldNotInFormat, UnknownFormat, format_table
+from validator.messages import msg
 from validator.parse import DecklistError, parse, split_lines
 from validator.parse.common import line_count as count_lines
 from validator.card_facts import commander_eligibility, pairing_abilities
@@ -48,6 +53,7 @@ def validate():
     """Validate one decklist (JSON body or text/plain), or the deck a link names, and return
     every violation."""
     data = read_validate_request()
+    set_language(data.get("lang"))
     one_source(data)
     from_link = None
     if "url" in data:  # a DeckSourceError is the envelope with its status (errors.deck_source_error)
@@ -60,6 +66,7 @@ def validate_batch():
     """Validate up to BATCH_LIMIT decks; one result each, in request order."""
     body = read_json()
     data = load(schemas.batch_request_schema(current_app.config["BATCH_LIMIT"]), body)
+    set_language(data.get("lang"))
     decks = data["decks"]
     for index, deck in enumerate(decks):
         one_source(deck, ("decks", str(index)))
@@ -81,7 +88,8 @@ def one_source(data: Mapping[str, Any], where: tuple[str, ...] = ()) -> None:
     """422 naming both fields unless the request gives exactly one of `decklist` and `url`."""
     if ("decklist" in data) != ("url" in data):
         return
-    message = "Give exactly one of decklist and url: the list itself, or a link to the deck on Archidekt or Moxfield."
+    message = Said(msg("Give exactly one of decklist and url: the list itself, or a link to the deck on Archidekt "
+                       "or Moxfield."))
     errors: dict = {"decklist": [message], "url": [message]}
     for key in reversed(where):
         errors = {key: errors}
@@ -95,8 +103,8 @@ def fetch_batch(decks: list[Mapping[str, Any]]) -> list[SiteDeck | None]:
     urls = [deck.get("url") for deck in decks]
     distinct = set(filter(None, urls))
     if len(distinct) > deck_urls.MAX_BATCH_URLS:
-        message = (f"The batch names {len(distinct)} different deck links; at most {deck_urls.MAX_BATCH_URLS} "
-                   "are read in one batch. Send fewer.")
+        message = Said(msg("The batch names {links} different deck links; at most {limit} are read in one batch. "
+                           "Send fewer.", links=str(len(distinct)), limit=str(deck_urls.MAX_BATCH_URLS)))
         raise unprocessable(message, {"decks": [message]})
     if not distinct:
         return [None] * len(decks)
@@ -120,7 +128,7 @@ def link_judged(site: SiteDeck, data: Mapping[str, Any], where: tuple[str, ...] 
         errors: dict = {"url": [str(error)]}
         for key in reversed(where):
             errors = {key: errors}
-        raise unprocessable(f"The deck at that link cannot be checked: {error}", errors) from None
+        raise unprocessable(msg("The deck at that link cannot be checked: {reason}", reason=str(error)), errors) from None
 
 
 @bp.get("/formats")
@@ -133,7 +141,10 @@ def formats():
         meta = None
     lists = repository.bracket_status() or {}
     pauper = lists.get(FORMAT_LISTS[0])
-    return jsonify({"formats": format_table(), "sources": {
+    language = renderer()  # the human-readable texts (name, who commands) in the request's language
+    table = [{**entry, "name": language.gettext(entry["name"]), "commander": language.gettext(entry["commander"])}
+             for entry in format_table()]
+    return jsonify({"formats": table, "sources": {
         "legalities": {"updated_at": responses.dump_card_data(meta)["updated_at"]} if meta else None,
         "pauper_commanders": list_body(pauper) if pauper is not None and pauper.loaded else None,
     }})
@@ -152,8 +163,9 @@ def check_batch_house_rules(decks: list[Mapping[str, Any]]) -> None:
     sent = {house_rules.HouseList.of(deck["house_rules"]) for deck in decks if isinstance(deck.get("house_rules"), dict)}
     names = sum(len(house.names()) for house in sent)
     if names > house_rules.MAX_BATCH_NAMES:
-        message = (f"The batch's house rules name {names:,} cards in all; at most {house_rules.MAX_BATCH_NAMES:,} "
-                   "are accepted. Send the same rules with each deck, or keep them as a profile (HOUSE_RULES_DIR).")
+        message = Said(msg("The batch's house rules name {names} cards in all; at most {limit} are accepted. Send the "
+                           "same rules with each deck, or keep them as a profile (HOUSE_RULES_DIR).",
+                           names=names, limit=house_rules.MAX_BATCH_NAMES))
         raise unprocessable(message, {"decks": [message]})
 
 
@@ -187,8 +199,9 @@ def parse_batch(decks: list[Mapping[str, Any]], sites: list[SiteDeck | None],
                 raise unprocessable(str(error), {"decks": {str(index): {"decklist": [str(error)]}}})
         items += len(decklist.entries) + len(decklist.problems)
         if items > limit:  # said at once: the decks after it are not even parsed
-            message = (f"The batch's first {index + 1} decks hold {items:,} card entries and problems; at most "
-                       f"{limit:,} are accepted in all. Send fewer decks.")
+            message = Said(msg("The batch's first {decks} decks hold {items} card entries and problems; at most "
+                               "{limit} are accepted in all. Send fewer decks.", decks=str(index + 1), items=items,
+                               limit=limit))
             raise unprocessable(message, {"decks": [message]})
     return parsed
 
@@ -198,7 +211,8 @@ def check_batch_lines(texts: list[str], limit: int) -> None:
     by lines, and 50 decks of 10,000 lines each would be 50 times one deck's worst case."""
     lines = sum(line_count(text) for text in texts)
     if lines > limit:
-        message = f"The batch has {lines} lines in all; at most {limit} are accepted. Send fewer decks."
+        message = Said(msg("The batch has {lines} lines in all; at most {limit} are accepted. Send fewer decks.",
+                           lines=str(lines), limit=str(limit)))
         raise unprocessable(message, {"decks": [message]})
 
 
@@ -217,9 +231,11 @@ def card(name: str):
     if found is None:
         suggestions = list(resolution.suggestions.get(name, ()))
         unavailable = name in resolution.unavailable
-        message = (f"No card named {name!r} is in the card data, and Scryfall did not answer in time to be asked; "
-                   "try again in a minute." if unavailable else f"No card is named {name!r}.")
-        error = NotFound(message)
+        text = (msg("No card named {name} is in the card data, and Scryfall did not answer in time to be asked; "
+                    "try again in a minute.", name=repr(name)) if unavailable
+                else msg("No card is named {name}.", name=repr(name)))
+        error = NotFound(text.english())
+        error.text = text
         error.errors = {"name": name, "suggestions": suggestions, "lookup_unavailable": unavailable}
         raise error
     repository = get_repository()
@@ -260,12 +276,15 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, dec
                         else {error.field: [str(error)]})
         for key in reversed(where):
             errors = {key: errors}
-        raise unprocessable(str(error), errors) from None
+        message = Said(unknown_format(data.get("format"))) if isinstance(error, UnknownFormat) else str(error)
+        raise unprocessable(message, errors) from None
     observability.record_verdict(report.valid)
     if from_link is not None and from_link.from_site:
         report = deck_urls.declared_on_site(report, from_link.deck)
     # The metadata of the store the cards came from, not of whatever file is current now.
-    body = responses.dump_report(report, source or repo.metadata(), include, translated)
+    code = choose(field=data["lang"]) if data.get("lang") is not None else request_language()
+    language = language_of(code, pipeline.shown_names(report, translated, repo, code)) if code != DEFAULT else None
+    body = responses.dump_report(report, source or repo.metadata(), include, translated, language)
     if from_link is not None:
         body["source"] = deck_urls.source_body(from_link.deck)
         body["decklist"] = from_link.deck.decklist

@@ -4,7 +4,7 @@ the exit code they add up to (0 every deck valid; 1 an error, or a warning with 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 from card_data.sites import SiteDeck
@@ -31,6 +31,7 @@ class Checked:
     translated: tuple = ()  # pipeline.Translated: the names read in another language
     link: bool = False  # `path` is a link to a deck on a site, not a file
     site: SiteDeck | None = None  # the deck that link named, as read from its site
+    names: dict = field(default_factory=dict)  # English name -> as shown in --lang (pipeline.shown_names)
 
     @property
     def name(self) -> str:

@@ -35,6 +35,8 @@ from edh_service.cli.reading import card_data_refusal, format_hint, read_input
 from edh_service.cli.render import RENDERERS
 from edh_service.cli.results import EXIT_USAGE, Checked, PROG, exit_code
 from edh_service.cli.store import open_card_store
+from edh_service.i18n import DEFAULT, LANGUAGES, choose
+from edh_service.i18n.catalogs import language as catalog_language
 from validator.brackets import BRACKETS
 from validator.decklist import NOBODY, Decklist, Designation
 from validator.formats import KEYS, FieldNotInFormat, HouseRules, UnknownFormat, format_named
@@ -68,44 +70,75 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, printable(f"{self.prog}: error: {message}") + "\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command line: paths, output format, strictness and where the card data lives."""
+class Formatter(argparse.HelpFormatter):
+    """argparse's help, its "usage:" in the chosen language (the rest of its own words are
+    set on the parser: its groups' titles and -h's help)."""
+
+    usage_word = "usage: "
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        return super().add_usage(usage, actions, groups, self.usage_word if prefix is None else prefix)
+
+
+def chosen_language(argv: Sequence[str] | None) -> str:
+    """--lang's language, read before the parser is built (its help speaks it): a tag no
+    language supports, or none, is English (DESIGN.md: CI logs stay stable)."""
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--lang")
+    known, _ = early.parse_known_args(argv)
+    return choose(field=known.lang)
+
+
+def build_parser(lang: str = DEFAULT) -> argparse.ArgumentParser:
+    """The command line: paths, output format, strictness and where the card data lives; its
+    help in `lang` (edh_service.i18n's code)."""
+    _ = catalog_language(lang).gettext
+    formatter = type("Formatter", (Formatter,), {"usage_word": _("usage: ")})
     parser = Parser(
         prog=PROG,
-        description="Validate Commander (EDH) decklist files. Exit code 0: every deck is "
-        "valid; 1: a deck has an error (or a warning with --strict); 2: usage error, "
-        "unreadable file, or card data unavailable.",
+        description=_("Validate Commander (EDH) decklist files. Exit code 0: every deck is valid; 1: a deck has an "
+                      "error (or a warning with --strict); 2: usage error, unreadable file, or card data "
+                      "unavailable."),
+        formatter_class=formatter,
+        add_help=False,
     )
+    parser._positionals.title = _("positional arguments")
+    parser._optionals.title = _("options")
+    parser.add_argument("-h", "--help", action="help", help=_("show this help message and exit"))
     parser.add_argument("paths", nargs="+", metavar="PATH",
-                        help="decklist files, directories, globs (quoted), - for stdin, or links to decks on "
-                        "Archidekt or Moxfield (https://archidekt.com/decks/<id>)")
+                        help=_("decklist files, directories, globs (quoted), - for stdin, or links to decks on "
+                               "Archidekt or Moxfield (https://archidekt.com/decks/<id>)"))
     parser.add_argument("--format", dest="output", default="text", choices=sorted(RENDERERS),
-                        help="output format (default: text)")
-    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+                        help=_("output format (default: text)"))
+    parser.add_argument("--lang", default=DEFAULT, metavar="LANG",
+                        help=_("the language of messages and text output: {languages} (default: en; JSON keys, "
+                               "codes and card names in fields stay English)").format(languages=", ".join(LANGUAGES)))
+    parser.add_argument("--strict", action="store_true", help=_("treat warnings as errors"))
     parser.add_argument("--offline", action="store_true", default=config.setting("CARD_DATA_OFFLINE"),
-                        help="never touch the network (also CARD_DATA_OFFLINE=1)")
-    parser.add_argument("--card-db", default=config.setting("CARD_DB"),
-                        metavar="PATH", help=f"card store (default: $CARD_DB or {config.DEFAULT_CARD_DB})")
+                        help=_("never touch the network (also CARD_DATA_OFFLINE=1)"))
+    parser.add_argument("--card-db", default=config.setting("CARD_DB"), metavar="PATH",
+                        help=_("card store (default: $CARD_DB or {path})").format(path=config.DEFAULT_CARD_DB))
     parser.add_argument("--bulk-file", metavar="PATH",
-                        help="import this Scryfall bulk file (.jsonl[.gz], .json[.gz]) into "
-                        "the store first, for air-gapped runners")
+                        help=_("import this Scryfall bulk file (.jsonl[.gz], .json[.gz]) into the store first, for "
+                               "air-gapped runners"))
     parser.add_argument("--commander", action="append", metavar="NAME",
-                        help="designate the commander (repeat for partners), overriding the lists")
-    parser.add_argument("--companion", metavar="NAME", help="designate the companion")
+                        help=_("designate the commander (repeat for partners), overriding the lists"))
+    parser.add_argument("--companion", metavar="NAME", help=_("designate the companion"))
     parser.add_argument("--bracket", type=bracket_number, metavar="N",
-                        help="declare the Commander Bracket (1-5): what a deck breaks in it is an "
-                        "error (bracket_* codes); Commander only")
+                        help=_("declare the Commander Bracket (1-5): what a deck breaks in it is an error "
+                               "(bracket_* codes); Commander only"))
     parser.add_argument("--game-format", type=game_format_key, metavar="NAME",
-                        help=f"the game format to judge in: {', '.join(KEYS)} (or an alias: edh, dc, pdh...); "
-                        "default: the format a list names for itself, else commander")
+                        help=_("the game format to judge in: {keys} (or an alias: edh, dc, pdh...); default: the "
+                               "format a list names for itself, else commander").format(keys=", ".join(KEYS)))
     parser.add_argument("--signature-spell", action="append", metavar="NAME",
-                        help="designate an oathbreaker's signature spell (repeat for two), overriding the lists")
+                        help=_("designate an oathbreaker's signature spell (repeat for two), overriding the lists"))
     parser.add_argument("--house-rules", metavar="PROFILE",
-                        help="judge under a table's own rules: PROFILE is a house rules file (FILE.toml: banned, "
-                        "banned_as_commander, unbanned, max_bracket, name or title), or the name of a profile "
-                        "in --house-rules-dir")
+                        help=_("judge under a table's own rules: PROFILE is a house rules file (FILE.toml: banned, "
+                               "banned_as_commander, unbanned, max_bracket, name or title), or the name of a profile "
+                               "in --house-rules-dir"))
     parser.add_argument("--house-rules-dir", default=config.setting("HOUSE_RULES_DIR"), metavar="DIR",
-                        help="the folder of house rules profiles a NAME is looked up in (default: $HOUSE_RULES_DIR)")
+                        help=_("the folder of house rules profiles a NAME is looked up in (default: "
+                               "$HOUSE_RULES_DIR)"))
     return parser
 
 
@@ -246,13 +279,20 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
             warn(f"warning: {path}: skipped: no card in it, not a decklist (name the file to check it anyway)",
                  streams.stderr)
             continue
-        results.append(checked)
+        results.append(in_language(checked, repository, options.lang))
         if not offline and lookup_failed(checked):  # Scryfall did not answer: don't wait on it per file
             warn("warning: Scryfall did not answer in time; going on offline: names not in the card store "
                  "are reported as unknown", streams.stderr)
             offline = True
             repository = open_card_store(options.card_db, offline=True, bulk_file=None)
     return results, repository.metadata()
+
+
+def in_language(checked: Checked, repository: CardRepository, lang: str) -> Checked:
+    """A checked file with the card names its messages show in --lang (pipeline.shown_names)."""
+    if lang == DEFAULT or checked.report is None:
+        return checked
+    return replace(checked, names=pipeline.shown_names(checked.report, checked.translated, repository, lang))
 
 
 def deck_sites(card_db: str) -> DeckSites:
@@ -320,8 +360,9 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     The streams default to the process's own; tests pass their own and run it in-process.
     """
     streams = Streams(stdout or sys.stdout, stderr or sys.stderr, stdin)
+    lang = chosen_language(argv)
     try:
-        parser = build_parser()  # its defaults come from the environment
+        parser = build_parser(lang)  # its defaults come from the environment
     except config.ConfigError as error:
         return fail(str(error), streams.stderr)
     # argparse prints --help and usage errors itself and exits (0 or 2): keep both in our streams.
@@ -330,6 +371,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
             options = parser.parse_args(argv)
         except SystemExit as exit:
             return int(exit.code or 0)
+    options.lang = lang
     if (refused := option_not_in_format(options)) is not None:
         return fail(refused, streams.stderr)
     try:
@@ -354,7 +396,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     for result in results:
         if result.error:
             warn(f"error: {result.name}: {result.error}", streams.stderr)
-    streams.stdout.write(RENDERERS[options.output](results, strict=options.strict, card_meta=card_meta))
+    streams.stdout.write(RENDERERS[options.output](results, strict=options.strict, card_meta=card_meta, lang=lang))
     return exit_code(results, options.strict)
 
 

@@ -27,6 +27,8 @@ from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
+from validator.messages import msg
+
 log = logging.getLogger(__name__)
 
 LIMITER_KEY = "limiter"  # app.extensions key of the ClientBudget (None: no limit)
@@ -161,8 +163,10 @@ def check_rate_limit(budget: ClientBudget) -> None:
         return
     seconds = budget.hit(served.remote_addr or "unknown")
     if seconds is not None:
-        message = f"Too many requests: at most {budget.spec} per client."
-        raise TooManyRequests(message, retry_after=seconds)
+        text = msg("Too many requests: at most {limit} per client.", limit=str(budget.spec))
+        error = TooManyRequests(text.english(), retry_after=seconds)
+        error.text = text  # the error envelope says it in the request's language (api/errors.py)
+        raise error
 
 
 def limit_storage_uri(config: Any) -> str:
