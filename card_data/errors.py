@@ -9,6 +9,8 @@ service's own budget for the site (`DeckSiteBusy`).
 
 from __future__ import annotations
 
+from validator.messages import Text
+
 
 class CardDataError(Exception):
     """Card data could not be read, fetched or built (a bad download, a broken store...)."""
@@ -40,7 +42,13 @@ class CardDataNotFound(CardDataError):
 
 
 class DeckSourceError(Exception):
-    """A deck could not be read from the link given; the message says why, for the user."""
+    """A deck could not be read from the link given; the message says why, for the user.
+    Given as a validator.messages.Text, `text` keeps it so an answer can say it in the
+    player's language; str() is its English either way."""
+
+    def __init__(self, message: str | Text = "", *args: object) -> None:
+        self.text = message if isinstance(message, Text) else None
+        super().__init__(message.english() if isinstance(message, Text) else message, *args)
 
 
 class DeckLinkRefused(DeckSourceError):
@@ -64,6 +72,6 @@ class DeckSiteBusy(DeckSourceError):
     """This service may not ask the site now (its request budget, or a 429 the site sent);
     `retry_after` is how many seconds to wait."""
 
-    def __init__(self, message: str, retry_after: int) -> None:
+    def __init__(self, message: str | Text, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = max(1, int(retry_after))

@@ -16,6 +16,7 @@ from card_data.errors import DeckSiteFailed
 from card_data.settings import DeckSiteSettings
 from card_data.sites.decks import SiteDeck, bracket, deck_text, read_cards, title
 from validator.parse.sites import archidekt_format
+from validator.messages import msg
 
 NAME = "archidekt"
 LABEL = "Archidekt"
@@ -47,7 +48,7 @@ def headers(settings: DeckSiteSettings, user_agent: str) -> dict[str, str]:
 def read(document: Any, deck: str, fetched_at: str) -> SiteDeck:
     """The deck an Archidekt document holds; DeckSiteFailed for anything else."""
     if not isinstance(document, dict) or not isinstance(document.get("cards"), list):
-        raise DeckSiteFailed("Archidekt answered with JSON that is not one of its decks.")
+        raise DeckSiteFailed(msg("Archidekt answered with JSON that is not one of its decks."))
     cards = read_cards(document, NAME, LABEL)
     named = archidekt_format(document)
     return SiteDeck(NAME, deck, page_url(deck), title(document.get("name")), named,

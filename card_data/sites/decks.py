@@ -20,6 +20,7 @@ from typing import Any, Iterable
 from card_data.errors import DeckSiteFailed
 from validator.brackets import BRACKETS
 from validator.decklist import Section
+from validator.messages import msg
 from validator.parse.common import heading_section
 from validator.parse.sites import SITE_ERRORS, SiteCard, site_cards
 
@@ -73,8 +74,8 @@ def read_cards(document: Any, site: str, label: str) -> list[SiteCard]:
     try:
         return site_cards(document, site)
     except SITE_ERRORS as error:
-        raise DeckSiteFailed(f"{label} answered with JSON that is not the shape of its decks "
-                             f"({type(error).__name__}).") from error
+        raise DeckSiteFailed(msg("{site} answered with JSON that is not the shape of its decks ({reason}).",
+                                 site=label, reason=type(error).__name__)) from error
 
 
 def deck_text(cards: Iterable[SiteCard], format_name: str | None = None) -> str:

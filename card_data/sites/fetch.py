@@ -28,6 +28,7 @@ from card_data.errors import DeadlinePassed, DeckNotFound, DeckSiteBusy, DeckSit
 from card_data.http import DOWNLOAD_CHUNK, Cutoff, Deadline
 from card_data.settings import allowed_base
 from card_data.streams import size_text
+from validator.messages import Text, msg
 
 MAX_BODY_BYTES = 8 << 20  # a 100-card Archidekt deck is about 300 KB; Moxfield's about 500 KB
 FETCH_SECONDS = 10.0  # the whole fetch: waiting for a slot, connecting, every byte of the answer
@@ -54,7 +55,7 @@ def fetch_json(session: requests.Session, url: str, *, label: str, limits: Limit
                headers: dict[str, str] | None = None) -> Any:
     """The JSON value at `url` (a deck document of the site `label` names, e.g. "Archidekt")."""
     if not allowed_base(url):
-        raise DeckSiteFailed(f"{label} is set up at an address that is not https; it was not asked.")
+        raise DeckSiteFailed(msg("{site} is set up at an address that is not https; it was not asked.", site=label))
     cutoff = Cutoff(deadline, label)
     try:
         with cutoff:  # leaving it past the deadline raises DeadlinePassed, whatever was raised inside
@@ -64,11 +65,12 @@ def fetch_json(session: requests.Session, url: str, *, label: str, limits: Limit
     except (requests.exceptions.RequestException, urllib3.exceptions.HTTPError, OSError) as error:
         if _timed_out(error):
             raise _late(label, deadline) from error
-        raise DeckSiteFailed(f"{label} could not be reached ({type(error).__name__}).") from error
+        raise DeckSiteFailed(msg("{site} could not be reached ({reason}).", site=label, reason=type(error).__name__)) \
+            from error
     try:
         return json.loads(body)
     except (ValueError, RecursionError) as error:
-        raise DeckSiteFailed(f"{label} answered with something that is not its deck JSON.") from error
+        raise DeckSiteFailed(msg("{site} answered with something that is not its deck JSON.", site=label)) from error
 
 
 def _timed_out(error: BaseException) -> bool:
@@ -78,7 +80,8 @@ def _timed_out(error: BaseException) -> bool:
 
 
 def _late(label: str, deadline: Deadline) -> DeckSiteTimeout:
-    return DeckSiteTimeout(f"{label} did not answer within {deadline.seconds:g} s; try again later.")
+    return DeckSiteTimeout(msg("{site} did not answer within {seconds} s; try again later.", site=label,
+                               seconds=f"{deadline.seconds:g}"))
 
 
 def _exchange(session: requests.Session, url: str, label: str, limits: Limits, cutoff: Cutoff,
@@ -94,24 +97,25 @@ def _exchange(session: requests.Session, url: str, label: str, limits: Limits, c
             if response.is_redirect:
                 target = urljoin(url, response.headers.get("Location", ""))
                 if urlsplit(target)[:2] != origin:
-                    raise DeckSiteFailed(f"{label} answered with a redirect to another site; it was not followed.")
+                    raise DeckSiteFailed(msg("{site} answered with a redirect to another site; it was not followed.",
+                                             site=label))
                 url = target
                 continue
             _check_status(response, label, limits)
             return _capped_body(response, label)
-    raise DeckSiteFailed(f"{label} answered with more than {MAX_REDIRECTS} redirects; they were not followed.")
+    raise DeckSiteFailed(msg("{site} answered with more than {redirects} redirects; they were not followed.",
+                             site=label, redirects=str(MAX_REDIRECTS)))
 
 
 def _claim_slot(label: str, limits: Limits, deadline: Deadline) -> None:
     """Wait for the site's next request slot, or say how long it is busy."""
     locked = limits.lockout_remaining()
     if locked > 0:
-        raise DeckSiteBusy(f"{label} asked this service to slow down; try again in {math.ceil(locked)} s.",
-                           math.ceil(locked))
+        raise DeckSiteBusy(slow_down(label, math.ceil(locked)), math.ceil(locked))
     while (delay := limits.acquire_slot()) > 0:
         if delay >= deadline.remaining():
-            raise DeckSiteBusy(f"Too many decks are being read from {label} just now; try again in a few seconds.",
-                               math.ceil(delay) + 1)
+            raise DeckSiteBusy(msg("Too many decks are being read from {site} just now; try again in a few seconds.",
+                                   site=label), math.ceil(delay) + 1)
         time.sleep(delay)
 
 
@@ -119,14 +123,20 @@ def _check_status(response: requests.Response, label: str, limits: Limits) -> No
     """Raise for an answer that is no deck: missing, rate-limited, failed."""
     status = response.status_code
     if status in MISSING:
-        raise DeckNotFound(f"{label} has no public deck there: it is private, deleted or was never made "
-                           f"({label} answered {status}).")
+        raise DeckNotFound(msg("{site} has no public deck there: it is private, deleted or was never made ({site} "
+                               "answered {status}).", site=label, status=str(status)))
     if status == 429:
         seconds = _retry_after(response.headers.get("Retry-After"))
         limits.lock_out(seconds)
-        raise DeckSiteBusy(f"{label} asked this service to slow down; try again in {seconds} s.", seconds)
+        raise DeckSiteBusy(slow_down(label, seconds), seconds)
     if status != 200:
-        raise DeckSiteFailed(f"{label} answered {status} {response.reason or ''}".rstrip() + " instead of the deck.")
+        answered = f"{status} {response.reason or ''}".rstrip()
+        raise DeckSiteFailed(msg("{site} answered {status} instead of the deck.", site=label, status=answered))
+
+
+def slow_down(label: str, seconds: int) -> Text:
+    """What a site's lockout (a 429 it sent) says."""
+    return msg("{site} asked this service to slow down; try again in {seconds} s.", site=label, seconds=str(seconds))
 
 
 def _retry_after(value: str | None) -> int:
@@ -138,7 +148,8 @@ def _retry_after(value: str | None) -> int:
 
 def _capped_body(response: requests.Response, label: str) -> bytes:
     """The answer's bytes (decompressed), refused past MAX_BODY_BYTES as they stream in."""
-    too_big = DeckSiteFailed(f"{label}'s answer is over {size_text(MAX_BODY_BYTES)}; it was not read.")
+    too_big = DeckSiteFailed(msg("{site}'s answer is over {size}; it was not read.", site=label,
+                                 size=size_text(MAX_BODY_BYTES)))
     length = response.headers.get("Content-Length", "")
     if length.isdigit() and int(length) > MAX_BODY_BYTES:
         raise too_big

@@ -17,13 +17,14 @@ from typing import Any
 from card_data.errors import DeckLinkRefused, DeckSiteFailed
 from card_data.settings import DeckSiteSettings
 from card_data.sites.decks import SiteDeck, bracket, deck_text, read_cards, title
+from validator.messages import msg
 
 NAME = "moxfield"
 LABEL = "Moxfield"
 HOSTS = ("moxfield.com", "www.moxfield.com")
 PATHS = re.compile(r"/decks/([A-Za-z0-9_-]{1,64})(?:/[A-Za-z0-9_-]*)?/?")
-EXPORT = ("Moxfield serves its deck data to approved tools only, and this service is not set up as one. "
-          "Open the deck on Moxfield, choose Export, then Copy for MTGO, and paste that list instead.")
+EXPORT = msg("Moxfield serves its deck data to approved tools only, and this service is not set up as one. "
+             "Open the deck on Moxfield, choose Export, then Copy for MTGO, and paste that list instead.")
 
 
 def deck_id(path: str) -> str | None:
@@ -52,7 +53,7 @@ def headers(settings: DeckSiteSettings, user_agent: str) -> dict[str, str]:
 def read(document: Any, deck: str, fetched_at: str) -> SiteDeck:
     """The deck a Moxfield document holds; DeckSiteFailed for anything else."""
     if not isinstance(document, dict) or not isinstance(document.get("boards", document.get("mainboard")), dict):
-        raise DeckSiteFailed("Moxfield answered with JSON that is not one of its decks.")
+        raise DeckSiteFailed(msg("Moxfield answered with JSON that is not one of its decks."))
     cards = read_cards(document, NAME, LABEL)
     named = document.get("format") if isinstance(document.get("format"), str) else None
     declared = None

@@ -34,6 +34,7 @@ import card_data.sites.archidekt as archidekt
 import card_data.sites.moxfield as moxfield
 from card_data.sites.decks import SiteDeck
 from card_data.sites.fetch import FETCH_SECONDS, Limits, fetch_json
+from validator.messages import msg
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +43,9 @@ MAX_LINK_LENGTH = 2048
 FAILURE_SECONDS = 30  # how long "no such deck" or a failing site is remembered (at most cache_seconds)
 WAIT_STEP = 0.05  # seconds between looks at the cache while another request fetches the deck
 SUPPORTED = "Archidekt (archidekt.com/decks/<id>) and Moxfield (moxfield.com/decks/<id>)"
-PASTE_INSTEAD = ("For a deck on another site, paste its text export instead (most sites offer Export, "
-                 "then Text or MTGO).")
-TURNED_OFF = "This service does not read decks from links; paste the deck's text export instead."
+TURNED_OFF = msg("This service does not read decks from links; paste the deck's text export instead.")
+# Each sentence whole for translators (the sites and what to paste said in each).
+PASTE = msg("For a deck on another site, paste its text export instead (most sites offer Export, then Text or MTGO).")
 
 
 class DeckLink(NamedTuple):
@@ -80,25 +81,25 @@ def locate(link: str) -> DeckLink:
     other link, saying which sites are read and what to paste instead."""
     text = link.strip()
     if len(text) > MAX_LINK_LENGTH or any(char.isspace() for char in text):
-        raise DeckLinkRefused(f"That is not one link. Links to {SUPPORTED} decks are read. {PASTE_INSTEAD}")
+        raise DeckLinkRefused(msg("That is not one link. Links to {sites} decks are read.", sites=SUPPORTED).then(PASTE))
     if "://" not in text:
         text = "https://" + text
     try:
         parts = urlsplit(text)
         port = parts.port
     except ValueError:
-        raise DeckLinkRefused(f"That link cannot be read. Links to {SUPPORTED} decks are read. {PASTE_INSTEAD}") \
-            from None
+        raise DeckLinkRefused(msg("That link cannot be read. Links to {sites} decks are read.", sites=SUPPORTED)
+                              .then(PASTE)) from None
     host = (parts.hostname or "").lower()
     plain = parts.scheme.lower() in ("http", "https") and parts.username is None and port in (None, 80, 443)
     for site in SITES:
         if plain and host in site.HOSTS:
             deck = site.deck_id(parts.path)
             if deck is None:
-                raise DeckLinkRefused(f"That {site.LABEL} link names no deck: links to {SUPPORTED} decks are "
-                                      f"read. {PASTE_INSTEAD}")
+                raise DeckLinkRefused(msg("That {site} link names no deck: links to {sites} decks are read.",
+                                          site=site.LABEL, sites=SUPPORTED).then(PASTE))
             return DeckLink(site, deck)
-    raise DeckLinkRefused(f"Only links to {SUPPORTED} decks are read. {PASTE_INSTEAD}")
+    raise DeckLinkRefused(msg("Only links to {sites} decks are read.", sites=SUPPORTED).then(PASTE))
 
 
 class MemoryCache:
@@ -166,8 +167,8 @@ class DeckSites:
                 finally:
                     self.cache.release(link.key)
             if deadline.remaining() <= WAIT_STEP:
-                raise DeckSiteTimeout(f"{link.site.LABEL} did not answer within {deadline.seconds:g} s; "
-                                      "try again later.")
+                raise DeckSiteTimeout(msg("{site} did not answer within {seconds} s; try again later.",
+                                          site=link.site.LABEL, seconds=f"{deadline.seconds:g}"))
             time.sleep(WAIT_STEP)
 
     def _fetched(self, link: DeckLink, headers: dict[str, str], deadline: Deadline) -> SiteDeck:

@@ -91,7 +91,7 @@ def deck_source_error(error: DeckSourceError, where: tuple[str, ...] = ()) -> HT
     deleted), 502 for the site's answer (an error, not its deck JSON, too large, a redirect
     away), 504 for its silence past the deadline, 503 with Retry-After for this service's
     own budget for the site (or a 429 the site sent)."""
-    message = str(error)
+    message = str(error) if error.text is None else Said(error.text)
     if isinstance(error, DeckSiteFailed):
         answer: HTTPException = BadGateway(message)
     elif isinstance(error, DeckSiteTimeout):

@@ -20,10 +20,12 @@ from typing import Any, Callable
 
 from marshmallow import Schema, ValidationError, fields, missing, validate
 
+from edh_service.api.errors import Said
 from edh_service.api.format_schemas import GameFormat
 from edh_service.api.house_schemas import HouseRulesField
 from edh_service.api.whole_numbers import WholeNumber, whole
 from validator.formats import UnknownFormat, format_named
+from validator.messages import msg
 
 Check = Callable[[Any], Any]
 
@@ -299,7 +301,8 @@ def _oversized(schema: Schema, data: Any) -> dict | None:
     known = {field.data_key or name for name, field in schema.load_fields.items()}
     unknown = [key for key in data if key not in known]
     if len(unknown) > MAX_REPORTED:
-        errors["_schema"] = [f"{len(unknown):,} unknown fields; the fields are {', '.join(sorted(known))}."]
+        errors["_schema"] = [Said(msg("{count} unknown fields; the fields are {fields}.", count=len(unknown),
+                                      fields=", ".join(sorted(known))))]
     for name, field in schema.load_fields.items():
         value = data.get(field.data_key or name, missing)
         if value is not missing and (problem := _field_oversized(field, value)):
@@ -320,7 +323,8 @@ def _field_oversized(field: fields.Field, value: Any) -> Any:
         longest = max((len(key) for key in value if isinstance(key, str)), default=0)
         limit = _longest_allowed(field.key_field.validators)
         if limit is not None and longest > limit:
-            return [f"A key is {longest:,} characters long; at most {limit} are accepted."]
+            return [Said(msg("A key is {length} characters long; at most {limit} are accepted.", length=longest,
+                             limit=str(limit)))]
     return None
 
 
@@ -346,16 +350,21 @@ def trimmed(messages: Any) -> Any:
         items = list(messages.items())
         kept = {_quoted(key): trimmed(value) for key, value in items[:MAX_REPORTED]}
         if len(items) > MAX_REPORTED:
-            kept["_more"] = [f"{len(items) - MAX_REPORTED:,} more problems are not listed."]
+            kept["_more"] = [more_problems(len(items) - MAX_REPORTED)]
         return kept
     if isinstance(messages, list):
         kept_list = [trimmed(item) for item in messages[:MAX_REPORTED]]
         if len(messages) > MAX_REPORTED:
-            kept_list.append(f"{len(messages) - MAX_REPORTED:,} more problems are not listed.")
+            kept_list.append(more_problems(len(messages) - MAX_REPORTED))
         return kept_list
     if isinstance(messages, str) and len(messages) > LONGEST_MESSAGE:
         return messages[:LONGEST_MESSAGE] + "…"
     return messages
+
+
+def more_problems(count: int) -> Said:
+    """What a trimmed 422 says in place of the problems it leaves out."""
+    return Said(msg("{count} more problems are not listed.", count=count))
 
 
 def _quoted(key: Any) -> Any:

@@ -88,7 +88,7 @@ def violation_line(name: str, violation: Violation, language: Renderer = ENGLISH
 def file_status(result: Checked, strict: bool, language: Renderer = ENGLISH) -> str:
     """The header line of one file's group in text output."""
     if result.error:
-        return msg("{file}: not checked: {reason}", file=result.name, reason=result.error).render(language)
+        return msg("{file}: not checked: {reason}", file=result.name, reason=said(result.error, language)).render(language)
     errors, warnings = result.counts()
     verdict = (msg("invalid") if result.fails(strict) else msg("valid")).render(language)
     judged = judged_in(result, language)
@@ -195,7 +195,7 @@ def render_text(results: Sequence[Checked], *, strict: bool, card_meta: StoreMet
 def report_json(result: Checked, card_meta: StoreMetadata | None, lang: str = DEFAULT) -> dict:
     """One file's JSON object: the API's response body plus "file" (or "error" instead)."""
     if result.error:
-        return {"file": result.name, "valid": False, "error": result.error}
+        return {"file": result.name, "valid": False, "error": said(result.error, speaker(result, lang))}
     # responses.dump_report is the API's own serializer: both speak exactly the same JSON.
     body = {"file": result.name, **dump_report(result.report, card_meta, translated=result.translated,
                                                language=None if lang == DEFAULT else speaker(result, lang))}
@@ -239,7 +239,7 @@ def github_lines(result: Checked, strict: bool, lang: str = DEFAULT) -> Iterable
     file = None if result.path == STDIN or result.link else result.path  # a link's lines are the text judged
     language = speaker(result, lang)
     if result.error:
-        yield workflow_command("error", result.error, file=file, title=PROG)
+        yield workflow_command("error", said(result.error, language), file=file, title=PROG)
         return
     if (judged := judged_in(result, language)) is not None:  # outside Commander, say where it was judged
         yield workflow_command("notice", msg("judged in {format}", format=judged).render(language), file=file,
@@ -274,7 +274,8 @@ def junit_case(result: Checked, strict: bool, lang: str = DEFAULT) -> ET.Element
             ET.SubElement(properties, "property", name="signature_spell", value=printable(spell))
         case.append(properties)
     if result.error:
-        ET.SubElement(case, "error", message=printable(result.error), type="not_checked").text = printable(result.error)
+        error = printable(said(result.error, language))
+        ET.SubElement(case, "error", message=error, type="not_checked").text = error
         return case
     body = "\n".join(printable(violation_line(result.name, v, language)) for v in result.violations())
     if result.fails(strict):

@@ -10,6 +10,7 @@ from typing import Iterable
 from card_data.sites import SiteDeck
 from edh_service.cli.printable import shown_path
 from validator.engine import Report
+from validator.messages import Text
 from validator.violations import Violation
 
 EXIT_VALID = 0
@@ -27,7 +28,7 @@ class Checked:
 
     path: str  # as the user named it; "-" is stdin
     report: Report | None = None
-    error: str | None = None
+    error: str | Text | None = None  # a Text: rendered in --lang by the outputs
     translated: tuple = ()  # pipeline.Translated: the names read in another language
     link: bool = False  # `path` is a link to a deck on a site, not a file
     site: SiteDeck | None = None  # the deck that link named, as read from its site

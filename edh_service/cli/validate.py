@@ -32,7 +32,7 @@ from edh_service.pipeline import names_to_resolve
 from edh_service.cli.paths import Input, UsageError, expand_paths, is_document_name
 from edh_service.cli.printable import printable
 from edh_service.cli.reading import card_data_refusal, format_hint, read_input
-from edh_service.cli.render import RENDERERS
+from edh_service.cli.render import RENDERERS, said
 from edh_service.cli.results import EXIT_USAGE, Checked, PROG, exit_code
 from edh_service.cli.store import open_card_store
 from edh_service.i18n import DEFAULT, LANGUAGES, choose
@@ -42,6 +42,7 @@ from validator.decklist import NOBODY, Decklist, Designation
 from validator.formats import KEYS, FieldNotInFormat, HouseRules, UnknownFormat, format_named
 from validator.parse import FORMATS, DecklistError, parse
 from validator.parse.common import snippet
+from validator.messages import ENGLISH, Renderer, Text, msg
 from validator.violations import Code
 
 # The settings a deck link is read with (the service's own, from the environment).
@@ -173,9 +174,9 @@ def check_file(path: str, repository: CardRepository, designation: Designation |
     try:
         text = read_input(path, streams.stdin if streams else None)
     except (OSError, ValueError) as error:
-        return Checked(path, error=f"cannot read: {error}")
+        return Checked(path, error=msg("cannot read: {reason}", reason=str(error)))
     if refused := card_data_refusal(text):
-        return Checked(path, error=f"cannot check: {refused}")
+        return Checked(path, error=msg("cannot check: {reason}", reason=refused))
     hint = format_hint(path, text)
     return judge(path, text, repository, designation or NOBODY, streams, format=hint if hint in FORMATS else None,
                  bracket=bracket, game_format=game_format, house_rules=house,
@@ -188,15 +189,15 @@ def check_link(link: str, repository: CardRepository, designation: Designation |
     """Read the deck a link names from its site (`sites`; None: offline, not read) and
     validate the text written for it: --bracket wins over the bracket declared on the site."""
     if sites is None:
-        return Checked(link, error="not read: --offline never asks a deck site (paste the deck's export into a file "
-                                   "instead)", link=True)
+        return Checked(link, error=msg("not read: --offline never asks a deck site (paste the deck's export into a "
+                                       "file instead)"), link=True)
     request = {"format": game_format} if bracket is None else {"format": game_format, "bracket": bracket}
     try:
         from_link = deck_urls.judged(sites.deck(link), request)
     except DeckSourceError as error:
-        return Checked(link, error=f"cannot read the deck: {error}", link=True)
+        return Checked(link, error=msg("cannot read the deck: {reason}", reason=str(error)), link=True)
     except DecklistError as error:
-        return Checked(link, error=f"cannot check: {error}", link=True)
+        return Checked(link, error=msg("cannot check: {reason}", reason=str(error)), link=True)
     checked = judge(link, from_link.deck.decklist, repository, designation or NOBODY, streams, format="text",
                     bracket=from_link.bracket, game_format=game_format, house_rules=house, decklist=from_link.decklist)
     report = checked.report
@@ -217,12 +218,12 @@ def judge(path: str, text: str, repository: CardRepository, designation: Designa
             return None
         validated = pipeline.validate_text(text, repository, designation, decklist=decklist, **options)
     except (DecklistError, FieldNotInFormat) as error:
-        return Checked(path, error=f"cannot check: {error}")
+        return Checked(path, error=msg("cannot check: {reason}", reason=str(error)))
     except CardDataError:
         raise  # the store itself failed: main() stops the whole run with exit code 2
     except Exception as error:  # noqa: BLE001 - a crash must not pass for "invalid deck" (1)
         print_traceback(error, streams.stderr if streams else sys.stderr)
-        return Checked(path, error=f"internal error: {error!r}")
+        return Checked(path, error=msg("internal error: {reason}", reason=repr(error)))
     return Checked(path, report=validated.report, translated=validated.translated)
 
 
@@ -267,6 +268,7 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
     house = house_rules.resolve(options.house.house, repository) if options.house is not None else None
     judged = {"bracket": options.bracket, "game_format": options.game_format, "house": house}
     sites = None if offline else deck_sites(options.card_db)
+    language = catalog_language(options.lang)
     results = []
     for item in inputs:
         path = item.path
@@ -276,13 +278,13 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
         check = partial(check_link, sites=sites) if item.link else partial(check_file, found=item.found)
         checked = check(path, repository, designation, **judged, streams=streams)
         if checked is None:
-            warn(f"warning: {path}: skipped: no card in it, not a decklist (name the file to check it anyway)",
-                 streams.stderr)
+            warn(msg("warning: {path}: skipped: no card in it, not a decklist (name the file to check it anyway)",
+                     path=path), streams.stderr, language)
             continue
         results.append(in_language(checked, repository, options.lang))
         if not offline and lookup_failed(checked):  # Scryfall did not answer: don't wait on it per file
-            warn("warning: Scryfall did not answer in time; going on offline: names not in the card store "
-                 "are reported as unknown", streams.stderr)
+            warn(msg("warning: Scryfall did not answer in time; going on offline: names not in the card store "
+                     "are reported as unknown"), streams.stderr, language)
             offline = True
             repository = open_card_store(options.card_db, offline=True, bulk_file=None)
     return results, repository.metadata()
@@ -328,7 +330,7 @@ def house_rules_source(options: argparse.Namespace) -> Profile | None:
     return Profiles(options.house_rules_dir).get(given)
 
 
-def option_not_in_format(options: argparse.Namespace) -> str | None:
+def option_not_in_format(options: argparse.Namespace) -> Text | None:
     """Why the options contradict --game-format (--bracket outside commander,
     --signature-spell outside oathbreaker), a usage error before any file is read; None
     when they do not (without --game-format each file's own format decides, per file)."""
@@ -336,20 +338,21 @@ def option_not_in_format(options: argparse.Namespace) -> str | None:
         return None
     fmt = format_named(options.game_format)
     if options.bracket is not None and not fmt.brackets:
-        return f"--bracket applies only in commander, not in {fmt.key}"
+        return msg("--bracket applies only in commander, not in {format}", format=fmt.key)
     if options.signature_spell and not fmt.signature_spells:
-        return f"--signature-spell applies only in oathbreaker, not in {fmt.key}"
+        return msg("--signature-spell applies only in oathbreaker, not in {format}", format=fmt.key)
     return None
 
 
-def warn(message: str, stderr: TextIO) -> None:
-    """Print 'edh-validate: MESSAGE' on stderr, printable (paths and names are data)."""
-    print(printable(f"{PROG}: {message}"), file=stderr)
+def warn(message: str | Text, stderr: TextIO, language: Renderer = ENGLISH) -> None:
+    """Print 'edh-validate: MESSAGE' on stderr in the run's language, printable (paths and
+    names are data)."""
+    print(printable(f"{PROG}: {said(message, language)}"), file=stderr)
 
 
-def fail(message: str, stderr: TextIO) -> int:
+def fail(message: str | Text, stderr: TextIO, language: Renderer = ENGLISH) -> int:
     """Print an error on stderr and return exit code 2."""
-    warn(f"error: {message}", stderr)
+    warn(msg("error: {message}", message=said(message, language)), stderr, language)
     return EXIT_USAGE
 
 
@@ -372,30 +375,32 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         except SystemExit as exit:
             return int(exit.code or 0)
     options.lang = lang
+    language = catalog_language(lang)
     if (refused := option_not_in_format(options)) is not None:
-        return fail(refused, streams.stderr)
+        return fail(refused, streams.stderr, language)
     try:
         options.house = house_rules_source(options)
     except house_rules.HouseRulesError as error:
-        return fail(str(error), streams.stderr)
+        return fail(str(error), streams.stderr, language)
     try:
         bulk_file = [os.path.expanduser(options.bulk_file)] if options.bulk_file else []
         inputs, empty = expand_paths(options.paths, leave_out=bulk_file)
     except UsageError as error:
-        return fail(str(error), streams.stderr)
+        return fail(str(error), streams.stderr, language)
     for warning in empty:  # a folder or glob with nothing to check: the others are checked
-        warn(f"warning: {warning}", streams.stderr)
+        warn(msg("warning: {message}", message=warning), streams.stderr, language)
     try:
         results, card_meta = check_all(inputs, options, streams)
     except CardDataError as error:
-        return fail(f"card data unavailable: {error}", streams.stderr)
+        return fail(msg("card data unavailable: {reason}", reason=str(error)), streams.stderr, language)
     except house_rules.HouseRulesError as error:  # a name in them that is no card
-        return fail(str(error), streams.stderr)
+        return fail(str(error), streams.stderr, language)
     if not results:  # every file found was skipped: no argument gave anything to check
-        return fail("no decklist to check: every file found holds no card", streams.stderr)
+        return fail(msg("no decklist to check: every file found holds no card"), streams.stderr, language)
     for result in results:
         if result.error:
-            warn(f"error: {result.name}: {result.error}", streams.stderr)
+            warn(msg("error: {file}: {reason}", file=result.name, reason=said(result.error, language)),
+                 streams.stderr, language)
     streams.stdout.write(RENDERERS[options.output](results, strict=options.strict, card_meta=card_meta, lang=lang))
     return exit_code(results, options.strict)
 
