@@ -11,14 +11,14 @@ import pytest
 
 from edh_service.api.schemas import ReportSchema
 from tests.support.apps import offline_app
-from tests.support.factories import FOREIGN_BASICS, FOREIGN_SPELLS, deck_text, load_card_names
+from tests.support.factories import deck_text, load_card_names
+from tests.support.foreign_names import real_names_store
+from tests.support.live_http import assert_envelope, raw_request
 
 VALIDATE = "/api/v1/validate"
 BATCH = "/api/v1/validate/batch"
-# Counterspell is printed "Contrahechizo" in Spanish (tests/fixtures/names); Lightning Bolt
-# (red) is outside Atraxa's identity, so its message names a card.
+# Lightning Bolt (red) is outside Atraxa's identity: a deck with violations to render.
 OFF_COLOR = deck_text(extra=("Lightning Bolt",))
-SPANISH_LIST = deck_text(commander="Atraxa, voz de los pretores", spells=FOREIGN_SPELLS, basics=FOREIGN_BASICS)
 
 
 @pytest.fixture
@@ -81,26 +81,58 @@ def test_a_spanish_answer_speaks_spanish_and_keeps_every_machine_field(client):
     assert identity["cards"] == ["Lightning Bolt"] and identity["rule"] == "903.5c"
 
 
-def test_card_names_in_messages_are_printed_in_the_answers_language(client):
-    text = deck_text(spells=tuple(s for s in FOREIGN_SPELLS if s != "Contrahechizo") + ("Counterspell", "Counterspell"))
-    english = client.post(VALIDATE, json={"decklist": text}).get_json()
-    german = client.post(VALIDATE, json={"decklist": text, "lang": "de"}).get_json()
-    japanese = client.post(VALIDATE + "?lang=ja", json={"decklist": text}).get_json()
-    singleton = [v for v in english["violations"] if v["code"] == "singleton"]
-    assert singleton and "Counterspell" in singleton[0]["message"]
-    assert any("Gegenzauber" in m for m in messages(german)), messages(german)
-    assert any("対抗呪文" in m for m in messages(japanese)), messages(japanese)
-    for body in (german, japanese):
-        assert [v["cards"] for v in body["violations"]] == [v["cards"] for v in english["violations"]]
+@pytest.fixture(scope="module")
+def real_client(shared_dir, tmp_path_factory):
+    """A client over a store of the real Time Spiral and RNA Guild Kit cards with their real
+    printed names (tests/support/foreign_names.py; skipped without ../shared)."""
+    db, tsp, _ = real_names_store(shared_dir, tmp_path_factory.mktemp("real-names-api"))
+    return offline_app(db).test_client(), tsp
 
 
-def test_the_lists_own_spelling_wins_over_the_tables(client, fixture_db):
-    # "Contresort" is how the table prints Counterspell in French; the list wrote it so too,
-    # and "Isla" (Island in Spanish) shows as written in a Spanish answer.
-    text = SPANISH_LIST.replace("1 Brainstorm\n", "1 Counterspell\n")  # Contrahechizo and Counterspell: singleton
-    body = client.post(VALIDATE, json={"decklist": text, "lang": "es"}).get_json()
-    singleton = next(v for v in body["violations"] if v["code"] == "singleton")
-    assert "Contrahechizo" in singleton["message"] and singleton["cards"] == ["Counterspell"]
+def printed(tsp: dict, english: str, language: str) -> str:
+    """A Time Spiral card's name as the set file prints it in a language (MTGJSON's word)."""
+    card = next(card for card in tsp["data"]["cards"] if card["name"] == english)
+    return next(entry["name"] for entry in card["foreignData"] if entry["language"] == language)
+
+
+# Walk the Aeons grants an extra turn: the bracket reason names it.
+REAL_DECK = "Commander\n1 Saffi Eriksdotter\n\nDeck\n1 Walk the Aeons\n1 Ancestral Vision\n"
+
+
+def extra_turns(body: dict) -> dict:
+    found = [r for r in body["bracket"]["reasons"] if r["cards"] == ["Walk the Aeons"]]
+    assert len(found) == 1, body["bracket"]["reasons"]
+    return found[0]
+
+
+@pytest.mark.parametrize(("lang", "language"), (("es", "Spanish"), ("de", "German"), ("ja", "Japanese"),
+                                                ("ru", "Russian"), ("zh-Hans", "Chinese Simplified")))
+def test_card_names_in_messages_are_printed_in_the_answers_language(real_client, lang, language):
+    client, tsp = real_client
+    english = client.post(VALIDATE, json={"decklist": REAL_DECK}).get_json()
+    answer = client.post(VALIDATE, json={"decklist": REAL_DECK}, headers={"Accept-Language": lang}).get_json()
+    assert "Walk the Aeons" in extra_turns(english)["message"]
+    reason = extra_turns(answer)
+    assert printed(tsp, "Walk the Aeons", language) in reason["message"], reason
+    assert "Walk the Aeons" not in reason["message"] and reason["cards"] == ["Walk the Aeons"]
+    assert machine(answer) == machine(english)
+
+
+def test_the_lists_own_spelling_wins_over_the_tables(real_client):
+    client, tsp = real_client
+    spanish = printed(tsp, "Walk the Aeons", "Spanish")
+    written = REAL_DECK.replace("Walk the Aeons", spanish.lower())  # read through the folded names
+    body = client.post(VALIDATE, json={"decklist": written, "lang": "es"}).get_json()
+    assert body["translated"][0]["name"] == spanish.lower()
+    assert spanish.lower() in extra_turns(body)["message"]
+    german = client.post(VALIDATE, json={"decklist": written, "lang": "de"}).get_json()  # written in Spanish
+    assert printed(tsp, "Walk the Aeons", "German") in extra_turns(german)["message"]
+
+
+def test_a_card_the_table_has_no_name_for_stays_english(real_client):
+    client, _ = real_client
+    body = client.post(VALIDATE, json={"decklist": REAL_DECK, "lang": "ko"}).get_json()  # no Korean names loaded
+    assert "Walk the Aeons" in extra_turns(body)["message"]
 
 
 def test_english_answers_are_the_validators_own_words(client):
@@ -161,3 +193,14 @@ def test_health_and_the_page_say_their_language_too(client):
     for path in ("/healthz", "/openapi.json"):
         response = client.get(path, headers={"Accept-Language": "ko"})
         assert response.headers["Content-Language"] == "ko" and "Accept-Language" in response.headers["Vary"]
+
+
+def test_a_real_gunicorn_answers_in_the_requests_language(live_server):
+    answer = raw_request(live_server, "POST", VALIDATE, OFF_COLOR.encode(),
+                         {"Content-Type": "text/plain", "Accept-Language": "es-MX,es;q=0.9"})
+    assert answer.status == 200 and answer.headers["content-language"] == "es"
+    assert "accept-language" in answer.headers["vary"].lower()
+    missing = raw_request(live_server, "GET", "/api/v1/nowhere?lang=ja")
+    body = assert_envelope(missing, 404)
+    assert missing.headers["content-language"] == "ja" and body["status"] == "Not Found"
+    assert body["message"].startswith("要求された URL")
