@@ -160,7 +160,9 @@ def languages_line(result: Checked, language: Renderer = ENGLISH) -> str | None:
     parts = [nmsg("{n} line in {language} ({code})", "{n} lines in {language} ({code})", count,
                   language=language_name(lang, language), code=lang).render(language)
              for count, lang in ordered]
-    return msg("read in other languages: {counts}", counts=language.join(parts, "unit")).render(language)
+    # English keeps its commas (CI logs stay as they were); other languages join as their own lists
+    counts = ", ".join(parts) if language is ENGLISH else language.join(parts, "standard")
+    return msg("read in other languages: {counts}", counts=counts).render(language)
 
 
 def language_name(code: str, language: Renderer) -> str:
