@@ -14,6 +14,7 @@ from flask import Blueprint, Flask, current_app, jsonify, render_template_string
 
 from edh_service import deck_urls
 from edh_service.house_profiles import profiles_in
+from edh_service.i18n import LANGUAGES
 
 from edh_service.api import house_schemas, openapi_examples, openapi_rules, schemas
 
@@ -116,6 +117,32 @@ TEXT_PARAMETERS = [
 ]
 
 
+# Every answer's language (DESIGN.md "Answers in the player's language"): chosen by a body's
+# `lang` (validate, batch), else `?lang=`, else Accept-Language; said by Content-Language.
+LANGUAGE_PARAMETERS = [
+    {"in": "query", "name": "lang", "schema": {"type": "string"},
+     "description": "The language of the answer's human-readable texts (`message`s, the error envelope's "
+                    "`message`, the formats' names): " + ", ".join(LANGUAGES) + ". A tag such as es-MX or zh-TW "
+                    "falls back along its chain; anything else is English, never an error. A body's `lang` wins; "
+                    "this wins over Accept-Language. Codes, cards and JSON keys never change."},
+    {"in": "header", "name": "Accept-Language", "schema": {"type": "string"},
+     "description": "Chooses the answer's language when neither `lang` nor `?lang=` does (quality values honoured)."},
+]
+LANGUAGE_HEADERS = {
+    "Content-Language": {"description": "The language the answer's texts are in (en when nothing chose another).",
+                         "schema": {"type": "string", "enum": list(LANGUAGES)}},
+    "Vary": {"description": "Names Accept-Language: the same URL answers in the language asked for.",
+             "schema": {"type": "string"}},
+}
+
+
+def in_languages(operation: dict) -> dict:
+    """An operation with the language parameters and every response's language headers."""
+    responses = {status: {**answer, "headers": {**LANGUAGE_HEADERS, **answer.get("headers", {})}}
+                 for status, answer in with_served(operation["responses"]).items()}
+    return {**operation, "parameters": [*operation.get("parameters", ()), *LANGUAGE_PARAMETERS], "responses": responses}
+
+
 def operations() -> dict[str, dict]:
     """Every documented path and its operations."""
     return {
@@ -205,8 +232,7 @@ def spec_dict(served: openapi_rules.Serving = openapi_rules.Serving()) -> dict:
     # house_rules is a profile's name or this object (house_schemas.house_rules_field's oneOf)
     spec.components.schema("HouseRulesRequest", schema=house_schemas.HouseRulesRequestSchema)
     for path, ops in operations().items():
-        spec.path(path=path, operations={method: {**op, "responses": with_served(op["responses"])}
-                                         for method, op in ops.items()})
+        spec.path(path=path, operations={method: in_languages(op) for method, op in ops.items()})
     return openapi_examples.add_examples(openapi_rules.complete(spec.to_dict(), served))
 
 

@@ -204,3 +204,15 @@ def test_a_real_gunicorn_answers_in_the_requests_language(live_server):
     body = assert_envelope(missing, 404)
     assert missing.headers["content-language"] == "ja" and body["status"] == "Not Found"
     assert body["message"].startswith("要求された URL")
+
+
+def test_the_openapi_document_says_how_the_language_is_chosen_and_said(client):
+    document = client.get("/openapi.json").get_json()
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            named = {(p["in"], p["name"]) for p in operation["parameters"]}
+            assert {("query", "lang"), ("header", "Accept-Language")} <= named, (path, method)
+            for status, answer in operation["responses"].items():
+                assert {"Content-Language", "Vary"} <= set(answer["headers"]), (path, method, status)
+    components = document["components"]["schemas"]
+    assert "lang" in components["ValidateRequest"]["properties"] and "lang" in components["BatchRequest"]["properties"]
