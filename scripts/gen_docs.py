@@ -48,6 +48,19 @@ def game_formats() -> str:
     return "\n".join(rows)
 
 
+def languages() -> str:
+    """The languages answers are written in (edh_service/i18n)."""
+    from edh_service.i18n import LANGUAGES, LOCALES, PRINTED
+
+    rows = ["| code | language | catalog (`translations/<locale>/`) | card names from (names table) |",
+            "|---|---|---|---|"]
+    for code, name in LANGUAGES.items():
+        catalog = "none: the message ids are English" if code == "en" else f"`{LOCALES[code]}`"
+        printed = "the English Oracle names" if code == "en" else f"`{PRINTED[code]}`"
+        rows.append(f"| `{code}` | {name} | {catalog} | {printed} |")
+    return "\n".join(rows)
+
+
 def cli_options() -> str:
     """edh-validate's options (edh_service/cli/validate.py's parser)."""
     from edh_service.cli.validate import build_parser
@@ -89,6 +102,7 @@ BLOCKS: dict[str, dict[str, Callable[[], str]]] = {
     "configuration.md": {"settings": settings},
     "game-formats.md": {"formats": game_formats},
     "cli-and-action.md": {"cli-options": cli_options, "action-inputs": action_inputs},
+    "languages.md": {"languages": languages},
 }
 
 
