@@ -14,20 +14,15 @@ instructions (cachegrind, the difference between 0 and N requests in a child pro
 
 from __future__ import annotations
 
-import os
-import re
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 from bench.bench_names import PAGE, TSP, interleaved, real_store, spanish_and_english
-from bench.common import Row, micros
+from bench.common import Row, instructions_per_call, micros
 
 NAME = "languages"
 VALIDATE = "/api/v1/validate"
-ROOT = Path(__file__).resolve().parent.parent
 # `count` requests after 5 warm-up ones, for cachegrind (argv: store, list file, Accept-Language or -, count).
 REQUEST_CHILD = """
 import sys
@@ -54,17 +49,7 @@ def lists(tsp: dict) -> tuple[str, str]:
 
 def instructions_per_request(db: Path, path: Path, language: str, requests: int = 30) -> float:
     """Instructions one warm request executes (cachegrind: N requests less none)."""
-    counts = []
-    for count in (0, requests):
-        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                               sys.executable, "-c", REQUEST_CHILD, str(db), str(path), language, str(count)],
-                              cwd=ROOT, capture_output=True, text=True,
-                              env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"})
-        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-        if done.returncode != 0 or found is None:
-            raise RuntimeError(f"cachegrind run failed: {done.stderr[-500:]}")
-        counts.append(int(found.group(1).replace(",", "")))
-    return (counts[1] - counts[0]) / requests
+    return instructions_per_call(REQUEST_CHILD, [str(db), str(path), language], requests)
 
 
 def instruction_rows(db: Path, english: str, spanish: str, folder: Path) -> list[Row]:

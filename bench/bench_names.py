@@ -20,7 +20,6 @@ import gzip
 import json
 import os
 import random
-import re
 import shutil
 import statistics
 import subprocess
@@ -31,6 +30,7 @@ import uuid
 from pathlib import Path
 
 from bench.common import SHARED, Row, micros
+from bench.common import instructions_per_call as counted_instructions
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "names"
@@ -157,17 +157,7 @@ def instructions_per_call(db: Path, text: str, folder: Path, calls: int = 50) ->
         return None
     path = folder / f"list-{abs(hash(text))}.txt"
     path.write_text(text, encoding="utf-8")
-    counts = []
-    for count in (0, calls):
-        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                               sys.executable, "-c", VALIDATE_CHILD, str(db), str(path), str(count)],
-                              cwd=ROOT, capture_output=True, text=True,
-                              env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"})
-        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-        if done.returncode != 0 or found is None:
-            raise RuntimeError(f"cachegrind run failed: {done.stderr[-500:]}")
-        counts.append(int(found.group(1).replace(",", "")))
-    return (counts[1] - counts[0]) / calls
+    return counted_instructions(VALIDATE_CHILD, [str(db), str(path)], calls)
 
 
 def interleaved(first, second, *, rounds: int = 41, calls: int = 25) -> tuple[float, float]:
