@@ -25,7 +25,7 @@ TRANSLATED = [code for code in LANGUAGES if code != "en"]
 # message once card names (and the decklist's own text) are taken out.
 ENGLISH_WORDS = re.compile(r"\b(the deck|is banned|card data|color identity|companion condition|is not|"
                            r"allows|was marked|taken as|can't be|at most|at least|appears|listed|"
-                           r"outside|legal in|sideboard|commanders?'s?|bracket \d)\b", re.IGNORECASE)
+                           r"outside|legal in|commanders?'s?)\b", re.IGNORECASE)
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
 # Hand-written lists of real cards for the codes no real deck reaches (the deck is only the
