@@ -26,7 +26,7 @@ NON_DECK_LAYOUTS = {
     "double_faced_token": Term("a token"),
     "emblem": Term("an emblem"),
     "art_series": Term("an art card"),
-    "front_card": Term("a helper object (front card), not a game card"),
+    "front_card": Term("a helper object (front card)"),
 }
 NON_DECK_TYPES = {
     "Plane": Term("a plane"),

@@ -368,12 +368,16 @@ def color_choice(deck: Deck) -> Iterator[Violation]:
         assumed = assumed_colors(deck, base, len(unchosen))
         cards = Names(sorted(c.name for c in unchosen))
         if assumed:
-            text = msg("{cards} chooses a color before the game, but no color was given; one extra color per such "
-                       "commander is assumed and the deck's {colors} cards were allowed.", cards=cards,
-                       colors=color_text(assumed))
+            text = nmsg("{cards} chooses a color before the game, but no color was given; one extra color per such "
+                        "commander is assumed and the deck's {colors} cards were allowed.",
+                        "{cards} choose a color before the game, but no color was given; one extra color per such "
+                        "commander is assumed and the deck's {colors} cards were allowed.", len(cards), cards=cards,
+                        colors=color_text(assumed))
         else:
-            text = msg("{cards} chooses a color before the game, but no color was given; one extra color per such "
-                       "commander is assumed and no extra color was needed.", cards=cards)
+            text = nmsg("{cards} chooses a color before the game, but no color was given; one extra color per such "
+                        "commander is assumed and no extra color was needed.",
+                        "{cards} choose a color before the game, but no color was given; one extra color per such "
+                        "commander is assumed and no extra color was needed.", len(cards), cards=cards)
         yield Violation(
             Code.COLOR_CHOICE,
             text,
@@ -478,10 +482,10 @@ def signature_spell(deck: Deck) -> Iterator[Violation]:
         yield about(deck.commanders, Code.SIGNATURE_SPELL, text.then(how), None)
     elif count > oathbreakers:
         yield about(spells, Code.SIGNATURE_SPELL,
-                    nmsg("The deck has {n} signature spells for {oathbreakers} oathbreaker; each oathbreaker has "
-                         "exactly one.",
-                         "The deck has {n} signature spells for {oathbreakers} oathbreakers; each oathbreaker has "
-                         "exactly one.", count, oathbreakers=oathbreakers), None)
+                    nmsg("The deck has {spells} signature spells for {n} oathbreaker; each oathbreaker has exactly "
+                         "one.",
+                         "The deck has {spells} signature spells for {n} oathbreakers; each oathbreaker has exactly "
+                         "one.", oathbreakers, spells=count), None)
     wrong = [e for e in spells if not is_instant_or_sorcery(e.card) and not is_non_deck(e.card)]
     for entry in wrong:
         yield about((entry,), Code.SIGNATURE_SPELL,

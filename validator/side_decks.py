@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from validator.deck_facts import Deck
-from validator.messages import Name, Names, msg, nmsg
+from validator.deck_facts import Deck, deck_format
+from validator.messages import Name, Names, Term, msg, nmsg
 from validator.phrasing import about, card_names, line_numbers, names_of
 from validator.violations import Code, Severity, Violation
 
@@ -93,9 +93,9 @@ def sideboard(deck: Deck) -> Iterator[Violation]:
             lines = line_numbers([*deck.sideboard, *unknown])
         yield Violation(
             Code.SIDEBOARD,
-            nmsg("The list has {n} sideboard or maybeboard card; Commander has no sideboard, so it was ignored.",
-                 "The list has {n} sideboard or maybeboard cards; Commander has no sideboard, so they were ignored.",
-                 count),
+            nmsg("The list has {n} sideboard or maybeboard card; {format} has no sideboard, so it was ignored.",
+                 "The list has {n} sideboard or maybeboard cards; {format} has no sideboard, so they were ignored.",
+                 count, format=Term(deck_format(deck).name)),
             Severity.WARNING,
             cards=cards,
             lines=lines,

@@ -133,7 +133,7 @@ def _mtgo(elements: list[list], c: Collector) -> None:
             side.append((attrs.get("Name"), attrs, line))
         else:
             _add(c, attrs.get("Name"), attrs.get("Quantity"), line, Section.MAIN, attrs)
-    _add_side_zone(c, side, "Quantity", "the sideboard (Sideboard=\"true\")", _DeckCount(c))
+    _add_side_zone(c, side, "Quantity", msg("the sideboard (Sideboard=\"true\")"), _DeckCount(c))
 
 
 class _DeckCount:
