@@ -19,7 +19,7 @@ from validator.deck_facts import Deck
 from validator.decklist import NOBODY, Candidate, Decklist, Designation, ListEntry, Section
 from validator.card_facts import can_pair, has_companion, is_instant_or_sorcery
 from validator.formats import COMMANDER, NO_FORMAT_DATA, Format, FormatData
-from validator.messages import Name, Names, msg, nmsg
+from validator.phrasing import inferred
 from validator.violations import Code, Severity, Violation
 
 COUNTED = (Section.COMMANDER, Section.MAIN, Section.SIGNATURE)  # the sections of the 100 (or 60)
@@ -324,26 +324,13 @@ def infer_commanders(
     if spell is not None:
         moved[spell] = moved[spell]._replace(section=Section.SIGNATURE)
     names = [_shown(entries[i].name, cards) for i in commanders]
-    oathbreaker = game_format.role == "oathbreaker"
-    source, taken = candidate.source, Names(names)
-    if spell is not None:
-        text = msg("No oathbreaker was marked; {cards} taken as oathbreaker and {spell} as its signature spell from "
-                   "{source}.", cards=taken, spell=Name(cards[entries[spell].name].name), source=source)
-    elif oathbreaker:
-        text = msg("No oathbreaker was marked; {cards} taken as oathbreaker from {source}.", cards=taken, source=source)
-    else:
-        text = msg("No commander was marked; {cards} taken as commander from {source}.", cards=taken, source=source)
     unknown = [name for i, name in zip(commanders, names) if entries[i].name not in cards]
-    if unknown:  # the layout sets the block apart; the card data cannot say it can command
-        how = nmsg("{cards} is not in the card data, so only the layout says so.",
-                   "{cards} are not in the card data, so only the layout says so.", len(unknown), cards=Names(unknown))
-    elif len(names) == 1:
-        how = msg("It can be an oathbreaker.") if oathbreaker else msg("It can be a commander.")
-    else:
-        how = msg("They can be oathbreakers together.") if oathbreaker else msg("They can be commanders together.")
+    spell_name = cards[entries[spell].name].name if spell is not None else None
+    text = inferred(names, unknown, spell_name, game_format.role == "oathbreaker", candidate.source,
+                    game_format.deck_size)
     warning = Violation(
         Code.COMMANDER_INFERRED,
-        text.then(how, nmsg("The deck then has {n} card.", "The deck then has {n} cards.", game_format.deck_size)),
+        text,
         Severity.WARNING,
         cards=tuple(_shown(entries[i].name, cards) for i in candidate.entries),
         lines=tuple(sorted(entries[i].line for i in candidate.entries)),

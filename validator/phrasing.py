@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from validator.card_facts import LAND_TYPES, is_background, is_doctor, pairing_kinds
+from validator.card_facts import is_background, is_doctor, pairing_kinds
 from validator.deck import Card, Entry, wubrg
 from validator.deck_facts import Deck, deck_format
-from validator.messages import Name, Names, Term, Text, Value, msg
+from validator.messages import Name, Names, Term, Text, Value, msg, nmsg
 from validator.violations import Violation
 
 COLORLESS = Term("colorless")
@@ -91,6 +91,28 @@ def included_role(name: str, deck: Deck) -> str | None:
     if deck.companion and deck.companion.card.name == name:
         return "companion"
     return None
+
+
+def inferred(names: list[str], unknown: list[str], spell: str | None, oathbreaker: bool, source: Value,
+             size: int) -> Text:
+    """commander_inferred's sentences: who was taken from where (and the signature spell),
+    why they can command (or that the card data does not know them), the deck's size then."""
+    taken = Names(names)
+    if spell is not None:
+        text = msg("No oathbreaker was marked; {cards} taken as oathbreaker and {spell} as its signature spell from "
+                   "{source}.", cards=taken, spell=Name(spell), source=source)
+    elif oathbreaker:
+        text = msg("No oathbreaker was marked; {cards} taken as oathbreaker from {source}.", cards=taken, source=source)
+    else:
+        text = msg("No commander was marked; {cards} taken as commander from {source}.", cards=taken, source=source)
+    if unknown:  # the layout sets the block apart; the card data cannot say it can command
+        how = nmsg("{cards} is not in the card data, so only the layout says so.",
+                   "{cards} are not in the card data, so only the layout says so.", len(unknown), cards=Names(unknown))
+    elif len(names) == 1:
+        how = msg("It can be an oathbreaker.") if oathbreaker else msg("It can be a commander.")
+    else:
+        how = msg("They can be oathbreakers together.") if oathbreaker else msg("They can be commanders together.")
+    return text.then(how, nmsg("The deck then has {n} card.", "The deck then has {n} cards.", size))
 
 
 def about(entries: Sequence[Entry], code: str, text: Text, rule: str | None) -> Violation:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
-from validator.messages import Value, nmsg
+from validator.messages import Value, msg, nmsg
 from validator.parse.common import (
     COMMANDER_LABEL, HEADERS, MAX_LINE_LENGTH, Collector, heading_word,
 )

@@ -15,7 +15,7 @@ import re
 from validator.card_facts import LAND_TYPES
 from validator.decklist import ListEntry, Section
 from validator.messages import msg
-from validator.memo import CharacterMemo
+from validator.parse.memo import CharacterMemo
 from validator.parse.common import (
     COMMANDER_LABEL, HEADERS, MAX_LINE_LENGTH, MAX_NAME_LENGTH, TOO_LONG, Collector, deck_cards, heading_word, side_zone_section,
 )
