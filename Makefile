@@ -47,7 +47,7 @@ i18n: $(STAMP)
 	  --add-comments=Translators: --project=edh-deck-validator -o $(I18N)/messages.pot .
 	@for lang in $(I18N_LANGS); do \
 	  if [ -f $(I18N)/$$lang/LC_MESSAGES/messages.po ]; then \
-	    $(BIN)/pybabel -q update --no-fuzzy-matching --no-location -i $(I18N)/messages.pot -d $(I18N) -l $$lang; \
+	    $(BIN)/pybabel -q update --no-fuzzy-matching -i $(I18N)/messages.pot -d $(I18N) -l $$lang; \
 	  else $(BIN)/pybabel -q init -i $(I18N)/messages.pot -d $(I18N) -l $$lang; fi; \
 	done
 	$(BIN)/pybabel -q compile -d $(I18N)

@@ -5,10 +5,12 @@ in this format" said with the form's labels."""
 from __future__ import annotations
 
 from flask import request
+from flask_babel import gettext
 
 from edh_service import decoding, deck_urls
 from edh_service.api import schemas
 from edh_service.house_rules import HouseRulesError, read_text_form
+from edh_service.web.texts import N_, commander_label
 from validator.formats import FieldNotInFormat
 from validator.parse import FORMATS
 
@@ -58,7 +60,7 @@ def api_fields(form: dict) -> dict:
         body["format"] = form["game_format"]
     written = form.get("house_rules", "").strip()
     if form.get("house_profile") and written:
-        raise HouseRulesError("Choose a house rules profile or write your table's rules, not both.")
+        raise HouseRulesError(gettext("Choose a house rules profile or write your table's rules, not both."))
     if form.get("house_profile"):
         body["house_rules"] = form["house_profile"]
     elif written:
@@ -66,10 +68,16 @@ def api_fields(form: dict) -> dict:
     return body
 
 
-# The API's field names as the form labels them, for error messages a person reads.
-FIELD_LABELS = {"decklist": "Decklist", "url": "Link", "decklist_format": "List format", "commanders": "Commander",
-                "companion": "Companion", "bracket": "Bracket", "format": "Game format",
-                "signature_spells": "Signature spell", "house_rules": "House rules"}
+# The API's field names as the form labels them, for error messages a person reads (in the
+# page's language: field_labels; "commanders" is the role word's, texts.commander_label).
+FIELD_LABELS = {"decklist": N_("Decklist"), "url": N_("Link"), "decklist_format": N_("List format"),
+                "commanders": "Commander", "companion": N_("Companion"), "bracket": N_("Bracket"),
+                "format": N_("Game format"), "signature_spells": N_("Signature spell"), "house_rules": N_("House rules")}
+
+
+def field_labels() -> dict[str, str]:
+    """FIELD_LABELS in the page's language."""
+    return {field: commander_label() if field == "commanders" else gettext(label) for field, label in FIELD_LABELS.items()}
 
 
 def field_not_in_format(error: FieldNotInFormat) -> str:
@@ -77,9 +85,9 @@ def field_not_in_format(error: FieldNotInFormat) -> str:
     label, as app.js does (`signature_spells applies only...` -> `The Signature spell field
     applies only...`)."""
     message = str(error)
-    label = FIELD_LABELS.get(error.field)
+    label = field_labels().get(error.field)
     if label and message.startswith(error.field + " "):
-        return f"The {label} field{message[len(error.field):]}"
+        return gettext("The %(label)s field%(rest)s", label=label, rest=message[len(error.field):])
     return message
 
 
@@ -94,11 +102,13 @@ def describe_errors(messages: dict) -> str:
         return [str(value)]
 
     said = []
+    labels = field_labels()
     for field, value in messages.items():
         if field == "house_rules" and isinstance(value, dict):
-            said += [f"House rules, {key.replace('_', ' ')}: {' '.join(flatten(item))}" for key, item in value.items()]
+            said += [f"{gettext('House rules, %(field)s', field=key.replace('_', ' '))}: {' '.join(flatten(item))}"
+                     for key, item in value.items()]
         else:
-            said.append(f"{FIELD_LABELS.get(field, field)}: {' '.join(flatten(value))}")
+            said.append(f"{labels.get(field, field)}: {' '.join(flatten(value))}")
     return " ".join(said)
 
 

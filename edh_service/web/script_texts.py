@@ -12,7 +12,8 @@ from __future__ import annotations
 from flask_babel import get_translations, gettext
 
 from card_data.names.printed import LANGUAGE_NAMES
-from edh_service.web.texts import color_names, commander_label, language, plural_forms, printed_language, type_name, TYPE_WORDS
+from edh_service.web.forms import field_labels
+from edh_service.web.texts import color_names, language, plural_forms, printed_language, type_name, TYPE_WORDS
 from validator.brackets import BRACKET_NAMES
 
 
@@ -97,10 +98,7 @@ def script_texts() -> dict:
         "read_from": gettext("Read from %(deck)s on %(site)s, as of %(time)s: the deck as it was judged."),
         "read_from_declared": gettext("Read from %(deck)s on %(site)s, as of %(time)s: the deck as it was judged, "
                                       "declared bracket %(bracket)s."),
-        "fields": {"decklist": gettext("Decklist"), "url": gettext("Link"), "decklist_format": gettext("List format"),
-                   "commanders": commander_label(), "companion": gettext("Companion"),
-                   "bracket": gettext("Bracket"), "format": gettext("Game format"),
-                   "signature_spells": gettext("Signature spell"), "house_rules": gettext("House rules")},
+        "fields": field_labels(),
         "field_is": gettext("The %(label)s field%(rest)s"),
         "house_rules_field": gettext("House rules, %(field)s"),
         "server_answered": gettext("The server answered %(status)s."),

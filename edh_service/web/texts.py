@@ -32,7 +32,7 @@ def N_(message: str) -> str:
 COLOR_WORDS = {"W": N_("White"), "U": N_("Blue"), "B": N_("Black"), "R": N_("Red"), "G": N_("Green"),
                "C": N_("Colorless")}
 TYPE_WORDS = (N_("Creature"), N_("Planeswalker"), N_("Battle"), N_("Instant"), N_("Sorcery"), N_("Artifact"),
-              N_("Enchantment"), N_("Land"), N_("Kindred"), N_("Tribal"))
+              N_("Enchantment"), N_("Land"), N_("Kindred"))
 # Scryfall's language codes that are no CLDR language: Babel names the rest in every language.
 _CLDR_LANGUAGE = {"zhs": "zh_Hans", "zht": "zh_Hant"}
 _UNNAMED = {"ph": N_("Phyrexian")}
