@@ -5,7 +5,7 @@ in this format" said with the form's labels."""
 from __future__ import annotations
 
 from flask import request
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from edh_service import decoding, deck_urls
 from edh_service.api import schemas
@@ -69,15 +69,19 @@ def api_fields(form: dict) -> dict:
 
 
 # The API's field names as the form labels them, for error messages a person reads (in the
-# page's language: field_labels; "commanders" is the role word's, texts.commander_label).
+# page's language: field_labels; "commanders" and "signature_spells" are the singulars of
+# plural texts, which gettext alone would not find).
 FIELD_LABELS = {"decklist": N_("Decklist"), "url": N_("Link"), "decklist_format": N_("List format"),
                 "commanders": "Commander", "companion": N_("Companion"), "bracket": N_("Bracket"),
-                "format": N_("Game format"), "signature_spells": N_("Signature spell"), "house_rules": N_("House rules")}
+                "format": N_("Game format"), "signature_spells": "Signature spell", "house_rules": N_("House rules")}
 
 
 def field_labels() -> dict[str, str]:
     """FIELD_LABELS in the page's language."""
-    return {field: commander_label() if field == "commanders" else gettext(label) for field, label in FIELD_LABELS.items()}
+    labels = {field: gettext(label) for field, label in FIELD_LABELS.items()}
+    labels["commanders"] = commander_label()
+    labels["signature_spells"] = ngettext("Signature spell", "Signature spells", 1)
+    return labels
 
 
 def field_not_in_format(error: FieldNotInFormat) -> str:
