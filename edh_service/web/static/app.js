@@ -396,7 +396,7 @@
     // Number lines as the parser does (CR, LF, CRLF; web.display_lines), minus a final empty one.
     const lines = text.split(/\r\r\n|\r\n|\r|\n/);
     if (lines.length && lines[lines.length - 1] === "") lines.pop();
-    return el("ol", { class: "listing", "aria-labelledby": "listing-heading" }, lines.map((content, i) => {
+    return el("ol", { class: "listing", "aria-labelledby": "listing-heading", tabindex: "0" }, lines.map((content, i) => {
       const n = i + 1;
       const mark = marks.get(n);
       return el("li", { id: `L${n}`, class: mark ? `line flagged flagged-${mark.severity}` : "line", "data-line": n },
