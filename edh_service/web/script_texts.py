@@ -9,6 +9,8 @@ which the browser's Intl.PluralRules picks from.
 
 from __future__ import annotations
 
+from functools import cache
+
 from flask_babel import get_translations, gettext
 
 from card_data.names.printed import LANGUAGE_NAMES
@@ -30,9 +32,16 @@ def npgettext(context: str, singular: str, plural: str) -> dict[str, str]:
 
 
 def script_texts() -> dict:
-    """What app.js says, by key, in the page's language."""
+    """What app.js says, by key, in the page's language (worked out once a process per language:
+    the catalogs do not change while it runs)."""
+    return _texts(language())
+
+
+@cache
+def _texts(code: str) -> dict:
+    """script_texts for the language `code` (the current request's)."""
     return {
-        "lang": language(),
+        "lang": code,
         "colors": color_names(),
         "types": {kind: type_name(kind) for kind in TYPE_WORDS},
         "languages": {code: printed_language(code) for code in LANGUAGE_NAMES},
