@@ -4,7 +4,7 @@ Each rule takes a resolved `Deck`, yields zero or more `Violation`s and never ra
 What a card is (eligibility, pairing abilities, copy limits...) comes from
 validator/card_facts.py, what the deck adds up to (count, identity) from
 validator/deck_facts.py, the companion conditions from validator/companions.py and the
-messages' English from validator/phrasing.py: this module decides and reports. Two
+messages' shared sentences from validator/phrasing.py: this module decides and reports. Two
 families live beside it: the legality screen (legality.py) and the side decks
 (side_decks.py: planar, scheme, sideboard, piles outside the game).
 """
@@ -25,9 +25,9 @@ from validator.deck_facts import (
     deck_format_data, designated_commanders, identity_entries, tally, unchosen_commanders,
 )
 from validator.legality import house_rules, legality, legality_codes
+from validator.messages import AnyOf, Name, Names, Term, Text, msg, nmsg
 from validator.phrasing import (
-    a_or_an, about, and_list, card_names, color_text, commander_word, included_role, is_are, line_numbers, or_list,
-    pairing_summary, plural,
+    LAND_TYPES, about, card_names, color_text, included_role, is_oathbreaker, line_numbers, names_of, pairing_summary,
 )
 from validator.side_decks import GAME_SECTIONS, not_in_deck, planar_deck, scheme_deck, sideboard
 from validator.violations import Code, Severity, Violation
@@ -48,10 +48,12 @@ def unknown_card(deck: Deck) -> Iterator[Violation]:
             yield _ambiguous(name, entries)
             continue
         suggestions = next((u.suggestions for u in entries if u.suggestions), ())[:3]
-        hint = f" Did you mean {or_list(suggestions)}?" if suggestions else ""
+        text = msg("No card is named \"{name}\".", name=name)
+        if suggestions:
+            text = text.then(msg("Did you mean {cards}?", cards=AnyOf(suggestions)))
         yield Violation(
             Code.UNKNOWN_CARD,
-            f"No card is named \"{name}\".{hint}",
+            text,
             cards=(name,),
             lines=line_numbers(entries),
             suggestions=suggestions,
@@ -63,8 +65,10 @@ def _ambiguous(name: str, entries: list) -> Violation:
     candidates = entries[0].suggestions
     return Violation(
         Code.AMBIGUOUS_CARD,
-        f"\"{name}\" is the printed name of {len(candidates)} different cards: {or_list(candidates)}. "
-        "Write the card's English name (or another printed name of it).",
+        nmsg("\"{name}\" is the printed name of {n} different card: {cards}.",
+             "\"{name}\" is the printed name of {n} different cards: {cards}.",
+             len(candidates), name=name, cards=AnyOf(candidates))
+        .then(msg("Write the card's English name (or another printed name of it).")),
         cards=(name,),
         lines=line_numbers(entries),
         suggestions=candidates,
@@ -74,10 +78,17 @@ def _ambiguous(name: str, entries: list) -> Violation:
 def commander_missing(deck: Deck) -> Iterator[Violation]:
     """903.3: a Commander deck needs a designated commander (an Oathbreaker deck an oathbreaker)."""
     if not designated_commanders(deck):
+        if is_oathbreaker(deck):
+            text = msg("No oathbreaker is designated; mark one in the list (a Commander header above it, *CMDR* "
+                       "after it, or a COMMANDER: line) or name it in the request (commanders; --commander in the "
+                       "CLI).")
+        else:
+            text = msg("No commander is designated; mark one in the list (a Commander header above it, *CMDR* "
+                       "after it, or a COMMANDER: line) or name it in the request (commanders; --commander in the "
+                       "CLI).")
         yield Violation(
             Code.COMMANDER_MISSING,
-            f"No {deck_format(deck).role} is designated; mark one in the list (a Commander header above it, *CMDR* "
-            "after it, or a COMMANDER: line) or name it in the request (commanders; --commander in the CLI).",
+            text,
             rule="903.3",
         )
 
@@ -89,9 +100,17 @@ def invalid_quantity(deck: Deck) -> Iterator[Violation]:
         zone.append((deck.companion, "companion"))
     for entry, role in zone:
         if entry.quantity > 1:
+            if role == "commander":
+                text = nmsg("{card} is listed {n} time as commander; a commander is one card.",
+                            "{card} is listed {n} times as commander; a commander is one card.",
+                            entry.quantity, card=Name(entry.card.name))
+            else:
+                text = nmsg("{card} is listed {n} time as companion; a companion is one card.",
+                            "{card} is listed {n} times as companion; a companion is one card.",
+                            entry.quantity, card=Name(entry.card.name))
             yield Violation(
                 Code.INVALID_QUANTITY,
-                f"{entry.card.name} is listed {entry.quantity} times as {role}; a {role} is one card.",
+                text,
                 cards=(entry.card.name,),
                 lines=entry.lines,
                 rule="903.3" if role == "commander" else "702.139a",
@@ -102,9 +121,14 @@ def too_many_commanders(deck: Deck) -> Iterator[Violation]:
     """702.124g: never more than two commanders."""
     count = designated_commanders(deck)
     if count > 2:
-        names = and_list(card_names(deck.commanders) or ("unknown",))
-        message = f"The deck has {count} commanders ({names}); at most two are allowed."
-        yield about(deck.commanders, Code.TOO_MANY_COMMANDERS, message, "702.124g")
+        if deck.commanders:
+            text = nmsg("The deck has {n} commander ({cards}); at most two are allowed.",
+                        "The deck has {n} commanders ({cards}); at most two are allowed.",
+                        count, cards=names_of(deck.commanders))
+        else:
+            text = nmsg("The deck has {n} commander; at most two are allowed.",
+                        "The deck has {n} commanders; at most two are allowed.", count)
+        yield about(deck.commanders, Code.TOO_MANY_COMMANDERS, text, "702.124g")
 
 
 def commander_ineligible(deck: Deck) -> Iterator[Violation]:
@@ -140,17 +164,15 @@ def partner_pairing(deck: Deck) -> Iterator[Violation]:
         if who.reason(card, data) is not None and not who.half(card, data):
             return  # commander_ineligible already says why
     if first.name == second.name:
-        message = f"{first.name} is designated twice; the two commanders must be different cards."
+        text = msg("{card} is designated twice; the two commanders must be different cards.", card=Name(first.name))
     elif can_pair(first, second):
         return
     else:
-        message = (
-            f"{first.name} and {second.name} can't be commanders together: "
-            f"{pairing_summary(first)} and {pairing_summary(second)}."
-        )
+        text = msg("{first} and {second} can't be commanders together.", first=Name(first.name),
+                   second=Name(second.name)).then(*pairing_summary(first), *pairing_summary(second))
     yield Violation(
         Code.PARTNER_PAIRING,
-        message,
+        text,
         cards=tuple(sorted({first.name, second.name})),
         lines=line_numbers(deck.commanders),
         rule="702.124",
@@ -163,10 +185,21 @@ def deck_size(deck: Deck) -> Iterator[Violation]:
     size = card_count(deck)
     fmt = deck_format(deck)
     if size != fmt.deck_size:
+        if fmt.signature_spells:
+            text = nmsg("The deck has {n} card; an {format} deck has exactly {size}, oathbreakers and signature "
+                        "spells included and companion excluded.",
+                        "The deck has {n} cards; an {format} deck has exactly {size}, oathbreakers and signature "
+                        "spells included and companion excluded.",
+                        size, format=Term(fmt.name), size=fmt.deck_size)
+        else:
+            text = nmsg("The deck has {n} card; a {format} deck has exactly {size}, commanders included and "
+                        "companion excluded.",
+                        "The deck has {n} cards; a {format} deck has exactly {size}, commanders included and "
+                        "companion excluded.",
+                        size, format=Term(fmt.name), size=fmt.deck_size)
         yield Violation(
             Code.DECK_SIZE,
-            f"The deck has {plural(size, 'card')}; {a_or_an(fmt.name)} deck has exactly {fmt.deck_size}, "
-            f"{fmt.counted} and companion excluded.",
+            text,
             rule=fmt.size_rule,
         )
 
@@ -203,14 +236,36 @@ def singleton(deck: Deck) -> Iterator[Violation]:
         limit = copy_limit(entries[0].card)
         if limit is None or count <= limit:
             continue
-        allowed = "one copy" if limit == 1 else f"up to {limit} copies"
         yield Violation(
             Code.SINGLETON,
-            f"{name} appears {count} times{included_role(name, deck)}; the deck may have {allowed}.",
+            _copies(name, count, limit, included_role(name, deck)),
             cards=(name,),
             lines=line_numbers(entries),
             rule="903.5b",
         )
+
+
+def _copies(name: str, count: int, limit: int, role: str | None) -> Text:
+    """singleton's sentence: how many copies, which role the card also fills, how many may be."""
+    card = Name(name)
+    if limit != 1:
+        if role is None:
+            return nmsg("{card} appears {n} times; the deck may have up to {limit} copies.",
+                        "{card} appears {n} times; the deck may have up to {limit} copies.", count, card=card,
+                        limit=limit)
+        return nmsg("{card} appears {n} times ({role} included); the deck may have up to {limit} copies.",
+                    "{card} appears {n} times ({role} included); the deck may have up to {limit} copies.", count,
+                    card=card, limit=limit, role=Term(role))
+    if role is None:
+        return nmsg("{card} appears {n} times; the deck may have one copy.",
+                    "{card} appears {n} times; the deck may have one copy.", count, card=card)
+    return nmsg("{card} appears {n} times ({role} included); the deck may have one copy.",
+                "{card} appears {n} times ({role} included); the deck may have one copy.", count, card=card,
+                role=Term(role))
+
+
+# The roles a repeated card may also fill (singleton says which), as each language names them.
+ROLES = (Term("commander"), Term("oathbreaker"), Term("signature spell"), Term("companion"))
 
 
 def _non_deck_name(name: str, zone: list[Entry]) -> bool:
@@ -243,9 +298,14 @@ def color_identity(deck: Deck) -> Iterator[Violation]:
                 continue  # 903.12e: the chosen type, in any number
             yield Violation(
                 Code.COLOR_IDENTITY,
-                f"{entry.card.name} ({color_text(entry.card.color_identity)}) is outside the "
-                f"{commander_word(deck)} color identity (colorless): a colorless commander allows basic lands of "
-                f"one basic land type, and {chosen} (the type with the most copies) was taken as the chosen one.",
+                nmsg("{card} ({colors}) is outside the commander's color identity (colorless): a colorless "
+                     "commander allows basic lands of one basic land type, and {type} (the type with the most "
+                     "copies) was taken as the chosen one.",
+                     "{card} ({colors}) is outside the commanders' color identity (colorless): a colorless "
+                     "commander allows basic lands of one basic land type, and {type} (the type with the most "
+                     "copies) was taken as the chosen one.",
+                     len(deck.commanders), card=Name(entry.card.name), colors=color_text(entry.card.color_identity),
+                     type=LAND_TYPES.get(chosen, chosen)),
                 cards=(entry.card.name,),
                 lines=entry.lines,
                 rule="903.12e",
@@ -253,12 +313,23 @@ def color_identity(deck: Deck) -> Iterator[Violation]:
             continue
         yield Violation(
             Code.COLOR_IDENTITY,
-            f"{entry.card.name} ({color_text(entry.card.color_identity)}) is outside the "
-            f"{commander_word(deck)} color identity ({color_text(allowed)}).",
+            _outside(deck, entry, allowed),
             cards=(entry.card.name,),
             lines=entry.lines,
             rule="903.5c",
         )
+
+
+def _outside(deck: Deck, entry: Entry, allowed: frozenset[str]) -> Text:
+    """color_identity's sentence: the card, its colors, whose identity and its colors."""
+    card, colors, identity = Name(entry.card.name), color_text(entry.card.color_identity), color_text(allowed)
+    if is_oathbreaker(deck):
+        return nmsg("{card} ({colors}) is outside the oathbreaker's color identity ({identity}).",
+                    "{card} ({colors}) is outside the oathbreakers' color identity ({identity}).",
+                    len(deck.commanders), card=card, colors=colors, identity=identity)
+    return nmsg("{card} ({colors}) is outside the commander's color identity ({identity}).",
+                "{card} ({colors}) is outside the commanders' color identity ({identity}).",
+                len(deck.commanders), card=card, colors=colors, identity=identity)
 
 
 def color_choice(deck: Deck) -> Iterator[Violation]:
@@ -268,10 +339,15 @@ def color_choice(deck: Deck) -> Iterator[Violation]:
         entry = commanders.get(name)
         if entry is None or not chooses_color(entry.card):
             # a stray choice changes nothing about the deck: tell the client, don't fail the deck
-            what = "is not a commander" if entry is None else "does not choose a color"
+            if entry is None:
+                text = msg("A color was chosen for {card}, but {card} is not a commander; the choice was ignored.",
+                           card=Name(name))
+            else:
+                text = msg("A color was chosen for {card}, but {card} does not choose a color; the choice was "
+                           "ignored.", card=Name(name))
             yield Violation(
                 Code.COLOR_CHOICE,
-                f"A color was chosen for {name}, but {name} {what}; the choice was ignored.",
+                text,
                 Severity.WARNING,
                 cards=(name,),
                 lines=entry.lines if entry is not None else (),
@@ -280,7 +356,8 @@ def color_choice(deck: Deck) -> Iterator[Violation]:
         elif letter not in COLOR_LETTERS:
             yield Violation(
                 Code.COLOR_CHOICE,
-                f"The color chosen for {name} ({letter!r}) is not one of W, U, B, R or G.",
+                msg("The color chosen for {card} ({letter}) is not one of W, U, B, R or G.", card=Name(name),
+                    letter=repr(letter)),
                 cards=(name,),
                 lines=entry.lines,
                 rule="903.4b",
@@ -289,11 +366,17 @@ def color_choice(deck: Deck) -> Iterator[Violation]:
     if unchosen:
         base = commander_identity(deck)
         assumed = assumed_colors(deck, base, len(unchosen))
-        extra = f"the deck's {color_text(assumed)} cards were allowed" if assumed else "no extra color was needed"
+        cards = Names(sorted(c.name for c in unchosen))
+        if assumed:
+            text = msg("{cards} chooses a color before the game, but no color was given; one extra color per such "
+                       "commander is assumed and the deck's {colors} cards were allowed.", cards=cards,
+                       colors=color_text(assumed))
+        else:
+            text = msg("{cards} chooses a color before the game, but no color was given; one extra color per such "
+                       "commander is assumed and no extra color was needed.", cards=cards)
         yield Violation(
             Code.COLOR_CHOICE,
-            f"{and_list(c.name for c in unchosen)} chooses a color before the game, but no color was "
-            f"given; one extra color per such commander is assumed and {extra}.",
+            text,
             Severity.WARNING,
             cards=tuple(sorted(c.name for c in unchosen)),
             lines=line_numbers(e for e in deck.commanders if e.card in unchosen),
@@ -305,24 +388,32 @@ def companion_ineligible(deck: Deck) -> Iterator[Violation]:
     """702.139: the companion has Companion and is not banned as a companion (Lutri); and
     only one card is the companion (702.139a: you reveal one)."""
     if deck.extra_companions:
-        first = deck.companion.card.name if deck.companion else "another card"
         extra = card_names(deck.extra_companions)
-        message = (f"{and_list(extra)} {is_are(deck.extra_companions)} also declared as companion, but only one "
-                   f"card can be your companion; {first} was taken.")
-        yield about(deck.extra_companions, Code.COMPANION_INELIGIBLE, message, "702.139a")
+        if deck.companion:
+            text = nmsg("{cards} is also declared as companion, but only one card can be your companion; {first} "
+                        "was taken.",
+                        "{cards} are also declared as companion, but only one card can be your companion; {first} "
+                        "was taken.", len(extra), cards=Names(extra), first=Name(deck.companion.card.name))
+        else:
+            text = nmsg("{cards} is also declared as companion, but only one card can be your companion; another "
+                        "card was taken.",
+                        "{cards} are also declared as companion, but only one card can be your companion; another "
+                        "card was taken.", len(extra), cards=Names(extra))
+        yield about(deck.extra_companions, Code.COMPANION_INELIGIBLE, text, "702.139a")
     if deck.companion is None or is_non_deck(deck.companion.card):
         return  # a non-deck companion is non_deck_card alone (DESIGN.md)
     card = deck.companion.card
     fmt = deck_format(deck)
     if not has_companion(card):
-        reason = "has no Companion ability"
+        text = msg("{card} has no Companion ability, so it can't be your companion.", card=Name(card.name))
     elif card.name in fmt.banned_as_companion:
-        reason = f"is banned as a companion in {fmt.name} (it is legal in the deck)"
+        text = msg("{card} is banned as a companion in {format} (it is legal in the deck), so it can't be your "
+                   "companion.", card=Name(card.name), format=Term(fmt.name))
     else:
         return
     yield Violation(
         Code.COMPANION_INELIGIBLE,
-        f"{card.name} {reason}, so it can't be your companion.",
+        text,
         cards=(card.name,),
         lines=deck.companion.lines,
         rule="702.139",
@@ -350,10 +441,14 @@ def companion_condition(deck: Deck) -> Iterator[Violation]:
         if failed is None:
             return
     offenders, why = failed
-    listed = f": {and_list(card_names(offenders))}" if offenders and len(offenders) <= 10 else ""
-    count = f" ({len(card_names(offenders))} cards)" if len(offenders) > 10 else ""
-    message = f"The deck does not meet {card.name}'s companion condition, {why}{count}{listed}."
-    yield about(offenders, Code.COMPANION_CONDITION, message, "702.139a")
+    text = msg("The deck does not meet {card}'s companion condition.", card=Name(card.name)).then(why)
+    names = card_names(offenders)
+    if len(offenders) > 10:
+        text = text.then(nmsg("{n} card breaks it.", "{n} cards break it.", len(names)))
+    elif offenders:
+        text = text.then(nmsg("The card that breaks it: {cards}.", "The cards that break it: {cards}.",
+                              len(names), cards=Names(names)))
+    yield about(offenders, Code.COMPANION_CONDITION, text, "702.139a")
 
 
 def signature_spell(deck: Deck) -> Iterator[Violation]:
@@ -369,22 +464,29 @@ def signature_spell(deck: Deck) -> Iterator[Violation]:
     unknown = sum(u.quantity for u in deck.unknown if u.section == "signature")
     count = sum(e.quantity for e in spells) + unknown
     if count < oathbreakers:
-        named = and_list(card_names(deck.commanders)) if deck.commanders else "the oathbreaker"
-        need = "each needs" if oathbreakers == 2 else "it needs"
-        yield about(deck.commanders, Code.SIGNATURE_SPELL,
-                     f"{named} {'has' if oathbreakers == 1 else 'have'} {plural(count, 'signature spell')}; "
-                     f"{need} one: list an instant or sorcery under a Signature Spell header, or name it in "
-                     "the request (the page's Signature spell field; signature_spells in the API; "
-                     "--signature-spell in the CLI).", None)
+        how = msg("List an instant or sorcery under a Signature Spell header, or name it in the request (the "
+                  "page's Signature spell field; signature_spells in the API; --signature-spell in the CLI).")
+        if oathbreakers == 2:
+            text = nmsg("{cards} have {n} signature spell; each needs one.",
+                        "{cards} have {n} signature spells; each needs one.", count, cards=names_of(deck.commanders))
+        elif deck.commanders:
+            text = nmsg("{cards} has {n} signature spell; it needs one.",
+                        "{cards} has {n} signature spells; it needs one.", count, cards=names_of(deck.commanders))
+        else:
+            text = nmsg("The oathbreaker has {n} signature spell; it needs one.",
+                        "The oathbreaker has {n} signature spells; it needs one.", count)
+        yield about(deck.commanders, Code.SIGNATURE_SPELL, text.then(how), None)
     elif count > oathbreakers:
         yield about(spells, Code.SIGNATURE_SPELL,
-                     f"The deck has {plural(count, 'signature spell')} for {plural(oathbreakers, 'oathbreaker')}; "
-                     "each oathbreaker has exactly one.", None)
+                    nmsg("The deck has {n} signature spells for {oathbreakers} oathbreaker; each oathbreaker has "
+                         "exactly one.",
+                         "The deck has {n} signature spells for {oathbreakers} oathbreakers; each oathbreaker has "
+                         "exactly one.", count, oathbreakers=oathbreakers), None)
     wrong = [e for e in spells if not is_instant_or_sorcery(e.card) and not is_non_deck(e.card)]
     for entry in wrong:
         yield about((entry,), Code.SIGNATURE_SPELL,
-                     f"{entry.card.name} is a {entry.card.type_line or 'card'}; a signature spell is an instant or "
-                     "sorcery card.", None)
+                    msg("{card} is a {type}; a signature spell is an instant or sorcery card.",
+                        card=Name(entry.card.name), type=entry.card.type_line or Term("card")), None)
     if len(deck.commanders) == 2 and len(spells) == 2 and not wrong and not unknown:
         yield from _assigned_spells(deck)
 
@@ -398,8 +500,9 @@ def _assigned_spells(deck: Deck) -> Iterator[Violation]:
     if (a <= first and b <= second) or (a <= second and b <= first):
         return
     yield about(deck.signature_spells, Code.SIGNATURE_SPELL,
-                 f"{and_list(card_names(deck.signature_spells))} can't be given one to each of "
-                 f"{and_list(card_names(deck.commanders))} inside that oathbreaker's own color identity.", None)
+                msg("{spells} can't be given one to each of {oathbreakers} inside that oathbreaker's own color "
+                    "identity.", spells=names_of(deck.signature_spells), oathbreakers=names_of(deck.commanders)),
+                None)
 
 
 RULES: tuple[Rule, ...] = (

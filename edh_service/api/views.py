@@ -30,6 +30,7 @@ from validator.decklist import Decklist, Designation
 from validator.formats import FieldNotInFormat, UnknownFormat, format_table
 from validator.parse import DecklistError, parse, split_lines
 from validator.parse.common import line_count as count_lines
+from edh_service.i18n import app as i18n
 from validator.card_facts import commander_eligibility, pairing_abilities
 
 # What /readyz says of a failing sync: upstream error text (Scryfall's or a proxy's answer,
@@ -281,7 +282,7 @@ def card_body(card, described: Mapping[str, Any], bracket_data: BracketData) -> 
         **described,
         **card_flags(card, bracket_data),
         "legality": card.legality,
-        "commander": {"eligible": reason is None, "reason": reason},
+        "commander": {"eligible": reason is None, "reason": None if reason is None else reason.render(i18n.renderer())},
         "pairing_abilities": list(pairing_abilities(card)),
     })
 

@@ -10,8 +10,10 @@ from flask_babel import gettext, ngettext
 from edh_service import decoding, deck_urls
 from edh_service.api import schemas
 from edh_service.house_rules import HouseRulesError, read_text_form
+from edh_service.i18n.app import renderer
 from edh_service.web.texts import N_, commander_label
 from validator.formats import FieldNotInFormat
+from validator.messages import msg
 from validator.parse import FORMATS
 
 MAX_COMMANDER_FIELDS = 2  # the form offers a commander and a partner
@@ -86,13 +88,14 @@ def field_labels() -> dict[str, str]:
 
 def field_not_in_format(error: FieldNotInFormat) -> str:
     """The engine names a field the format has no use for by its API key; the page by its
-    label, as app.js does (`signature_spells applies only...` -> `The Signature spell field
-    applies only...`)."""
-    message = str(error)
+    label, in the page's language, as app.js does (`signature_spells applies only...` -> `The
+    Signature spell field applies only...`)."""
     label = field_labels().get(error.field)
-    if label and message.startswith(error.field + " "):
-        return gettext("The %(label)s field%(rest)s", label=label, rest=message[len(error.field):])
-    return message
+    if label is None:
+        return error.text.render(renderer())
+    said = dict(error.text.params)
+    return msg("The {label} field applies only in {formats}, not in {format} ({key}).", label=label,
+               formats=said["formats"], format=said["format"], key=said["key"]).render(renderer())
 
 
 def describe_errors(messages: dict) -> str:

@@ -33,6 +33,7 @@ from edh_service.house_profiles import profiles_in
 from edh_service.house_rules import HouseRulesError
 from validator.brackets import BRACKET_NAMES
 from validator.decklist import Designation
+from validator.messages import Text
 from validator.engine import FormatStatus
 from validator.formats import FORMATS as GAME_FORMATS, FieldNotInFormat, UnknownFormat
 from validator.parse import EXTENSIONS, FORMATS, DecklistError, split_lines
@@ -140,7 +141,7 @@ def submit():
     except ValidationError as error:
         return render_page(form=form, error=describe_errors(trimmed(error.messages))), 422
     except HouseRulesError as error:  # the rules box, or a profile chosen beside it
-        return render_page(form=form, error=str(error)), 422
+        return render_page(form=form, error=error_text(error)), 422
     return validate_and_render(form, data)
 
 
@@ -208,11 +209,11 @@ def validate_and_render(form: dict, data: dict):
     except DeckSourceError as error:  # the link's or the site's failure: its status, as the API's
         answer = deck_source_error(error)
         headers = {name: value for name, value in answer.get_headers() if name == "Retry-After"}
-        return render_page(form=form, error=str(error)), answer.code, headers
+        return render_page(form=form, error=error_text(error)), answer.code, headers
     except FieldNotInFormat as error:
         return render_page(form=form, error=field_not_in_format(error)), 422
     except (DecklistError, UnknownFormat, HouseRulesError) as error:
-        return render_page(form=form, error=str(error)), 422
+        return render_page(form=form, error=error_text(error)), 422
     except CardDataUnavailable as error:
         # The same figure the API and /readyz send.
         seconds = card_extension.retry_after(error)
@@ -290,6 +291,13 @@ def message_renderer(translated=()):
     printed names of the page's language (edh_service.i18n.app.renderer(names)) once the
     names table offers them (`translated`: the names the list wrote, pipeline.Translated)."""
     return renderer()
+
+
+def error_text(error: Exception) -> str:
+    """An error's message in the page's language: its `text` (validator.messages.Text) when it
+    carries one, else its own words."""
+    text = getattr(error, "text", None)
+    return text.render(message_renderer()) if isinstance(text, Text) else str(error)
 
 
 class Said:
