@@ -17,7 +17,7 @@ from validator.formats import FORMATS
 
 WEB = Path(__file__).resolve().parents[2] / "edh_service" / "web"
 OTHER_LANGUAGES = tuple(code for code in LANGUAGES if code != "en")
-PLACEHOLDER = re.compile(r"%\(\w+\)s|%%")
+PLACEHOLDER = re.compile(r"%\(\w+\)s|%%|\{\w+\}")  # Flask-Babel's and validator.messages' (msg)
 # Format names the page shows as names ("Commander", "Oathbreaker"): the role words that are
 # spelled the same ("Commander" the card, "Oathbreaker" the card) are not looked for.
 FORMAT_NAMES = frozenset(f.name for f in FORMATS)
@@ -27,7 +27,7 @@ FORMAT_NAMES = frozenset(f.name for f in FORMATS)
 def page_messages() -> tuple[tuple[str | tuple[str, str], str | None], ...]:
     """(msgid or (singular, plural), context) of every text the page writes."""
     found = extract_from_dir(str(WEB), method_map=[("**.py", "python"), ("**/templates/**.html", "jinja2")],
-                             keywords=DEFAULT_KEYWORDS)
+                             keywords={**DEFAULT_KEYWORDS, "msg": None})
     keys = {}
     for _, _, message, _, context in found:
         keys[(message if isinstance(message, str) else tuple(message[:2]), context)] = None
@@ -43,7 +43,7 @@ def translations(code: str) -> dict:
 
 
 def placeholders(text: str) -> list[str]:
-    """A text's `%(name)s` placeholders and `%%`, sorted."""
+    """A text's `%(name)s` and `{name}` placeholders and `%%`, sorted."""
     return sorted(PLACEHOLDER.findall(text))
 
 
