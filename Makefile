@@ -43,11 +43,11 @@ docs: $(STAMP)
 I18N := edh_service/i18n/translations
 I18N_LANGS := es de fr it pt ja ko ru zh_Hans zh_Hant
 i18n: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k msg -k nmsg:1,2 -k Term --no-location --sort-output \
+	$(BIN)/pybabel -q extract -F babel.cfg -k msg -k nmsg:1,2 -k Term --no-location --sort-output \
 	  --add-comments=Translators: --project=edh-deck-validator -o $(I18N)/messages.pot .
 	@for lang in $(I18N_LANGS); do \
 	  if [ -f $(I18N)/$$lang/LC_MESSAGES/messages.po ]; then \
-	    $(BIN)/pybabel -q update --no-fuzzy-matching -i $(I18N)/messages.pot -d $(I18N) -l $$lang; \
+	    $(BIN)/pybabel -q update --no-fuzzy-matching --ignore-obsolete -i $(I18N)/messages.pot -d $(I18N) -l $$lang; \
 	  else $(BIN)/pybabel -q init -i $(I18N)/messages.pot -d $(I18N) -l $$lang; fi; \
 	done
 	$(BIN)/pybabel -q compile -d $(I18N)

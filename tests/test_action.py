@@ -242,9 +242,9 @@ def test_house_rules_are_a_profile_file_in_the_repository(runner):
     assert check.returncode == 1, check.stderr
     found = annotations(check.stdout)
     assert ("error", "file=decks/precon.txt,line=6,title=house_banned",
-            "Sol Ring is banned under Club night's rules.") in found
+            "Sol Ring is banned under the house rules (Club night).") in found
     assert ("warning", "file=decks/bolt.txt,line=23,title=house_unbanned",
-            "Mana Crypt is banned in Commander, but Club night's rules allow it.") in found
+            "Mana Crypt is banned in Commander, but the house rules (Club night) allow it.") in found
     assert not any(props.endswith("title=banned") for _, props, _ in found)
     assert "::notice file=decks/precon.txt,title=edh-validate::judged under house rules: Club night" in check.stdout
     run = runner(**{"house-rules": "missing.toml"}, paths="decks/precon.txt")

@@ -19,7 +19,7 @@ from validator.deck_facts import Deck
 from validator.decklist import NOBODY, Candidate, Decklist, Designation, ListEntry, Section
 from validator.card_facts import can_pair, has_companion, is_instant_or_sorcery
 from validator.formats import COMMANDER, NO_FORMAT_DATA, Format, FormatData
-from validator.phrasing import a_or_an, and_list
+from validator.phrasing import inferred
 from validator.violations import Code, Severity, Violation
 
 COUNTED = (Section.COMMANDER, Section.MAIN, Section.SIGNATURE)  # the sections of the 100 (or 60)
@@ -324,20 +324,13 @@ def infer_commanders(
     if spell is not None:
         moved[spell] = moved[spell]._replace(section=Section.SIGNATURE)
     names = [_shown(entries[i].name, cards) for i in commanders]
-    role = game_format.role
-    taken = f"{' and '.join(names)} taken as {role}"
-    if spell is not None:
-        taken += f" and {cards[entries[spell].name].name} as its signature spell"
     unknown = [name for i, name in zip(commanders, names) if entries[i].name not in cards]
-    if unknown:  # the layout sets the block apart; the card data cannot say it can command
-        verb = "is" if len(unknown) == 1 else "are"
-        how = f"{and_list(unknown)} {verb} not in the card data, so only the layout says so"
-    else:
-        how = f"it can be {a_or_an(role)}" if len(names) == 1 else f"they can be {role}s together"
+    spell_name = cards[entries[spell].name].name if spell is not None else None
+    text = inferred(names, unknown, spell_name, game_format.role == "oathbreaker", candidate.source,
+                    game_format.deck_size)
     warning = Violation(
         Code.COMMANDER_INFERRED,
-        f"No {role} was marked; {taken} from {candidate.source}: {how}, and the deck then has "
-        f"{game_format.deck_size} cards.",
+        text,
         Severity.WARNING,
         cards=tuple(_shown(entries[i].name, cards) for i in candidate.entries),
         lines=tuple(sorted(entries[i].line for i in candidate.entries)),

@@ -14,7 +14,7 @@ from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from validator.deck import Card
 from validator.deck_facts import Deck, tally
-from validator.messages import AnyOf, Names, Pairs, Term, Text, msg, nmsg
+from validator.messages import Names, Pairs, Term, Text, msg, nmsg
 from validator.violations import Code, Violation
 
 BRACKETS = range(1, 6)

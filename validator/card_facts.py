@@ -15,30 +15,37 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from validator.deck import Card
+from validator.messages import Name, Term, Text, msg
 
 # Scryfall layouts and front-face types that are never one of the 100 (RULES.md 6).
 NON_DECK_LAYOUTS = {
-    "planar": "a plane or phenomenon",
-    "scheme": "a scheme",
-    "vanguard": "a vanguard",
-    "token": "a token",
-    "double_faced_token": "a token",
-    "emblem": "an emblem",
-    "art_series": "an art card",
-    "front_card": "a helper object (front card), not a game card",
+    "planar": Term("a plane or phenomenon"),
+    "scheme": Term("a scheme"),
+    "vanguard": Term("a vanguard"),
+    "token": Term("a token"),
+    "double_faced_token": Term("a token"),
+    "emblem": Term("an emblem"),
+    "art_series": Term("an art card"),
+    "front_card": Term("a helper object (front card)"),
 }
 NON_DECK_TYPES = {
-    "Plane": "a plane",
-    "Phenomenon": "a phenomenon",
-    "Scheme": "a scheme",
-    "Vanguard": "a vanguard",
-    "Dungeon": "a dungeon",
-    "Emblem": "an emblem",
-    "Token": "a token",
+    "Plane": Term("a plane"),
+    "Phenomenon": Term("a phenomenon"),
+    "Scheme": Term("a scheme"),
+    "Vanguard": Term("a vanguard"),
+    "Dungeon": Term("a dungeon"),
+    "Emblem": Term("an emblem"),
+    "Token": Term("a token"),
 }
 DOUBLE_FACED_LAYOUTS = frozenset({"transform", "modal_dfc", "flip", "meld", "reversible_card"})
 PERMANENT_TYPES = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker"})
 BASIC_LAND_TYPES = frozenset({"Plains", "Island", "Swamp", "Mountain", "Forest"})
+# Basic land types and Wastes in messages (903.12e's chosen type, a `Forest: 9` total), as
+# each language's cards print them.
+LAND_TYPES = {
+    "Plains": Term("Plains"), "Island": Term("Island"), "Swamp": Term("Swamp"), "Mountain": Term("Mountain"),
+    "Forest": Term("Forest"), "Wastes": Term("Wastes"),
+}
 NUMBER_WORDS = {
     word: value
     for value, word in enumerate(
@@ -147,6 +154,12 @@ def _pairing(front_text: str) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
+def pairing_kinds(card: Card) -> tuple[tuple[str, str], ...]:
+    """(kind, argument) of each pairing ability: ("partner", ""), ("partner—", "Survivors"),
+    ("partner with", "Kraum, Ludevic's Opus"), ("choose a background", ""), ("doctor's companion", "")."""
+    return _pairing(card.front_text)
+
+
 def pairing_abilities(card: Card) -> tuple[str, ...]:
     """The card's pairing abilities as printed: "Partner", "Partner—Survivors", "Choose a Background"..."""
     names = {
@@ -198,18 +211,19 @@ def card_types(card: Card) -> frozenset[str]:
 
 
 def describe_type(card: Card) -> str:
-    """The front face's type line for messages, falling back to the card types."""
-    return card.type_line or " ".join(sorted(card.supertypes) + sorted(card.types)) or "card"
+    """The front face's type line for messages (as the Oracle text writes it), falling back to
+    the card types, else the word "card"."""
+    return card.type_line or " ".join(sorted(card.supertypes) + sorted(card.types)) or Term("card")
 
 
 # Card objects are frozen, so an answer keyed by identity stays right while the object
 # lives; the cache holds the card itself so its id cannot be reused, and is bounded.
 # One cache per reading: Commander's, and Brawl's, where legendary planeswalkers command.
-_ELIGIBILITY: dict[int, tuple[Card, str | None]] = {}
-_BRAWL_ELIGIBILITY: dict[int, tuple[Card, str | None]] = {}
+_ELIGIBILITY: dict[int, tuple[Card, Text | None]] = {}
+_BRAWL_ELIGIBILITY: dict[int, tuple[Card, Text | None]] = {}
 
 
-def commander_eligibility(card: Card, *, planeswalkers: bool = False) -> str | None:
+def commander_eligibility(card: Card, *, planeswalkers: bool = False) -> Text | None:
     """None when the card can be a commander on its own (903.3), else why it can't.
 
     `planeswalkers`: a legendary planeswalker can be one too (Brawl, 903.12c).
@@ -225,12 +239,12 @@ def commander_eligibility(card: Card, *, planeswalkers: bool = False) -> str | N
     return reason
 
 
-def _eligibility(card: Card, planeswalkers: bool = False) -> str | None:
+def _eligibility(card: Card, planeswalkers: bool = False) -> Text | None:
     """commander_eligibility without the cache."""
-    name = card.name
+    name = Name(card.name)
     kind = non_deck_kind(card)
     if kind:  # a meld result or a token is legendary and a creature, but no card of a deck
-        return f"{name} is {kind}, not a card a deck can hold, so it can't be your commander."
+        return msg("{card} is {kind}, not a card a deck can hold, so it can't be your commander.", card=name, kind=kind)
     if text_facts(card.front_text).can_be_commander:
         return None
     legendary = "Legendary" in card.supertypes
@@ -238,24 +252,30 @@ def _eligibility(card: Card, planeswalkers: bool = False) -> str | None:
         return None
     if legendary and planeswalkers and "Planeswalker" in card.types:
         return None
-    kinds = "creature, planeswalker, Vehicle or Spacecraft" if planeswalkers else "creature, Vehicle or Spacecraft"
     if legendary and "Spacecraft" in card.subtypes:
         if card.has_power_toughness:
             return None
-        return f"{name} is a Spacecraft without a power/toughness box, so it can't be your commander."
+        return msg("{card} is a Spacecraft without a power/toughness box, so it can't be your commander.", card=name)
     if legendary and is_background(card):
-        return f"{name} is a Background; it can be a commander only beside a commander with Choose a Background."
+        return msg("{card} is a Background; it can be a commander only beside a commander with Choose a Background.",
+                   card=name)
     if "Planeswalker" in card.types and not planeswalkers:
-        return f"{name} is a planeswalker without \"can be your commander\", so it can't be your commander."
+        return msg("{card} is a planeswalker without \"can be your commander\", so it can't be your commander.",
+                   card=name)
     if " // " in name and card.layout in DOUBLE_FACED_LAYOUTS:
         # a double-faced card outside the game has only its front face (RULES.md 1.1)
-        return (
-            f"{name}'s front face is a {describe_type(card)}, not a legendary {kinds}, "
-            "so it can't be your commander."
-        )
+        if planeswalkers:
+            return msg("{card}'s front face is a {type}, not a legendary creature, planeswalker, Vehicle or "
+                       "Spacecraft, so it can't be your commander.", card=name, type=describe_type(card))
+        return msg("{card}'s front face is a {type}, not a legendary creature, Vehicle or Spacecraft, so it can't be "
+                   "your commander.", card=name, type=describe_type(card))
     if not legendary:
-        return f"{name} is not legendary, so it can't be your commander."
-    return f"{name} is a {describe_type(card)}, not a {kinds}, so it can't be your commander."
+        return msg("{card} is not legendary, so it can't be your commander.", card=name)
+    if planeswalkers:
+        return msg("{card} is a {type}, not a creature, planeswalker, Vehicle or Spacecraft, so it can't be your "
+                   "commander.", card=name, type=describe_type(card))
+    return msg("{card} is a {type}, not a creature, Vehicle or Spacecraft, so it can't be your commander.", card=name,
+               type=describe_type(card))
 
 
 def can_pair(first: Card, second: Card) -> bool:
@@ -312,10 +332,10 @@ def copy_limit(card: Card) -> int | None:
     return _copy_limit(card.name, card.oracle_text)
 
 
-def non_deck_kind(card: Card) -> str | None:
+def non_deck_kind(card: Card) -> Term | None:
     """What makes the card no deck card ("a plane", "a meld result"...), or None."""
     if card.is_meld_result:
-        return "a meld result"
+        return Term("a meld result")
     kind = NON_DECK_LAYOUTS.get(card.layout)
     if kind:
         return kind
@@ -324,7 +344,7 @@ def non_deck_kind(card: Card) -> str | None:
         if kind:
             return kind
     if "Attraction" in card.subtypes:
-        return "an Attraction"
+        return Term("an Attraction")
     return None
 
 

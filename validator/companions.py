@@ -1,6 +1,7 @@
 """The companion conditions (702.139a): one function per companion, registered by name in
 COMPANION_CONDITIONS. Each takes the starting deck's entries (commanders included) and
-returns None when the condition is met, else (offenders, why) for the message.
+returns None when the condition is met, else (offenders, why): `why` a whole sentence saying
+what the condition asks (validator.messages.Text), for the message.
 
 Each also takes the Format the deck is judged in (validator/formats.py): Yorion's
 condition reads its minimum deck size.
@@ -23,6 +24,7 @@ from validator.card_facts import (
     is_creature_card,
 )
 from validator.deck import MANA_SYMBOL, Card, Entry
+from validator.messages import Term, Text, msg
 
 if TYPE_CHECKING:  # validator/formats.py imports this module
     from validator.formats import Format
@@ -30,7 +32,14 @@ if TYPE_CHECKING:  # validator/formats.py imports this module
 
 
 # What a condition returns: None when met, else (the offending entries, why) for the message.
-Failure = tuple[list[Entry], str] | None
+Failure = tuple[list[Entry], Text] | None
+# Card types (Umori's shared type), as each language's cards print them.
+CARD_TYPES = {
+    "Artifact": Term("Artifact"), "Battle": Term("Battle"), "Creature": Term("Creature"),
+    "Enchantment": Term("Enchantment"), "Instant": Term("Instant"), "Kindred": Term("Kindred"),
+    "Land": Term("Land"), "Planeswalker": Term("Planeswalker"), "Sorcery": Term("Sorcery"),
+    "Tribal": Term("Tribal"),
+}
 
 
 def _front_cost(card: Card) -> str:
@@ -41,7 +50,7 @@ def _front_cost(card: Card) -> str:
     return cost.replace(" // ", "") if card.layout == "split" else cost.split(" // ")[0]
 
 
-def _failing(entries: list[Entry], bad: Callable[[Card], bool], why: str) -> Failure:
+def _failing(entries: list[Entry], bad: Callable[[Card], bool], why: Text) -> Failure:
     """(the entries whose card is bad, why) or None when there are none."""
     offenders = [e for e in entries if bad(e.card)]
     return (offenders, why) if offenders else None
@@ -49,7 +58,7 @@ def _failing(entries: list[Entry], bad: Callable[[Card], bool], why: str) -> Fai
 
 def gyruda(entries: list[Entry], fmt: Format | None = None) -> Failure:
     """Gyruda: only cards with even mana value."""
-    return _failing(entries, lambda c: int(c.mana_value) % 2, "only cards with even mana value")
+    return _failing(entries, lambda c: int(c.mana_value) % 2, msg("The condition asks for only cards with even mana value."))
 
 
 def jegantha(entries: list[Entry], fmt: Format | None = None) -> Failure:
@@ -60,7 +69,7 @@ def jegantha(entries: list[Entry], fmt: Format | None = None) -> Failure:
     return _failing(
         entries,
         lambda c: c.mana_cost in bad and _repeats_symbol(_front_cost(c)),
-        "no card with more than one of the same mana symbol in its cost",
+        msg("The condition asks for no card with more than one of the same mana symbol in its cost."),
     )
 
 
@@ -81,13 +90,15 @@ def kaheera(entries: list[Entry], fmt: Format | None = None) -> Failure:
             return False
         return not every_creature_type(card)
 
-    return _failing(entries, bad, "each creature card a Cat, Elemental, Nightmare, Dinosaur or Beast")
+    return _failing(entries, bad, msg("The condition asks for each creature card to be a Cat, Elemental, Nightmare, "
+                                      "Dinosaur or Beast."))
 
 
 def keruga(entries: list[Entry], fmt: Format | None = None) -> Failure:
     """Keruga: only cards with mana value 3 or greater, and lands."""
     return _failing(
-        entries, lambda c: c.mana_value < 3 and "Land" not in card_types(c), "only lands and mana value 3 or more"
+        entries, lambda c: c.mana_value < 3 and "Land" not in card_types(c),
+        msg("The condition asks for only lands and cards with mana value 3 or more."),
     )
 
 
@@ -96,7 +107,7 @@ def lurrus(entries: list[Entry], fmt: Format | None = None) -> Failure:
     return _failing(
         entries,
         lambda c: c.mana_value > 2 and bool(card_types(c) & PERMANENT_TYPES),
-        "each permanent card of mana value 2 or less",
+        msg("The condition asks for each permanent card to have mana value 2 or less."),
     )
 
 
@@ -106,7 +117,8 @@ def lutri(entries: list[Entry], fmt: Format | None = None) -> Failure:
     for entry in entries:
         if "Land" not in card_types(entry.card):
             counts[entry.card.name] += entry.quantity
-    return _failing(entries, lambda c: counts[c.name] > 1, "each nonland card with a different name")
+    return _failing(entries, lambda c: counts[c.name] > 1,
+                    msg("The condition asks for each nonland card to have a different name."))
 
 
 def obosh(entries: list[Entry], fmt: Format | None = None) -> Failure:
@@ -114,7 +126,7 @@ def obosh(entries: list[Entry], fmt: Format | None = None) -> Failure:
     return _failing(
         entries,
         lambda c: int(c.mana_value) % 2 == 0 and "Land" not in card_types(c),
-        "only lands and odd mana value",
+        msg("The condition asks for only lands and cards with odd mana value."),
     )
 
 
@@ -126,7 +138,8 @@ def umori(entries: list[Entry], fmt: Format | None = None) -> Failure:
     if not types:
         return None
     shared = max(sorted(types), key=lambda t: types[t])
-    why = f"each nonland card sharing a card type (these are not {shared} cards)"
+    why = msg("The condition asks for each nonland card to share a card type; these are not {type} cards.",
+              type=CARD_TYPES.get(shared, shared))
     return _failing(nonland, lambda c: shared not in card_types(c), why)
 
 
@@ -139,8 +152,9 @@ def yorion(entries: list[Entry], fmt: Format | None = None) -> Failure:
     name, size = (fmt.name, fmt.deck_size) if fmt is not None else ("Commander", 100)
     if sum(e.quantity for e in entries) >= size + YORION_EXTRA:
         return None
-    return [], (f"a starting deck of at least {size + YORION_EXTRA} cards (20 over the minimum), "
-                f"which {'an' if name[0] in 'AEIOU' else 'a'} {name} deck of exactly {size} cards never meets")
+    return [], msg("The condition asks for a starting deck of at least {least} cards (20 over the minimum), which a "
+                   "deck of exactly {size} cards in {format} never meets.", least=size + YORION_EXTRA, size=size,
+                   format=Term(name))
 
 
 def zirda(entries: list[Entry], fmt: Format | None = None) -> Failure:
@@ -148,7 +162,7 @@ def zirda(entries: list[Entry], fmt: Format | None = None) -> Failure:
     return _failing(
         entries,
         lambda c: bool(card_types(c) & PERMANENT_TYPES) and not has_activated_ability(c),
-        "each permanent card with an activated ability",
+        msg("The condition asks for each permanent card to have an activated ability."),
     )
 
 

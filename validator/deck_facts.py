@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Mapping, NamedTuple
+from typing import Iterable, Mapping, NamedTuple
 
 from validator.card_facts import basic_land_types, chooses_color
 from validator.deck import COLOR_LETTERS, WUBRG, Card, Entry, UnknownName

@@ -7,6 +7,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Iterable, Mapping, NamedTuple
 
+from validator.messages import Value
 from validator.violations import Violation
 
 
@@ -63,7 +64,7 @@ class Candidate(NamedTuple):
     """
 
     entries: tuple[int, ...]  # indices into Decklist.entries, in list order
-    source: str  # where they were found, for the commander_inferred warning
+    source: Value  # where they were found, for the commander_inferred warning
     # a block the layout sets apart (the first block, the final one after the sideboard):
     # clear enough to infer even when a card of it, or of the deck, is not in the card data
     layout: bool = False

@@ -17,7 +17,7 @@ from validator.formats import (
     COMMANDER, FORMATS, FieldNotInFormat, Format, FormatData, HouseRules, format_named, named_in_file,
 )
 from validator.overview import Overview, overview
-from validator.phrasing import and_list, plural
+from validator.messages import Name, Names, Term, msg, nmsg
 from validator.rules import CODES_ONLY, DECK_RULES, FORMAT_RULES, RULES, Rule
 from validator.violations import Code, Severity, Violation
 
@@ -126,8 +126,10 @@ def check(
     evaluated = brackets.evaluate(deck, bracket_data or brackets.NO_DATA, bracket) if fmt.brackets else None
     declared = [_with_lines(v, deck) for v in brackets.violations(evaluated)] if bracket is not None else ()
     if by_house:  # say whose bracket it is
-        whose = house_rules.rules[0].upper() + house_rules.rules[1:]
-        declared = [replace(v, text=f"{v.message} ({whose} allow bracket {bracket} at most.)") for v in declared]
+        whose = house_rules.said(msg("The house rules ({house}) allow bracket {bracket} at most.",
+                                     house=house_rules.name or "", bracket=bracket),
+                                 msg("The house rules allow bracket {bracket} at most.", bracket=bracket))
+        declared = [replace(v, text=v.text.then(whose)) for v in declared]
     violations = sorted([*problems, *found, *declared], key=Violation.sort_key)
     return Report(
         valid=not any(v.severity == Severity.ERROR for v in violations),
@@ -152,13 +154,14 @@ def _lookup_unavailable(decklist: Decklist, cards: Mapping[str, Card], names: Co
     wanted = set(unresolved)
     lines = sorted({entry.line for entry in decklist.entries if entry.name in wanted})
     count = len(unresolved)
-    quoted = and_list(['"' + name + '"' for name in unresolved])
+    quoted = Names('"' + name + '"' for name in unresolved)
     return Violation(
         Code.CARD_LOOKUP_UNAVAILABLE,
-        f"The card database did not answer in time, so {plural(count, 'name')} the local card data lacks "
-        f"({quoted}) could not be looked up: "
-        f"{'it is' if count == 1 else 'they are'} reported as unknown for now. Check the spelling, or try again "
-        "in a minute.",
+        nmsg("The card database did not answer in time, so {n} name the local card data lacks ({names}) could not "
+             "be looked up: it is reported as unknown for now.",
+             "The card database did not answer in time, so {n} names the local card data lacks ({names}) could not "
+             "be looked up: they are reported as unknown for now.", count, names=quoted)
+        .then(msg("Check the spelling, or try again in a minute.")),
         Severity.WARNING,
         cards=tuple(unresolved),
         lines=tuple(lines),
@@ -288,8 +291,8 @@ def _judged_format(decklist: Decklist, game_format: str | Format | None) -> tupl
         return COMMANDER, None  # the default: naming it changes nothing, and is no news
     return fmt, Violation(
         Code.FORMAT_INFERRED,
-        f"No format was given; the list names its own ({named.text!r}), so it was judged as {fmt.name} "
-        f"({fmt.key}).",
+        msg("No format was given; the list names its own ({named}), so it was judged as {format} ({key}).",
+            named=repr(named.text), format=Term(fmt.name), key=fmt.key),
         Severity.WARNING,
         lines=(named.line,) if named.line else (),
     )
@@ -306,4 +309,5 @@ def _companion_among_inferred(problem: Violation, companion: Entry) -> Violation
     """A commander_inferred warning naming a card assemble() made the companion says so."""
     if problem.code != Code.COMMANDER_INFERRED or not set(problem.lines) & set(companion.lines):
         return problem
-    return replace(problem, text=f"{problem.message} {companion.card.name} has Companion, so it is the companion.")
+    return replace(problem, text=problem.text.then(msg("{card} has Companion, so it is the companion.",
+                                                        card=Name(companion.card.name))))

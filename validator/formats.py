@@ -20,6 +20,7 @@ from validator.card_facts import (
     DOUBLE_FACED_LAYOUTS, commander_eligibility, describe_type, is_background, is_creature_card, non_deck_kind,
 )
 from validator.deck import Card
+from validator.messages import Name, Term, Terms, Text, msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,11 @@ class HouseRules:
     name: str | None = None
     profile: str | None = None
 
+    def said(self, named: Text, unnamed: Text) -> Text:
+        """The sentence that names the house rules (`{house}`: their name), or the one for house
+        rules with no name."""
+        return named if self.name else unnamed
+
     @property
     def rules(self) -> str:
         """"Thursday at the store's rules", or "the house rules" when they have no name."""
@@ -85,7 +91,7 @@ class Commanders:
     words = ""
     by_key = True
 
-    def reason(self, card: Card, data: FormatData) -> str | None:
+    def reason(self, card: Card, data: FormatData) -> Text | None:
         """None when the card can command on its own, else why it can't."""
         raise NotImplementedError
 
@@ -109,7 +115,7 @@ class Legends(Commanders):
         self.words = words
         self.planeswalkers = planeswalkers
 
-    def reason(self, card: Card, data: FormatData) -> str | None:
+    def reason(self, card: Card, data: FormatData) -> Text | None:
         """card_facts.commander_eligibility, with or without planeswalkers."""
         return commander_eligibility(card, planeswalkers=self.planeswalkers)
 
@@ -122,18 +128,20 @@ class Oathbreakers(Commanders):
     words = ("a planeswalker, by its front face (not a creature that transforms into one, nor a card that "
              "only says it can be your commander)")
 
-    def reason(self, card: Card, data: FormatData) -> str | None:
+    def reason(self, card: Card, data: FormatData) -> Text | None:
         """None for a planeswalker front face, else why not."""
-        name = card.name
+        name = Name(card.name)
         kind = non_deck_kind(card)
         if kind:
-            return f"{name} is {kind}, not a card a deck can hold, so it can't be your oathbreaker."
+            return msg("{card} is {kind}, not a card a deck can hold, so it can't be your oathbreaker.", card=name,
+                       kind=kind)
         if "Planeswalker" in card.types:
             return None
         if " // " in name and card.layout in DOUBLE_FACED_LAYOUTS:
-            return (f"{name}'s front face is a {describe_type(card)}, not a planeswalker, so it can't be your "
-                    "oathbreaker (only the front face counts).")
-        return f"{name} is a {describe_type(card)}, not a planeswalker, so it can't be your oathbreaker."
+            return msg("{card}'s front face is a {type}, not a planeswalker, so it can't be your oathbreaker (only "
+                       "the front face counts).", card=name, type=describe_type(card))
+        return msg("{card} is a {type}, not a planeswalker, so it can't be your oathbreaker.", card=name,
+                   type=describe_type(card))
 
     def half(self, card: Card, data: FormatData) -> bool:
         """No card is an oathbreaker only beside another (a Background is no planeswalker)."""
@@ -162,22 +170,24 @@ class PauperCommanders(Commanders):
              "beside an uncommon creature with Choose a Background")
     by_key = False
 
-    def reason(self, card: Card, data: FormatData) -> str | None:
+    def reason(self, card: Card, data: FormatData) -> Text | None:
         """None for a card on the list (a Background: only beside Choose a Background)."""
-        name = card.name
+        name = Name(card.name)
         kind = non_deck_kind(card)
         if kind:
-            return f"{name} is {kind}, not a card a deck can hold, so it can't be your commander."
+            return msg("{card} is {kind}, not a card a deck can hold, so it can't be your commander.", card=name,
+                       kind=kind)
         listed = data.pauper_commanders
         if listed is None:
             if "Land" in card.types or not (is_creature_card(card) or card.subtypes & _PDH_SUBTYPES):
-                return (f"{name} is a {describe_type(card)}; a Pauper Commander commander is an uncommon creature "
-                        "or Background, so it can't be your commander.")
+                return msg("{card} is a {type}; a Pauper Commander commander is an uncommon creature or Background, "
+                           "so it can't be your commander.", card=name, type=describe_type(card))
         elif name not in listed:
-            return (f"{name} is not on Scryfall's Pauper Commander commander list (is:paupercommander: uncommon "
-                    "creatures and Backgrounds), so it can't be your commander.")
+            return msg("{card} is not on Scryfall's Pauper Commander commander list (is:paupercommander: uncommon "
+                       "creatures and Backgrounds), so it can't be your commander.", card=name)
         if is_background(card):
-            return f"{name} is a Background; it can be a commander only beside a commander with Choose a Background."
+            return msg("{card} is a Background; it can be a commander only beside a commander with Choose a "
+                       "Background.", card=name)
         return None
 
     def half(self, card: Card, data: FormatData) -> bool:
@@ -224,50 +234,44 @@ class Format:
     basic_land_type_choice: bool = False  # 903.12e: a colorless commander's one basic land type
     notes: str = ""  # companion, pairing and special rules, in words
 
-    @property
-    def counted(self) -> str:
-        """What the deck size counts, for messages."""
-        if self.signature_spells:
-            return f"{self.role}s and signature spells included"
-        return f"{self.role}s included"
 
 
 COMMANDER = Format(
-    "commander", "Commander", 100, "903.5a", LEGENDS, "903.3", "commander", ("edh",), brackets=True,
+    "commander", Term("Commander"), 100, "903.5a", LEGENDS, "903.3", "commander", ("edh",), brackets=True,
     banned_as_companion=BANNED_AS_COMPANION,
     notes="Commander Brackets; Lutri, the Spellchaser is banned as a companion.",
 )
 DUEL = Format(
-    "duel", "Duel Commander", 100, "903.5a", LEGENDS, "903.3", "duel", ("duelcommander", "dc"),
+    "duel", Term("Duel Commander"), 100, "903.5a", LEGENDS, "903.3", "duel", ("duelcommander", "dc"),
     commander_ban="restricted", banned_as_companion=BANNED_AS_COMPANION,
     notes="legalities.duel `restricted` = banned as commander only (legal in the deck); Lutri is banned as a "
           "companion.",
 )
 BRAWL = Format(
-    "brawl", "Brawl", 100, "903.5a", BRAWL_LEGENDS, "903.12c", "brawl", ("historicbrawl",),
+    "brawl", Term("Brawl"), 100, "903.5a", BRAWL_LEGENDS, "903.12c", "brawl", ("historicbrawl",),
     basic_land_type_choice=True,
     notes="MTG Arena's Brawl; with a colorless commander, any number of basic lands of one basic land type "
           "(903.12e).",
 )
 STANDARD_BRAWL = Format(
-    "standardbrawl", "Standard Brawl", 60, "903.12d", BRAWL_LEGENDS, "903.12c", "standardbrawl",
+    "standardbrawl", Term("Standard Brawl"), 60, "903.12d", BRAWL_LEGENDS, "903.12c", "standardbrawl",
     basic_land_type_choice=True,
     notes="60 cards; with a colorless commander, any number of basic lands of one basic land type (903.12e).",
 )
 OATHBREAKER = Format(
-    "oathbreaker", "Oathbreaker", 60, None, OATHBREAKERS, None, "oathbreaker", role="oathbreaker",
+    "oathbreaker", Term("Oathbreaker"), 60, None, OATHBREAKERS, None, "oathbreaker", role="oathbreaker",
     signature_spells=True,
     notes="One signature spell (an instant or sorcery) per oathbreaker, counted in the 60; two oathbreakers "
           "share a pairing ability, each with its own spell inside its own identity.",
 )
 PAUPER_COMMANDER = Format(
-    "paupercommander", "Pauper Commander", 100, "903.5a", PAUPER_COMMANDERS, None, "paupercommander",
+    "paupercommander", Term("Pauper Commander"), 100, "903.5a", PAUPER_COMMANDERS, None, "paupercommander",
     ("pdh", "pauperedh"), deck_values=frozenset({"legal"}),
     notes="The 99 read legalities.paupercommander (commons only; an old `restricted` meant commander only); "
           "commanders from the is:paupercommander list alone.",
 )
 PREDH = Format(
-    "predh", "PreDH", 100, "903.5a", LEGENDS, "903.3", "predh",
+    "predh", Term("PreDH"), 100, "903.5a", LEGENDS, "903.3", "predh",
     notes="Commander's rules with the card pool of legalities.predh (up to New Phyrexia).",
 )
 
@@ -287,7 +291,8 @@ class UnknownFormat(ValueError):
 
     def __init__(self, text: object) -> None:
         shown = repr(text) if not isinstance(text, str) or len(text) <= 40 else repr(text[:39] + "…")
-        super().__init__(f"Unknown game format {shown}; expected one of {', '.join(KEYS)}.")
+        self.text = msg("Unknown game format {name}; expected one of {keys}.", name=shown, keys=", ".join(KEYS))
+        super().__init__(self.text.english())
 
 
 class FieldNotInFormat(ValueError):
@@ -296,8 +301,9 @@ class FieldNotInFormat(ValueError):
 
     def __init__(self, field: str, fmt: Format, where: tuple[Format, ...]) -> None:
         self.field = field
-        only = " and ".join(f.name for f in where)
-        super().__init__(f"{field} applies only in {only}, not in {fmt.name} ({fmt.key}).")
+        self.text = msg("{field} applies only in {formats}, not in {format} ({key}).", field=field,
+                        formats=Terms(f.name for f in where), format=Term(fmt.name), key=fmt.key)
+        super().__init__(self.text.english())
 
 
 def format_named(text: str) -> Format:

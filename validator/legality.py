@@ -19,7 +19,8 @@ from validator.card_facts import is_non_deck, non_deck_kind
 from validator.deck import Card, Entry
 from validator.deck_facts import Deck, deck_format, deck_format_data, tally
 from validator.formats import Format, HouseRules
-from validator.phrasing import a_or_an, and_list, card_names, line_numbers
+from validator.messages import Name, Names, Term, Text, msg, nmsg
+from validator.phrasing import card_names, line_numbers
 from validator.violations import Code, Severity, Violation
 
 
@@ -128,20 +129,38 @@ def _pool_code(value: str | None, fmt: Format) -> str | None:
 def _legality_violation(entry: Entry, code: str, fmt: Format, house: HouseRules | None = None) -> Violation:
     """The violation of one entry's legality code (not legality_unknown: one warning names them all)."""
     name = entry.card.name
+    card, format_name = Name(name), Term(fmt.name)
     if code == Code.NON_DECK_CARD:
-        message = f"{name} is {non_deck_kind(entry.card)}, not a card for the deck."
+        text = msg("{card} is {kind}, not a card for the deck.", card=card, kind=non_deck_kind(entry.card) or "")
     elif code == Code.BANNED:
-        message = f"{name} is banned in {fmt.name}."
+        text = msg("{card} is banned in {format}.", card=card, format=format_name)
     elif code == Code.BANNED_AS_COMMANDER:
-        message = f"{name} is banned as a {fmt.role} in {fmt.name} (it is legal in the deck)."
+        text = _as_role(fmt, msg("{card} is banned as a commander in {format} (it is legal in the deck).",
+                                 card=card, format=format_name),
+                        msg("{card} is banned as an oathbreaker in {format} (it is legal in the deck).",
+                            card=card, format=format_name))
     elif code == Code.HOUSE_UNBANNED and house is not None:
         value = entry.card.legalities.get(fmt.legality_key)
-        what = "banned" if value == "banned" or "Conspiracy" in entry.card.types else f"banned as {a_or_an(fmt.role)}"
-        return Violation(code, f"{name} is {what} in {fmt.name}, but {house.rules} allow it.", Severity.WARNING,
-                         cards=(name,), lines=entry.lines)
+        rules = house.name or ""
+        if value == "banned" or "Conspiracy" in entry.card.types:
+            text = house.said(msg("{card} is banned in {format}, but the house rules ({house}) allow it.",
+                                  card=card, format=format_name, house=rules),
+                              msg("{card} is banned in {format}, but the house rules allow it.",
+                                  card=card, format=format_name))
+        else:
+            text = house.said(msg("{card} is banned as a commander in {format}, but the house rules ({house}) allow "
+                                  "it.", card=card, format=format_name, house=rules),
+                              msg("{card} is banned as a commander in {format}, but the house rules allow it.",
+                                  card=card, format=format_name))
+        return Violation(code, text, Severity.WARNING, cards=(name,), lines=entry.lines)
     else:
-        message = f"{name} is not legal in {fmt.name}."
-    return Violation(code, message, cards=(name,), lines=entry.lines)
+        text = msg("{card} is not legal in {format}.", card=card, format=format_name)
+    return Violation(code, text, cards=(name,), lines=entry.lines)
+
+
+def _as_role(fmt: Format, commander: Text, oathbreaker: Text) -> Text:
+    """The sentence for the format's role: its commanders, or its oathbreakers."""
+    return oathbreaker if fmt.role == "oathbreaker" else commander
 
 
 def house_rules(deck: Deck) -> Iterator[Violation]:
@@ -159,37 +178,57 @@ def house_rules(deck: Deck) -> Iterator[Violation]:
     as_commander = ({e.card.name for e in deck.commanders} & house.banned_as_commander) - banned
     if not banned and not as_commander:
         return
-    role = deck_format(deck).role
+    fmt = deck_format(deck)
+    rules = house.name or ""
     zone = [*deck.commanders, *deck.main, companion] if companion else [*deck.commanders, *deck.main]
     for name in sorted(banned | as_commander):
         entries = [e for e in (deck.commanders if name in as_commander else zone)
                    if e.card.name == name and not is_non_deck(e.card)]
         if not entries:
             continue
+        card = Name(name)
         if name in banned:
-            yield Violation(Code.HOUSE_BANNED, f"{name} is banned under {house.rules}.", cards=(name,),
-                            lines=line_numbers(entries))
+            text = house.said(msg("{card} is banned under the house rules ({house}).", card=card, house=rules),
+                              msg("{card} is banned under the house rules.", card=card))
+            yield Violation(Code.HOUSE_BANNED, text, cards=(name,), lines=line_numbers(entries))
         else:
-            yield Violation(Code.HOUSE_BANNED_AS_COMMANDER,
-                            f"{name} is banned as {a_or_an(role)} under {house.rules} (it is legal in the deck).",
-                            cards=(name,), lines=line_numbers(entries))
+            text = _as_role(fmt, house.said(msg("{card} is banned as a commander under the house rules ({house}); it is "
+                                                "legal in the deck.", card=card, house=rules),
+                                            msg("{card} is banned as a commander under the house rules; it is legal "
+                                                "in the deck.", card=card)),
+                            house.said(msg("{card} is banned as an oathbreaker under the house rules ({house}); it is "
+                                           "legal in the deck.", card=card, house=rules),
+                                       msg("{card} is banned as an oathbreaker under the house rules; it is legal in "
+                                           "the deck.", card=card)))
+            yield Violation(Code.HOUSE_BANNED_AS_COMMANDER, text, cards=(name,), lines=line_numbers(entries))
 
 
 def _legality_unknown(entries: list[Entry], unverified: list[Entry], fmt: Format) -> Violation:
     """The warning naming every card whose legality in the format is unknown: no value for
     its key, or (`unverified`) a commander whose format list is not loaded."""
-    said = []
     names = card_names(entries)
+    said: list[Text] = []
+    format_name = Term(fmt.name)
     if entries:
-        listed = and_list(names) if len(names) <= 10 else f"{len(names)} cards"
-        said.append(f"The card data has no {fmt.name} legality ({fmt.legality_key}) for {listed}, so "
-                    f"{'it was' if len(names) == 1 else 'they were'} not taken as legal.")
+        if len(names) <= 10:
+            said.append(nmsg("The card data has no {format} legality ({key}) for {cards}, so it was not taken as legal.",
+                             "The card data has no {format} legality ({key}) for {cards}, so they were not taken as "
+                             "legal.", len(names), format=format_name, key=fmt.legality_key, cards=Names(names)))
+        else:
+            said.append(nmsg("The card data has no {format} legality ({key}) for {n} card, so it was not taken as "
+                             "legal.",
+                             "The card data has no {format} legality ({key}) for {n} cards, so they were not taken as "
+                             "legal.", len(names), format=format_name, key=fmt.legality_key))
     if unverified:
-        said.append(f"The {fmt.name} commander list is not loaded, so whether {and_list(card_names(unverified))} "
-                    f"can be your {fmt.role} was not checked.")
+        unchecked = Names(card_names(unverified))
+        said.append(_as_role(fmt, msg("The {format} commander list is not loaded, so whether {cards} can be your "
+                                      "commander was not checked.", format=format_name, cards=unchecked),
+                             msg("The {format} commander list is not loaded, so whether {cards} can be your "
+                                 "oathbreaker was not checked.", format=format_name, cards=unchecked)))
+    said.append(msg("The verdict rests on the other checks."))
     return Violation(
         Code.LEGALITY_UNKNOWN,
-        " ".join(said) + " The verdict rests on the other checks.",
+        said[0].then(*said[1:]),
         Severity.WARNING,
         cards=tuple(sorted({*names, *card_names(unverified)})) if unverified else names,
         lines=line_numbers([*entries, *unverified]),

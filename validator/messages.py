@@ -10,10 +10,12 @@ language can show them its own way:
 
 - `Name`: a card's English name, shown as the card is printed in the answer's language;
 - `Names` / `AnyOf`: card names joined "A, B and C" / "A, B or C" (each a `Name`);
+- `Terms`: words of the vocabulary joined as a list, each translated;
 - `Pairs`: pairs of card names, "A + B, C + D" (two-card combos);
 - `Term`: a word of the rules vocabulary ("Duel Commander", "colorless"), translated alone;
 - `int`: a number, written the language's way;
-- `str`: text shown as it is (what the list wrote, color letters, rule numbers).
+- `str`: text shown as it is (what the list wrote, color letters, rule numbers);
+- `Text`: a noun phrase with parameters of its own ("the last card of {where}"), rendered first.
 
 `msg` and `nmsg` are the only ways to build one, and the catalogs' extraction looks for them
 (`msg("...")`, `nmsg("...", "...", n)`, `Term("...")`; babel.cfg): a message id must be a
@@ -52,13 +54,19 @@ class AnyOf(Names):
     style = "or"
 
 
+class Terms(Names):
+    """Words of the vocabulary joined as a list: "Commander and Brawl" (each a `Term`)."""
+
+    __slots__ = ()
+
+
 class Pairs(tuple):
     """Pairs of card names (two-card combos): "A + B, C + D"."""
 
     __slots__ = ()
 
 
-Value = str | int | Names | Pairs
+Value = "str | int | Names | Pairs | Text"
 
 
 class Renderer(Protocol):
@@ -88,6 +96,10 @@ class Text:
     n: int = 0
     more: tuple[Text, ...] = ()
 
+    def given(self, **params: Value) -> Text:
+        """This text with more parameters (a reader's `why`, given its line and text last)."""
+        return Text(self.id, self.params + tuple(params.items()), self.plural, self.n, self.more)
+
     def then(self, *sentences: Text) -> Text:
         """This text followed by more whole sentences."""
         return Text(self.id, self.params, self.plural, self.n, self.more + sentences)
@@ -111,8 +123,12 @@ class Text:
 
 
 def _shown(value: Value, language: Renderer) -> str:
+    if isinstance(value, Text):
+        return value.render(language)
     if isinstance(value, Pairs):
         return language.join([f"{language.card(a)} + {language.card(b)}" for a, b in value], "unit")
+    if isinstance(value, Terms):
+        return language.join([language.gettext(term) for term in value], value.style)
     if isinstance(value, Names):
         return language.join([language.card(name) for name in value], value.style)
     if isinstance(value, Name):

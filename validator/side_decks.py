@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from validator.deck_facts import Deck
-from validator.phrasing import about, and_list, card_names, is_are, line_numbers, plural
+from validator.deck_facts import Deck, deck_format
+from validator.messages import Name, Names, Term, msg, nmsg
+from validator.phrasing import about, card_names, line_numbers, names_of
 from validator.violations import Code, Severity, Violation
 
 # UnknownName.section values of the game; names listed elsewhere are only named as not played
@@ -25,18 +26,25 @@ def planar_deck(deck: Deck) -> Iterator[Violation]:
     problems = []
     total = sum(e.quantity for e in deck.planar) + unknown
     if total < 10:
-        problems.append(([], f"it has {total} cards; a planar deck needs at least 10"))
+        problems.append(([], nmsg("The planar deck breaks Planechase rules: it has {n} card; a planar deck needs at "
+                                  "least 10.",
+                                  "The planar deck breaks Planechase rules: it has {n} cards; a planar deck needs at "
+                                  "least 10.", total)))
     others = [e for e in deck.planar if not e.card.types & {"Plane", "Phenomenon"}]
     if others:
-        problems.append((others, f"{and_list(card_names(others))} {is_are(others)} not a plane or phenomenon"))
+        problems.append((others, nmsg("The planar deck breaks Planechase rules: {cards} is not a plane or phenomenon.",
+                                      "The planar deck breaks Planechase rules: {cards} are not a plane or "
+                                      "phenomenon.", len(card_names(others)), cards=names_of(others))))
     duplicates = [e for e in deck.planar if e.quantity > 1]
     if duplicates:
-        problems.append((duplicates, f"{and_list(card_names(duplicates))} appear{'s' * (len(duplicates) == 1)} more than once"))
+        problems.append((duplicates, nmsg("The planar deck breaks Planechase rules: {cards} appears more than once.",
+                                          "The planar deck breaks Planechase rules: {cards} appear more than once.",
+                                          len(duplicates), cards=names_of(duplicates))))
     phenomena = [e for e in deck.planar if "Phenomenon" in e.card.types]
     if sum(e.quantity for e in phenomena) > 2:
-        problems.append((phenomena, "it has more than two phenomena"))
-    for entries, why in problems:
-        yield about(entries, Code.PLANAR_DECK, f"The planar deck breaks Planechase rules: {why}.", "901")
+        problems.append((phenomena, msg("The planar deck breaks Planechase rules: it has more than two phenomena.")))
+    for entries, text in problems:
+        yield about(entries, Code.PLANAR_DECK, text, "901")
 
 
 SCHEME_DECK_MINIMUM = 20  # 904.3
@@ -48,19 +56,24 @@ def scheme_deck(deck: Deck) -> Iterator[Violation]:
     if 0 < size < SCHEME_DECK_MINIMUM:
         yield Violation(
             Code.SCHEME_DECK,
-            f"The scheme deck has {plural(size, 'card')}; Archenemy needs at least {SCHEME_DECK_MINIMUM}.",
+            nmsg("The scheme deck has {n} card; Archenemy needs at least {least}.",
+                 "The scheme deck has {n} cards; Archenemy needs at least {least}.", size, least=SCHEME_DECK_MINIMUM),
             lines=line_numbers(deck.schemes),
             rule="904.3",
         )
     others = [e for e in deck.schemes if "Scheme" not in e.card.types]
     if others:
-        message = f"The scheme deck holds {and_list(card_names(others))}, which {is_are(others)} not a scheme."
-        yield about(others, Code.SCHEME_DECK, message, "904")
+        text = nmsg("The scheme deck holds {cards}, which is not a scheme.",
+                    "The scheme deck holds {cards}, which are not a scheme.", len(card_names(others)),
+                    cards=names_of(others))
+        yield about(others, Code.SCHEME_DECK, text, "904")
     for entry in deck.schemes:
         if entry.quantity > 2 and "Scheme" in entry.card.types:
             yield Violation(
                 Code.SCHEME_DECK,
-                f"The scheme deck has {entry.quantity} copies of {entry.card.name}; at most two are allowed.",
+                nmsg("The scheme deck has {n} copy of {card}; at most two are allowed.",
+                     "The scheme deck has {n} copies of {card}; at most two are allowed.", entry.quantity,
+                     card=Name(entry.card.name)),
                 cards=(entry.card.name,),
                 lines=entry.lines,
                 rule="904",
@@ -80,8 +93,9 @@ def sideboard(deck: Deck) -> Iterator[Violation]:
             lines = line_numbers([*deck.sideboard, *unknown])
         yield Violation(
             Code.SIDEBOARD,
-            f"The list has {plural(count, 'sideboard or maybeboard card')}; Commander has "
-            "no sideboard, so they were ignored.",
+            nmsg("The list has {n} sideboard or maybeboard card; {format} has no sideboard, so it was ignored.",
+                 "The list has {n} sideboard or maybeboard cards; {format} has no sideboard, so they were ignored.",
+                 count, format=Term(deck_format(deck).name)),
             Severity.WARNING,
             cards=cards,
             lines=lines,
@@ -102,11 +116,19 @@ def not_in_deck(deck: Deck) -> Iterator[Violation]:
     if outside or unknown:
         names = card_names(outside) + tuple(sorted({u.name for u in unknown}))
         count = sum(e.quantity for e in outside) + sum(u.quantity for u in unknown)
-        listed = f": {and_list(names)}" if len(names) <= 10 else ""
+        if len(names) <= 10:
+            text = nmsg("The list has {n} card in piles that are not part of the deck (a display commander, "
+                        "tokens...), so it was ignored: {cards}.",
+                        "The list has {n} cards in piles that are not part of the deck (a display commander, "
+                        "tokens...), so they were ignored: {cards}.", count, cards=Names(names))
+        else:
+            text = nmsg("The list has {n} card in piles that are not part of the deck (a display commander, "
+                        "tokens...), so it was ignored.",
+                        "The list has {n} cards in piles that are not part of the deck (a display commander, "
+                        "tokens...), so they were ignored.", count)
         yield Violation(
             Code.NOT_IN_DECK,
-            f"The list has {plural(count, 'card')} in piles that are not part of the deck (a "
-            f"display commander, tokens...), so {'it was' if count == 1 else 'they were'} ignored{listed}.",
+            text,
             Severity.WARNING,
             cards=names,
             lines=line_numbers([*outside, *unknown]),

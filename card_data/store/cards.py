@@ -23,7 +23,7 @@ from urllib.parse import quote
 import card_data.convert as convert  # the module itself: the package's __init__ imports this one
 from card_data.errors import CardDataError, CardDataUnavailable
 from validator.deck import Card
-from validator.memo import CharacterMemo
+from validator.parse.memo import CharacterMemo
 
 # 2: cards also keep produced_mana and image_uris. A version-1 store still loads (its cards
 # have no produced_mana: validator.overview reads lands' colors from their text instead);
@@ -193,7 +193,7 @@ MAX_MEMO_NAMES = 20_000  # typed names whose key (and card) is kept per store fi
 # ...and the characters those names (and their keys) may hold in all, each memo: 20,000
 # typed names of ~25 characters and their keys fit; 20,000 names of 200 characters whose
 # keys NFKD expands 18 times held ~500 MB when only entries were counted. With
-# validator.memo's fixed cost an entry, a full memo holds at most ~8 MB (four bytes a
+# validator.parse.memo's fixed cost an entry, a full memo holds at most ~8 MB (four bytes a
 # character at worst; two for any card name).
 MAX_MEMO_CHARACTERS = 2_000_000
 
@@ -228,7 +228,7 @@ class Generation:
     cards_by_key: dict[str, Card] = field(default_factory=dict)
     # name as typed -> normalize_name(name), for names the store resolved: a deck's names
     # come back on every save, and normalizing was ~45% of validate_text. Misses are not
-    # kept. Bounded in names and characters (validator.memo; see remember).
+    # kept. Bounded in names and characters (validator.parse.memo; see remember).
     keys_by_name: CharacterMemo[str, str] = field(default_factory=name_memo)
     # name as typed -> its Card, for names whose key the store holds and names read in
     # another language: a deck sent again resolves with one look-up a name. Bounded like

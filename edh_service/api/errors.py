@@ -174,7 +174,8 @@ def handle_http_exception(error: HTTPException):
 
 def handle_decklist_error(error: DecklistError):
     """Text the parser refuses outright (too many lines): a 422 on the decklist field."""
-    return handle_http_exception(unprocessable(str(error), {"decklist": [str(error)]}))
+    message = Said(error.text)
+    return handle_http_exception(unprocessable(message, {"decklist": [message]}))
 
 
 def handle_unavailable(error: CardDataUnavailable):

@@ -10,7 +10,6 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from edh_service.api.errors import Said
 from validator.engine import FormatStatus
-from validator.messages import Text, msg
 from validator.formats import FORMATS as GAME_FORMAT_TABLE, KEYS, UnknownFormat, format_named
 from validator.violations import Code
 
@@ -27,14 +26,8 @@ class GameFormat(fields.String):
         text = super()._deserialize(value, attr, data, **kwargs)
         try:
             return format_named(text).key
-        except UnknownFormat:
-            raise ValidationError(Said(unknown_format(text))) from None
-
-
-def unknown_format(value: object) -> Text:
-    """validator.formats.UnknownFormat's message as data (the value quoted cut short)."""
-    shown = repr(value) if not isinstance(value, str) or len(value) <= 40 else repr(value[:39] + "…")
-    return msg("Unknown game format {format}; expected one of {keys}.", format=shown, keys=", ".join(KEYS))
+        except UnknownFormat as error:
+            raise ValidationError(Said(error.text)) from None
 
 
 def game_format_field() -> GameFormat:

@@ -24,7 +24,6 @@ from edh_service.api import responses, schemas
 from edh_service.serving import observability
 from edh_service.card_extension import get_repository
 from edh_service.api.errors import Said, deck_source_error, unprocessable
-from edh_service.api.format_schemas import unknown_format
 from edh_service.i18n import DEFAULT, choose
 from edh_service.i18n.app import renderer, request_language, set_language
 from edh_service.i18n.catalogs import language as language_of
@@ -35,6 +34,7 @@ from validator.formats import FieldNotInFormat, UnknownFormat, format_table
 from validator.messages import msg
 from validator.parse import DecklistError, parse, split_lines
 from validator.parse.common import line_count as count_lines
+from edh_service.i18n import app as i18n
 from validator.card_facts import commander_eligibility, pairing_abilities
 
 # What /readyz says of a failing sync: upstream error text (Scryfall's or a proxy's answer,
@@ -196,7 +196,8 @@ def parse_batch(decks: list[Mapping[str, Any]], sites: list[SiteDeck | None],
             try:
                 parsed.append((decklist := parse(deck["decklist"], deck.get("decklist_format")), None))
             except DecklistError as error:
-                raise unprocessable(str(error), {"decks": {str(index): {"decklist": [str(error)]}}})
+                message = Said(error.text)
+                raise unprocessable(message, {"decks": {str(index): {"decklist": [message]}}}) from None
         items += len(decklist.entries) + len(decklist.problems)
         if items > limit:  # said at once: the decks after it are not even parsed
             message = Said(msg("The batch's first {decks} decks hold {items} card entries and problems; at most "
@@ -272,11 +273,11 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, dec
             house_rules=house,
         )
     except (FieldNotInFormat, UnknownFormat, house_rules.HouseRulesError) as error:
+        message = str(error) if isinstance(error, house_rules.HouseRulesError) else Said(error.text)
         errors: dict = ({"house_rules": error.errors} if isinstance(error, house_rules.HouseRulesError)
-                        else {error.field: [str(error)]})
+                        else {error.field: [message]})
         for key in reversed(where):
             errors = {key: errors}
-        message = Said(unknown_format(data.get("format"))) if isinstance(error, UnknownFormat) else str(error)
         raise unprocessable(message, errors) from None
     observability.record_verdict(report.valid)
     if from_link is not None and from_link.from_site:
@@ -300,7 +301,7 @@ def card_body(card, described: Mapping[str, Any], bracket_data: BracketData) -> 
         **described,
         **card_flags(card, bracket_data),
         "legality": card.legality,
-        "commander": {"eligible": reason is None, "reason": reason},
+        "commander": {"eligible": reason is None, "reason": None if reason is None else reason.render(i18n.renderer())},
         "pairing_abilities": list(pairing_abilities(card)),
     })
 

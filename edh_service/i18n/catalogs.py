@@ -80,6 +80,9 @@ class Language:
         return self._translations.ngettext(singular, plural, n)
 
     def join(self, items: list[str], style: str) -> str:
+        # CLDR's "unit" lists have no separator in some languages (zh: "A + BC + D"): pairs
+        # are joined as a plain list there.
+        style = "standard" if style == "unit" else style
         return format_list(items, style=style, locale=self._locale) if len(items) > 1 else "".join(items)
 
     def number(self, n: int) -> str:

@@ -2,7 +2,7 @@
 
 `overview_charts(overview)` turns `validator.overview.Overview` numbers into three
 `Chart`s (mana curve, color balance, card types): rectangles and text positions in a
-fixed viewBox, plus the sentence a screen reader hears. `templates/_overview.html` draws
+fixed viewBox, plus the sentence a screen reader hears, in the request's language. `templates/_overview.html` draws
 them with SVG presentation attributes and classes only (the page's CSP forbids inline
 style); `static/app.js` (`overviewCharts`) computes the same geometry from the API's
 `overview` block, and the browser tests compare the two drawings.
@@ -17,9 +17,11 @@ import math
 from dataclasses import dataclass
 from typing import Mapping
 
+from flask_babel import gettext, ngettext
+
 from edh_service.api.responses import preview_images
+from edh_service.web.texts import color_name, type_name
 from validator.overview import COLOR_NAMES, CURVE_BUCKETS, Overview
-from validator.phrasing import plural
 
 # Preview images come from Scryfall's image CDN only; the page's CSP allows this host.
 PREVIEW_WIDTH, PREVIEW_HEIGHT = 244, 340  # half of the "normal" image (488x680): sharp on 2x screens
@@ -83,11 +85,11 @@ def curve_chart(curve: Mapping[str, int]) -> Chart:
         bars.append(Bar(x, CURVE_BASE - height, CURVE_BAR, height, "bar bar-curve"))
         labels.append(Label(middle, CURVE_BASE - height - 5, str(count), "value", "middle"))
         labels.append(Label(middle, CURVE_BASE + 18, bucket, "axis", "middle"))
-    description = "Nonland cards by mana value: " + ", ".join(
-        f"{bucket}: {curve.get(bucket, 0)}" for bucket in CURVE_BUCKETS) + "."
+    description = gettext("Nonland cards by mana value: %(values)s.", values=", ".join(
+        f"{bucket}: {curve.get(bucket, 0)}" for bucket in CURVE_BUCKETS))
     rows = tuple((bucket, str(curve.get(bucket, 0))) for bucket in CURVE_BUCKETS)
-    return Chart("curve", "Mana curve", description, CURVE_BASE + 26, tuple(bars), tuple(labels),
-                 ("Mana value", "Nonland cards"), rows)
+    return Chart("curve", gettext("Mana curve"), description, CURVE_BASE + 26, tuple(bars), tuple(labels),
+                 (gettext("Mana value"), gettext("Nonland cards")), rows)
 
 
 def color_rows(overview: Overview) -> list[str]:
@@ -113,16 +115,21 @@ def color_chart(overview: Overview) -> Chart:
         land_width = _round(_share(lands, overview.lands) / widest * BAR_SPAN)
         bars.append(Bar(COLOR_LEFT, top + 2, cost_width, 13, f"bar bar-cost color-{color}"))
         bars.append(Bar(COLOR_LEFT, top + 17, land_width, 13, f"bar bar-land color-{color}"))
-        labels.append(Label(0, top + 21, COLOR_NAMES[color], "name"))
-        labels.append(Label(COLOR_LEFT + cost_width + 5, top + 13, f"{cost} ({percent}%)", "value"))
-        labels.append(Label(COLOR_LEFT + land_width + 5, top + 28, f"{lands} of {overview.lands}", "value"))
-        said.append(f"{COLOR_NAMES[color]}: {plural(cost, 'symbol')} ({percent}%), "
-                    f"{lands} of {overview.lands} lands")
-        rows.append((COLOR_NAMES[color], f"{cost} ({percent}%)", f"{lands} of {overview.lands}"))
-    description = ("Colored mana symbols in costs against lands producing each color: "
-                   + ("; ".join(said) if said else "none") + ".")
-    return Chart("colors", "Color balance", description, max(len(said), 1) * COLOR_ROW + 8,
-                 tuple(bars), tuple(labels), ("Color", "Symbols in costs", "Lands producing it"), tuple(rows))
+        name = color_name(color)
+        share = gettext("%(count)s (%(percent)s%%)", count=cost, percent=percent)
+        of_lands = gettext("%(count)s of %(size)s", count=lands, size=overview.lands)
+        labels.append(Label(0, top + 21, name, "name"))
+        labels.append(Label(COLOR_LEFT + cost_width + 5, top + 13, share, "value"))
+        labels.append(Label(COLOR_LEFT + land_width + 5, top + 28, of_lands, "value"))
+        said.append(gettext("%(color)s: %(symbols)s (%(percent)s%%), %(lands)s of %(total)s lands", color=name,
+                            symbols=ngettext("%(num)s symbol", "%(num)s symbols", cost), percent=percent,
+                            lands=lands, total=overview.lands))
+        rows.append((name, share, of_lands))
+    description = gettext("Colored mana symbols in costs against lands producing each color: %(colors)s.",
+                          colors="; ".join(said) if said else gettext("none"))
+    return Chart("colors", gettext("Color balance"), description, max(len(said), 1) * COLOR_ROW + 8,
+                 tuple(bars), tuple(labels), (gettext("Color"), gettext("Symbols in costs"),
+                                              gettext("Lands producing it")), tuple(rows))
 
 
 def type_chart(types: Mapping[str, int]) -> Chart:
@@ -133,12 +140,13 @@ def type_chart(types: Mapping[str, int]) -> Chart:
         top = row * TYPE_ROW
         width = _round(count / largest * BAR_SPAN)
         bars.append(Bar(TYPE_LEFT, top + 4, width, 16, "bar bar-type"))
-        labels.append(Label(0, top + 16, kind, "name"))
+        labels.append(Label(0, top + 16, type_name(kind), "name"))
         labels.append(Label(TYPE_LEFT + width + 5, top + 16, str(count), "value"))
-    description = "Cards by type: " + (", ".join(f"{kind} {count}" for kind, count in types.items()) or "none") + "."
-    rows = tuple((kind, str(count)) for kind, count in types.items())
-    return Chart("types", "Card types", description, max(len(types), 1) * TYPE_ROW + 4, tuple(bars), tuple(labels),
-                 ("Card type", "Cards"), rows)
+    description = gettext("Cards by type: %(types)s.", types=", ".join(
+        f"{type_name(kind)} {count}" for kind, count in types.items()) or gettext("none"))
+    rows = tuple((type_name(kind), str(count)) for kind, count in types.items())
+    return Chart("types", gettext("Card types"), description, max(len(types), 1) * TYPE_ROW + 4, tuple(bars),
+                 tuple(labels), (gettext("Card type"), gettext("Cards")), rows)
 
 
 def overview_charts(overview: Overview) -> tuple[Chart, ...]:

@@ -5,11 +5,15 @@ in this format" said with the form's labels."""
 from __future__ import annotations
 
 from flask import request
+from flask_babel import gettext, ngettext
 
 from edh_service import decoding, deck_urls
 from edh_service.api import schemas
 from edh_service.house_rules import HouseRulesError, read_text_form
+from edh_service.i18n.app import renderer
+from edh_service.web.texts import N_, commander_label
 from validator.formats import FieldNotInFormat
+from validator.messages import msg
 from validator.parse import FORMATS
 
 MAX_COMMANDER_FIELDS = 2  # the form offers a commander and a partner
@@ -58,7 +62,7 @@ def api_fields(form: dict) -> dict:
         body["format"] = form["game_format"]
     written = form.get("house_rules", "").strip()
     if form.get("house_profile") and written:
-        raise HouseRulesError("Choose a house rules profile or write your table's rules, not both.")
+        raise HouseRulesError(gettext("Choose a house rules profile or write your table's rules, not both."))
     if form.get("house_profile"):
         body["house_rules"] = form["house_profile"]
     elif written:
@@ -66,21 +70,32 @@ def api_fields(form: dict) -> dict:
     return body
 
 
-# The API's field names as the form labels them, for error messages a person reads.
-FIELD_LABELS = {"decklist": "Decklist", "url": "Link", "decklist_format": "List format", "commanders": "Commander",
-                "companion": "Companion", "bracket": "Bracket", "format": "Game format",
-                "signature_spells": "Signature spell", "house_rules": "House rules"}
+# The API's field names as the form labels them, for error messages a person reads (in the
+# page's language: field_labels; "commanders" and "signature_spells" are the singulars of
+# plural texts, which gettext alone would not find).
+FIELD_LABELS = {"decklist": N_("Decklist"), "url": N_("Link"), "decklist_format": N_("List format"),
+                "commanders": "Commander", "companion": N_("Companion"), "bracket": N_("Bracket"),
+                "format": N_("Game format"), "signature_spells": "Signature spell", "house_rules": N_("House rules")}
+
+
+def field_labels() -> dict[str, str]:
+    """FIELD_LABELS in the page's language."""
+    labels = {field: gettext(label) for field, label in FIELD_LABELS.items()}
+    labels["commanders"] = commander_label()
+    labels["signature_spells"] = ngettext("Signature spell", "Signature spells", 1)
+    return labels
 
 
 def field_not_in_format(error: FieldNotInFormat) -> str:
     """The engine names a field the format has no use for by its API key; the page by its
-    label, as app.js does (`signature_spells applies only...` -> `The Signature spell field
-    applies only...`)."""
-    message = str(error)
-    label = FIELD_LABELS.get(error.field)
-    if label and message.startswith(error.field + " "):
-        return f"The {label} field{message[len(error.field):]}"
-    return message
+    label, in the page's language, as app.js does (`signature_spells applies only...` -> `The
+    Signature spell field applies only...`)."""
+    label = field_labels().get(error.field)
+    if label is None:
+        return error.text.render(renderer())
+    said = dict(error.text.params)
+    return msg("The {label} field applies only in {formats}, not in {format} ({key}).", label=label,
+               formats=said["formats"], format=said["format"], key=said["key"]).render(renderer())
 
 
 def describe_errors(messages: dict) -> str:
@@ -94,11 +109,13 @@ def describe_errors(messages: dict) -> str:
         return [str(value)]
 
     said = []
+    labels = field_labels()
     for field, value in messages.items():
         if field == "house_rules" and isinstance(value, dict):
-            said += [f"House rules, {key.replace('_', ' ')}: {' '.join(flatten(item))}" for key, item in value.items()]
+            said += [f"{gettext('House rules, %(field)s', field=key.replace('_', ' '))}: {' '.join(flatten(item))}"
+                     for key, item in value.items()]
         else:
-            said.append(f"{FIELD_LABELS.get(field, field)}: {' '.join(flatten(value))}")
+            said.append(f"{labels.get(field, field)}: {' '.join(flatten(value))}")
     return " ".join(said)
 
 

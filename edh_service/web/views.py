@@ -10,16 +10,20 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime, timezone
 
 from flask import Blueprint, current_app, render_template, request
+from flask_babel import gettext, ngettext
 from marshmallow import ValidationError
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from card_data import CardDataError, CardDataUnavailable
 from card_data.errors import DeckSourceError
 from edh_service import card_extension, deck_urls, pipeline
-from edh_service.web import charts
+from edh_service.i18n import supported
+from edh_service.i18n.app import COOKIE, renderer
+from edh_service.web import charts, texts
+from edh_service.web.error_pages import error_page
+from edh_service.web.script_texts import script_texts
 from edh_service.web.forms import api_fields, describe_errors, field_not_in_format, read_form
 from edh_service.api import responses, schemas
 from edh_service.api.errors import close_stopped_body, deck_source_error
@@ -27,14 +31,12 @@ from edh_service.api.request_loading import loader_for, trimmed
 from edh_service.api.views import house_rules_of
 from edh_service.house_profiles import profiles_in
 from edh_service.house_rules import HouseRulesError
-from card_data.names.printed import LANGUAGE_NAMES
 from validator.brackets import BRACKET_NAMES
 from validator.decklist import Designation
+from validator.messages import Text
 from validator.engine import FormatStatus
 from validator.formats import FORMATS as GAME_FORMATS, FieldNotInFormat, UnknownFormat
-from validator.overview import COLOR_NAMES
 from validator.parse import EXTENSIONS, FORMATS, DecklistError, split_lines
-from validator.phrasing import plural
 from validator.violations import Severity
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static")
@@ -68,13 +70,14 @@ VALIDATE_SCHEMA = schemas.ValidateRequestSchema()  # stateless, safe to share be
 FORMAT_BY_KEY = {f.key: f for f in GAME_FORMATS}  # the template names the format a report was judged in
 # The file chooser offers every file the parser reads (.xml: MTGO and Cockatrice saved so).
 DECKFILE_ACCEPT = ",".join([*dict.fromkeys(ext for exts in EXTENSIONS.values() for ext in exts), ".xml", "text/plain"])
-# How "In every format" shows each status: its own mark (app.css), words and style, so a
-# format the card data cannot judge never reads as legal (app.js says the same words).
+# How "In every format" shows each status: its own mark (app.css), words (the catalog's) and
+# style, so a format the card data cannot judge never reads as legal (app.js says the same words).
 FORMAT_STATUSES = {
-    FormatStatus.LEGAL: {"css": "format-legal", "words": "legal"},
-    FormatStatus.NOT_LEGAL: {"css": "format-illegal", "words": "not legal"},
-    FormatStatus.UNKNOWN: {"css": "format-unknown", "words": "unknown (the card data can't say)"},
+    FormatStatus.LEGAL: {"css": "format-legal", "words": texts.N_("legal")},
+    FormatStatus.NOT_LEGAL: {"css": "format-illegal", "words": texts.N_("not legal")},
+    FormatStatus.UNKNOWN: {"css": "format-unknown", "words": texts.N_("unknown (the card data can't say)")},
 }
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60  # the menu's choice is kept a year
 # Bidirectional controls: embeddings and overrides (U+202A-202E, closed by U+202C) and
 # isolates (U+2066-2068, closed by U+2069), plus the marks. A typed name holding an override
 # reversed the rest of the message quoting it ("Did you mean ..." read backwards).
@@ -112,8 +115,13 @@ def add_security_headers(response):
 
 @bp.get("/")
 def index():
-    """The empty form."""
-    return render_page()
+    """The empty form; `?lang=` (the language menu) also sets the cookie that keeps the choice."""
+    response = current_app.make_response(render_page())
+    chosen = supported(request.args.get("lang"))
+    if chosen is not None:
+        response.set_cookie(COOKIE, chosen, max_age=LANGUAGE_COOKIE_AGE, samesite="Lax",
+                            secure=request.is_secure, httponly=True)
+    return response
 
 
 @bp.post("/")
@@ -125,7 +133,7 @@ def submit():
         limit = current_app.config.get("MAX_CONTENT_LENGTH")
         return render_page(error=too_large_message(limit)), 413
     if not form["text"].strip():
-        return render_page(form=form, error="Paste a decklist or choose a file first."), 422
+        return render_page(form=form, error=gettext("Paste a decklist or choose a file first.")), 422
     try:
         # The API's own schema and loading: the form gets exactly the API's bounds and field
         # rules (a list over its bound refused by its length), and as few messages.
@@ -133,8 +141,14 @@ def submit():
     except ValidationError as error:
         return render_page(form=form, error=describe_errors(trimmed(error.messages))), 422
     except HouseRulesError as error:  # the rules box, or a profile chosen beside it
-        return render_page(form=form, error=str(error)), 422
+        return render_page(form=form, error=error_text(error)), 422
     return validate_and_render(form, data)
+
+
+# Addresses no route answers (and methods a route does not take) anywhere in the app: the page's
+# own error page, or the API's envelope under /api/ (error_pages.error_page decides).
+bp.app_errorhandler(404)(error_page)
+bp.app_errorhandler(405)(error_page)
 
 
 @bp.errorhandler(Exception)
@@ -147,26 +161,28 @@ def unexpected_error(error):
             return render_page(error=too_large_message(current_app.config.get("MAX_CONTENT_LENGTH"))), 413
         if isinstance(error, ClientDisconnected):  # the body stopped arriving (CLIENT_TIMEOUT)
             return render_page(error=close_stopped_body()), 400
-        return error  # 404, 405...: Flask's own answer is right
+        return error_page(error)  # 404, 405...: said in the page's language
     current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
     try:
         form = read_form()
     except Exception:  # noqa: BLE001 - the body itself may be the problem
         form = None
-    message = "Something went wrong on our side and was logged. Please try again later."
+    message = gettext("Something went wrong on our side and was logged. Please try again later.")
     return render_page(form=form, error=message), 500
 
 
 def too_many_requests(error: HTTPException):
     """The page for a form post over the client's RATELIMIT budget (429), the list kept."""
     seconds = getattr(error, "retry_after", None)  # whole seconds, from check_rate_limit
-    later = f"Try again in {plural(seconds, 'second')}." if seconds else "Try again later."
+    later = (ngettext("Try again in %(num)s second.", "Try again in %(num)s seconds.", seconds) if seconds
+             else gettext("Try again later."))
     try:
         form = read_form()
     except Exception:  # noqa: BLE001 - the body itself may be the problem
         form = None
     headers = {"Retry-After": str(seconds)} if seconds else {}
-    return render_page(form=form, error=f"Too many validations from your address just now. {later}"), 429, headers
+    message = gettext("Too many validations from your address just now. %(later)s", later=later)
+    return render_page(form=form, error=message), 429, headers
 
 
 def validate_and_render(form: dict, data: dict):
@@ -193,21 +209,22 @@ def validate_and_render(form: dict, data: dict):
     except DeckSourceError as error:  # the link's or the site's failure: its status, as the API's
         answer = deck_source_error(error)
         headers = {name: value for name, value in answer.get_headers() if name == "Retry-After"}
-        return render_page(form=form, error=str(error)), answer.code, headers
+        return render_page(form=form, error=error_text(error)), answer.code, headers
     except FieldNotInFormat as error:
         return render_page(form=form, error=field_not_in_format(error)), 422
     except (DecklistError, UnknownFormat, HouseRulesError) as error:
-        return render_page(form=form, error=str(error)), 422
+        return render_page(form=form, error=error_text(error)), 422
     except CardDataUnavailable as error:
         # The same figure the API and /readyz send.
         seconds = card_extension.retry_after(error)
-        message = f"Card data is not loaded yet. Try again in {plural(seconds, 'second')}."
+        message = ngettext("Card data is not loaded yet. Try again in %(num)s second.",
+                           "Card data is not loaded yet. Try again in %(num)s seconds.", seconds)
         response = current_app.make_response((render_page(form=form, error=message), 503))
         response.headers["Retry-After"] = str(seconds)
         return response
     except CardDataError:
         current_app.logger.exception("card data failed while validating from the page")
-        return render_page(form=form, error="Card data could not be read. Try again later."), 503
+        return render_page(form=form, error=gettext("Card data could not be read. Try again later.")), 503
     report = validated.report
     if from_link is not None and from_link.from_site:
         report = deck_urls.declared_on_site(report, from_link.deck)
@@ -244,7 +261,7 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         site=site,
         site_label=deck_urls.LABELS.get(site.site, "") if site else "",
         counts=severity_counts(report.violations) if report else {},
-        color_names=COLOR_NAMES,
+        color_names=texts.color_names(),
         scryfall_url=responses.scryfall_search_url,
         card_data=card_data_metadata(),
         max_name=schemas.MAX_NAME_LENGTH,
@@ -255,14 +272,59 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         deckfile_accept=DECKFILE_ACCEPT,
         house_profiles=profiles_in(current_app.extensions).listing(),  # the profile menu
         verdict=verdict(report) if report else None,
+        said=Said(message_renderer(translated)),
+        **page_language(),
         **charts.page_context(report),  # the deck overview and the card previews
     )
 
 
+def page_language() -> dict:
+    """The page's language for the template: <html lang>, the menu, app.js's texts and the
+    helpers that name things in it."""
+    return {"page_language": texts.language(), "language_menu": texts.language_menu(),
+            "script_texts": script_texts(), "role": texts.role, "type_name": texts.type_name}
+
+
+def message_renderer(translated=()):
+    """How violation and bracket-reason messages are written on the page: the page's language.
+    Card names inside them stay English here; this is the one place to give the renderer the
+    printed names of the page's language (edh_service.i18n.app.renderer(names)) once the
+    names table offers them (`translated`: the names the list wrote, pipeline.Translated)."""
+    return renderer()
+
+
+def error_text(error: Exception) -> str:
+    """An error's message in the page's language: its `text` (validator.messages.Text) when it
+    carries one, else its own words."""
+    text = getattr(error, "text", None)
+    return text.render(message_renderer()) if isinstance(text, Text) else str(error)
+
+
+class Said:
+    """A violation's or bracket reason's text in the page's language: `text` is a
+    validator.messages.Text, or (not yet converted) a finished English str."""
+
+    def __init__(self, language) -> None:
+        self.language = language
+
+    def __call__(self, item) -> str:
+        text = item.text
+        return text if isinstance(text, str) else text.render(self.language)
+
+
 def verdict(report) -> str:
-    """"Legal", "Not legal", or under house rules "Not legal under Thursday at the store's rules"."""
-    said = "Legal" if report.valid else "Not legal"
-    return f"{said} under {report.house_rules.rules}" if report.house_rules is not None else said
+    """"Legal", "Not legal", or under house rules "Not legal under Thursday at the store's rules"
+    (validator.formats.HouseRules.rules' English possessive, each a whole sentence)."""
+    rules = report.house_rules
+    if rules is None:
+        return gettext("Legal") if report.valid else gettext("Not legal")
+    if not rules.name:
+        return gettext("Legal under the house rules") if report.valid else gettext("Not legal under the house rules")
+    if rules.name.endswith("s"):
+        return (gettext("Legal under %(name)s' rules", name=rules.name) if report.valid
+                else gettext("Not legal under %(name)s' rules", name=rules.name))
+    return (gettext("Legal under %(name)s's rules", name=rules.name) if report.valid
+            else gettext("Not legal under %(name)s's rules", name=rules.name))
 
 
 def card_data_metadata():
@@ -280,7 +342,7 @@ def listing(text: str, violations, translated=()) -> list[Line]:
     english: dict[int, list[tuple[str, str]]] = defaultdict(list)
     for _, card, lang, numbers in translated:
         for number in numbers:
-            english[number].append((card, LANGUAGE_NAMES.get(lang, lang)))
+            english[number].append((card, texts.printed_language(lang)))
     return [
         Line(number, content, *marks.get(number, (None, ())), tuple(english.get(number, ())))
         for number, content in enumerate(display_lines(text), start=1)
@@ -328,21 +390,17 @@ def isolate_names(message: str, names) -> str:
     return message
 
 
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")  # not the locale's
-
-
 @bp.app_template_filter("readable_date")
 def readable_date(stamp: str) -> str:
-    """An ISO 8601 timestamp as a person reads it, in UTC: "2026-11-30T10:04:21+00:00" ->
-    "30 Nov 2026, 10:04 UTC" (the template keeps the ISO one in <time datetime>); a stamp
-    that is no timestamp as it stands."""
-    try:
-        moment = datetime.fromisoformat(stamp)
-    except (TypeError, ValueError):
-        return stamp
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(timezone.utc)
-    return f"{moment.day} {MONTHS[moment.month - 1]} {moment.year}, {moment:%H:%M} UTC"
+    """An ISO 8601 timestamp as a person reads it, in UTC, in the page's language
+    (texts.readable_date: "30 Nov 2026, 10:04 UTC")."""
+    return texts.readable_date(stamp)
+
+
+@bp.app_template_filter("number")
+def number(n: int) -> str:
+    """A number the page's language's way (Babel)."""
+    return texts.number(n)
 
 
 def too_large_message(limit: int | None) -> str:
@@ -350,7 +408,7 @@ def too_large_message(limit: int | None) -> str:
     werkzeug refused for its number of form parts (MAX_FORM_PARTS), that."""
     length = request.content_length
     if limit and length is not None and length <= limit:
-        return f"The form has too many fields (at most {request.max_form_parts})."
+        return gettext("The form has too many fields (at most %(count)s).", count=texts.number(request.max_form_parts))
     if not limit:
-        return "The submission is too large."
-    return f"The submission is too large (the limit is {limit // 1024} KiB)."
+        return gettext("The submission is too large.")
+    return gettext("The submission is too large (the limit is %(size)s KiB).", size=texts.number(limit // 1024))

@@ -7,6 +7,7 @@ from validator.assemble import assemble
 from validator.deck import Entry
 from validator.decklist import Decklist, Designation, ListEntry, Section
 from validator.engine import check
+from validator.messages import msg
 from validator.violations import Code, Severity, Violation
 
 VAULT = card("Lim-Dûl's Vault", "Instant", identity="UB", cost="{U}{B}")
@@ -212,7 +213,7 @@ def test_command_zone_quantity_is_not_also_singleton(rows, expected):
 
 @pytest.mark.parametrize("commanders", [["Atraxa"], ["Sol Ring"]])
 def test_a_guess_is_no_warning_when_the_request_names_the_commanders(commanders):
-    inferred = Violation(Code.COMMANDER_INFERRED, "No commander was marked; Atraxa taken as commander.",
+    inferred = Violation(Code.COMMANDER_INFERRED, msg("No commander was marked; Atraxa taken as commander."),
                          Severity.WARNING, cards=("Atraxa",), lines=(2,))
     decklist = Decklist((ListEntry("Forest", 99, 1), ListEntry("Atraxa", 1, 2, C)), problems=(inferred,))
     assert Code.COMMANDER_INFERRED not in [v.code for v in check(decklist, CARDS, designation=Designation.of(commanders)).violations]
@@ -226,8 +227,8 @@ def test_check_warnings_alone_keep_the_deck_valid():
 
 
 def test_inferred_warning_says_which_side_zone_card_became_the_companion():
-    inferred = Violation(Code.COMMANDER_INFERRED, "No commander was marked; Atraxa and Gyruda taken as commander "
-                         "from the final block.", Severity.WARNING, cards=("Atraxa", "Gyruda"), lines=(2, 3))
+    inferred = Violation(Code.COMMANDER_INFERRED, msg("No commander was marked; Atraxa and Gyruda taken as commander "
+                                                      "from the final block."), Severity.WARNING, cards=("Atraxa", "Gyruda"), lines=(2, 3))
     decklist = Decklist((ListEntry("Forest", 98, 1, M), ListEntry("Atraxa", 1, 2, C), ListEntry("Gyruda", 1, 3, C)),
                         problems=(inferred,))
     report = check(decklist, PAIR_CARDS)

@@ -91,14 +91,14 @@ def test_commander_eligibility(commander, eligible):
 
 
 def test_vanilla_planeswalker_message_says_exactly_why():
-    assert commander_eligibility(NISSA) == (
+    assert commander_eligibility(NISSA).english() == (
         'Nissa, Who Shakes the World is a planeswalker without "can be your commander", '
         "so it can't be your commander."
     )
 
 
 def test_land_front_dfc_message_names_the_front_face():
-    assert "front face is a Land" in commander_eligibility(WESTVALE)
+    assert "front face is a Land" in commander_eligibility(WESTVALE).english()
 
 
 def found(d, rules=COMMANDER_RULES):

@@ -178,7 +178,7 @@ def test_cockatrice_comment_lines_are_one_marker_and_the_banner_is_inside_it():
     warning = violation(report, Code.COMMANDER_INFERRED)
     assert "the deck comment (CDR: Kraum, Ludevic's Opus; CDR: Vial Smasher the Fierce)" in warning.message
     assert (warning.cards, warning.lines) == (PARTNERS, (9, 10))
-    assert [c.source for c in decklist.candidates] == [
+    assert [c.source.english() for c in decklist.candidates] == [
         "the deck comment (CDR: Kraum, Ludevic's Opus; CDR: Vial Smasher the Fierce)", "the deck's banner card"]
 
 

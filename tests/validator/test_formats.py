@@ -358,7 +358,7 @@ def test_lutri_is_banned_as_companion_where_the_format_says(fmt, banned):
 def test_yorion_reads_the_formats_minimum():
     found = [v for v in validate(fill(everywhere(ROWAN), size=60, signature_spells=[BOLT], game_format=OATHBREAKER,
                                       companion=everywhere(YORION))) if v.code == "companion_condition"]
-    assert "at least 80 cards" in found[0].message and "an Oathbreaker deck of exactly 60" in found[0].message
+    assert "at least 80 cards" in found[0].message and "a deck of exactly 60 cards in Oathbreaker" in found[0].message
 
 
 # --- brackets: Commander only ------------------------------------------------------------------
@@ -433,7 +433,7 @@ def test_an_oathbreaker_first_block_of_planeswalker_and_instant_is_oathbreaker_a
     assert inferred.code == "commander_inferred" and inferred.lines == (1, 2)
     assert inferred.message == (f"No oathbreaker was marked; {rowan.name} taken as oathbreaker and Lightning Bolt as "
                                 "its signature spell from the first block, before a blank line (a commander-first "
-                                "list): it can be an oathbreaker, and the deck then has 60 cards.")
+                                "list). It can be an oathbreaker. The deck then has 60 cards.")
     assert check(decklist, cards).commanders == ()  # nothing in Commander: no pair, 60 cards
 
 

@@ -59,7 +59,7 @@ def test_a_house_ban_of_a_commanders_partner():
     violations = validate(deck)
     assert found(violations, *HOUSE) == [("house_banned", "error", (TYMNA.name,))]
     [banned] = [v for v in violations if v.code == "house_banned"]
-    assert banned.message == "Tymna the Weaver is banned under Thursday at the store's rules."
+    assert banned.message == "Tymna the Weaver is banned under the house rules (Thursday at the store)."
     assert banned.lines == deck.commanders[1].lines  # the partner's own line
     assert [v.code for v in violations] == ["house_banned"]  # the pair itself is fine
 
@@ -91,7 +91,7 @@ def test_banned_as_commander_is_for_the_command_zone_only(where, expected):
     assert found(violations, *HOUSE) == expected
     if expected:
         message = next(v for v in violations if v.code == "house_banned_as_commander").message
-        assert message == "Edgar Markov is banned as a commander under Cube night's rules (it is legal in the deck)."
+        assert message == "Edgar Markov is banned as a commander under the house rules (Cube night); it is legal in the deck."
 
 
 def test_banned_outright_and_as_commander_is_house_banned_alone():
@@ -106,7 +106,7 @@ def test_banned_as_commander_says_the_formats_word_for_it():
     deck = full_deck(walker, main={}, size=60, signature_spells=[spell], game_format=OATHBREAKER)
     violations = validate(replace(deck, house_rules=house))
     assert [v.message for v in violations if v.code == "house_banned_as_commander"] == [
-        "Teferi, Master of Time is banned as an oathbreaker under the house rules (it is legal in the deck)."]
+        "Teferi, Master of Time is banned as an oathbreaker under the house rules; it is legal in the deck."]
 
 
 @pytest.mark.parametrize(("fmt", "card_", "expected"), [
@@ -129,7 +129,7 @@ def test_an_unban_lifts_the_formats_own_ban_only(fmt, card_, expected):
 def test_an_unban_says_what_it_lifted():
     house = HouseRules(unbanned=frozenset({TITAN.name}), name="Thursday at the store")
     [warning] = [v for v in judged(ATRAXA_ALL, main=[TITAN], house=house) if v.code == "house_unbanned"]
-    assert warning.message == "Primeval Titan is banned in Commander, but Thursday at the store's rules allow it."
+    assert warning.message == "Primeval Titan is banned in Commander, but the house rules (Thursday at the store) allow it."
     assert warning.lines and warning.rule is None
 
 
@@ -203,7 +203,7 @@ def test_a_house_max_bracket_is_a_declared_bracket_unless_the_request_declares_o
     assert report.bracket.declared == minimum_declared
     assert [v.code for v in report.violations if v.code.startswith("bracket_")] == codes
     if codes:
-        assert report.violations[0].message.endswith("(Thursday at the store's rules allow bracket 2 at most.)")
+        assert report.violations[0].message.endswith(" The house rules (Thursday at the store) allow bracket 2 at most.")
         assert report.violations[0].cards == (CHANGER.name,) and report.violations[0].lines == (3,)
 
 

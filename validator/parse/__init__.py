@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from validator.decklist import Decklist
+from validator.messages import msg
 from validator.parse.common import (
     MAX_LINE_LENGTH, MAX_LINES, MAX_NAME_LENGTH, Collector, DecklistError, check_size, clean_text, line_feeds, split_lines,
 )
@@ -61,7 +62,8 @@ def parse(text: str, format: str | None = None) -> Decklist:
     unknown format name); every other problem is in the result's `problems`.
     """
     if format is not None and format not in FORMATS:
-        raise DecklistError(f"Unknown decklist format {format!r}; expected one of {', '.join(FORMATS)}.")
+        raise DecklistError(msg("Unknown decklist format {name}; expected one of {keys}.", name=repr(format),
+                                keys=", ".join(FORMATS)))
     text = text.removeprefix("\ufeff")  # a BOM is no character of line 1
     if "\r" in text and "\r\r\n" in text:
         # one line break as split_lines counts it, in XML and JSON too (all of them as LF: a
@@ -84,7 +86,7 @@ def _read(text: str, lines: list[str], format: str | None, collector: Collector)
         if document is not None:
             return read_json(document, text, lines, collector)
         if format == "json":
-            collector.unparsed(1, lines[0], "is not valid JSON")
+            collector.unparsed(1, lines[0], msg("Line {line} is not valid JSON: \"{text}\""))
             collector.account_rest(lines)
             return "json"
     if (cleaned := clean_text(text)) is not text:

@@ -11,6 +11,7 @@ import re
 from typing import Sequence
 
 from validator.decklist import Candidate, Decklist, ListEntry, NamedCommanders, NamedFormat, Section
+from validator.messages import Names, Text, Value, msg
 from validator.violations import Code, Severity, Violation
 
 MAX_LINES = 10_000  # a Commander list is ~100 lines; 100x that is abuse, not a deck
@@ -27,7 +28,12 @@ SNIPPET = 60  # characters of a bad line quoted back in a message
 
 
 class DecklistError(ValueError):
-    """Input the parser refuses outright (too many lines, an unknown format name)."""
+    """Input the parser refuses outright (too many lines, an unknown format name): `text`
+    says why (validator.messages.Text); str() is its English."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+        super().__init__(text.english())
 
 
 # Header words, lower-cased, without a trailing colon or "(N)" count. None means "a
@@ -161,17 +167,15 @@ def check_size(lines: list[str]) -> None:
     break ends the last line; it does not start another)."""
     count = line_count(lines)
     if count > MAX_LINES:
-        raise DecklistError(
-            f"The decklist has {count} lines; at most {MAX_LINES} are accepted."
-        )
+        raise DecklistError(msg("The decklist has {count} lines; at most {most} are accepted.", count=count,
+                                most=MAX_LINES))
 
 
 def check_entries(count: int) -> None:
     """Refuse a document holding over MAX_ENTRIES card entries before they are read."""
     if count > MAX_ENTRIES:
-        raise DecklistError(
-            f"The decklist has {count:,} card entries; at most {MAX_ENTRIES:,} are accepted."
-        )
+        raise DecklistError(msg("The decklist has {count} card entries; at most {most} are accepted.", count=count,
+                                most=MAX_ENTRIES))
 
 
 def check_collections(*collections: object) -> None:
@@ -278,6 +282,10 @@ def _unquoted(name: str) -> str:
     return name
 
 
+NOT_A_CARD_LINE = msg("Line {line} is not a card line: \"{text}\"")
+TOO_LONG = msg("Line {line} is longer than {most} characters: \"{text}\"", most=MAX_LINE_LENGTH)
+
+
 class Collector:
     """Accumulates entries, problems and accounted-for lines while a reader runs."""
 
@@ -305,29 +313,37 @@ class Collector:
 
     def too_long_name(self, line: int, name: str) -> None:
         """A "name" longer than MAX_NAME_LENGTH: refused whole, never cut to a shorter one."""
-        self.unparsed(line, name, f"names a card of {len(name):,} characters (no card name is longer "
-                                  f"than {MAX_NAME_LENGTH}), so it was not read as one")
+        self.unparsed(line, name, msg("Line {line} names a card of {length} characters (no card name is longer than "
+                                      "{most}), so it was not read as one: \"{text}\"", length=len(name),
+                                      most=MAX_NAME_LENGTH))
 
     def invalid_quantity(self, line: int, quantity, name: str) -> None:
         """A quantity of 0, a negative one, or one too large to be a count."""
-        shown = snippet(str(quantity)) if quantity is not None else "none"
+        if quantity is None:
+            text = msg("Line {line}: no valid number of copies of {card} (use 1 to {most}); the line was not counted.",
+                       line=str(line), card=snippet(name), most=MAX_QUANTITY)
+        else:
+            text = msg("Line {line}: {quantity} is not a valid number of copies of {card} (use 1 to {most}); the line "
+                       "was not counted.", line=str(line), quantity=snippet(str(quantity)), card=snippet(name),
+                       most=MAX_QUANTITY)
         self.problems.append(Violation(
             code=Code.INVALID_QUANTITY,
-            text=(f"Line {line}: {shown} is not a valid number of copies of {snippet(name)} "
-                     f"(use 1 to {MAX_QUANTITY}); the line was not counted."),
+            text=text,
             cards=(name,),
             lines=(line,),
         ))
 
-    def unparsed(self, line: int, text: str, why: str = "is not a card line") -> None:
-        """A non-blank line that is no card entry, header or comment in any known syntax."""
+    def unparsed(self, line: int, text: str, why: Text | None = None) -> None:
+        """A non-blank line that is no card entry, header or comment in any known syntax;
+        `why` a sentence with `{line}` and `{text}` (the line's start), given here."""
+        why = NOT_A_CARD_LINE if why is None else why
         self.problems.append(Violation(
             code=Code.UNPARSED_LINE,
-            text=f'Line {line} {clean_text(why)}: "{snippet(text)}"',
+            text=why.given(line=str(line), text=snippet(text)),
             lines=(line,),
         ))
 
-    def take_as_commanders(self, indices: Sequence[int], where: str | None) -> None:
+    def take_as_commanders(self, indices: Sequence[int], where: Value | None) -> None:
         """Move those entries to the command zone; with `where`, a commander_inferred
         warning says which cards and from where."""
         for i in indices:
@@ -335,14 +351,15 @@ class Collector:
         if where is not None:
             names = tuple(self.entries[i].name for i in indices)
             self.warn(Code.COMMANDER_INFERRED,
-                      f"No commander was marked; {' and '.join(names)} taken as commander from {where}.",
+                      msg("No commander was marked; {cards} taken as commander from {where}.", cards=Names(names),
+                          where=where),
                       lines=tuple(self.entries[i].line for i in indices), cards=names)
 
-    def warn(self, code: str, message: str, lines: tuple[int, ...], cards: tuple[str, ...] = ()) -> None:
+    def warn(self, code: str, text: Text, lines: tuple[int, ...], cards: tuple[str, ...] = ()) -> None:
         """A warning about the list as a whole (commander_inferred)."""
-        self.problems.append(Violation(code, message, Severity.WARNING, cards=cards, lines=lines))
+        self.problems.append(Violation(code, text, Severity.WARNING, cards=cards, lines=lines))
 
-    def propose(self, indices, source: str, layout: bool = False) -> None:
+    def propose(self, indices, source: Value, layout: bool = False) -> None:
         """Offer entries as the commander(s) for assemble to judge with the cards (Candidate)."""
         indices = tuple(indices)
         if indices and all(0 <= i < len(self.entries) for i in indices):
@@ -356,17 +373,17 @@ class Collector:
             self.named_commanders = NamedCommanders(readings, line)
         return bool(readings)
 
-    def propose_side_tail(self, indices: list[int], where: str) -> None:
+    def propose_side_tail(self, indices: list[int], where: Value) -> None:
         """Exporters that append the commander(s) after real sideboard cards: the last two,
         then the last one, of a side zone holding three or more. Of two (beside 99 cards:
         side_zone_section), both (commander and companion), or either one alone."""
         if len(indices) > 2:
-            self.propose(indices[-2:], f"the last two cards of {where}")
-            self.propose(indices[-1:], f"the last card of {where}")
+            self.propose(indices[-2:], msg("the last two cards of {where}", where=where))
+            self.propose(indices[-1:], msg("the last card of {where}", where=where))
         elif len(indices) == 2:
-            self.propose(indices, f"the two cards of {where}")
-            self.propose(indices[-1:], f"the last card of {where}")
-            self.propose(indices[:1], f"the first card of {where}")
+            self.propose(indices, msg("the two cards of {where}", where=where))
+            self.propose(indices[-1:], msg("the last card of {where}", where=where))
+            self.propose(indices[:1], msg("the first card of {where}", where=where))
 
     def name_format(self, text, line: int | None = None) -> None:
         """The game format the list names for itself (a site's format field, a `Format:`

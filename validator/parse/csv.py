@@ -13,7 +13,8 @@ from __future__ import annotations
 import csv
 
 from validator.decklist import Section
-from validator.parse.common import MAX_LINE_LENGTH, Collector, heading_section, snippet
+from validator.messages import msg
+from validator.parse.common import MAX_LINE_LENGTH, Collector, clean_text, heading_section, snippet
 from validator.violations import Code
 
 _NAME_COLUMNS = ("name", "card name", "card", "cardname", "card_name")
@@ -71,12 +72,13 @@ def read_csv(lines: list[str], c: Collector) -> str:
     try:
         header = [cell.strip().lower() for cell in next(reader)]
     except (StopIteration, csv.Error):
-        c.unparsed(start + 1, lines[start] if lines else "", "is not a readable CSV header")
+        c.unparsed(start + 1, lines[start] if lines else "", msg("Line {line} is not a readable CSV header: \"{text}\""))
         return "csv"
     c.account(start + 1)
     for n in range(2, reader.line_num + 1):  # an unclosed quote ran the header over these lines
         if lines[offset + n - 1].strip():
-            c.unparsed(offset + n, lines[offset + n - 1], "is inside the CSV header row (is a quote left open?)")
+            c.unparsed(offset + n, lines[offset + n - 1],
+                       msg("Line {line} is inside the CSV header row (is a quote left open?): \"{text}\""))
     columns = _Columns(header)
     assumed: list[tuple[int, str, str]] = []  # (line, quantity as typed, name) counted as one copy
     done = reader.line_num
@@ -87,7 +89,7 @@ def read_csv(lines: list[str], c: Collector) -> str:
             break
         except csv.Error as error:
             c.unparsed(offset + reader.line_num, lines[offset + reader.line_num - 1],
-                       f"is not readable CSV ({error})")
+                       msg("Line {line} is not readable CSV ({error}): \"{text}\"", error=clean_text(str(error))))
             row = None
         # a quoted field may span lines: the record's earlier lines belong to it
         c.accounted.extend(offset + n for n in range(done + 1, reader.line_num) if lines[offset + n - 1].strip())
@@ -133,7 +135,7 @@ def _csv_row(row: list[str], columns: _Columns, line: int, lines: list[str], c: 
 
     name = cell(columns.name)
     if not name:
-        c.unparsed(line, lines[line - 1], "is a CSV row without a card name")
+        c.unparsed(line, lines[line - 1], msg("Line {line} is a CSV row without a card name: \"{text}\""))
         return
     quantity = cell(columns.quantity) if columns.quantity is not None else "1"
     if not quantity.lstrip("-").isdigit():  # NULL, empty, "n/a": a row is at least one copy
@@ -163,9 +165,17 @@ def _warn_assumed(assumed: list[tuple[int, str, str]], c: Collector) -> None:
     """quantity_assumed: the rows whose quantity is no number, each counted as one copy."""
     shown = sorted({repr(snippet(quantity)) if quantity else "empty" for _, quantity, _ in assumed})
     lines = tuple(line for line, _, _ in assumed)
-    where = f"Line {lines[0]}" if len(lines) == 1 else f"Lines {', '.join(map(str, lines[:10]))}" + (
-        f" and {len(lines) - 10} more" if len(lines) > 10 else "")
+    quantities = ", ".join(shown[:5])
+    if len(lines) == 1:
+        text = msg("Line {line}: the quantity ({quantities}) is not a number, so one copy was counted for the row.",
+                   line=str(lines[0]), quantities=quantities)
+    elif len(lines) <= 10:
+        text = msg("Lines {lines}: the quantity ({quantities}) is not a number, so one copy was counted for each row.",
+                   lines=", ".join(map(str, lines)), quantities=quantities)
+    else:
+        text = msg("Lines {lines} and {more} more: the quantity ({quantities}) is not a number, so one copy was "
+                   "counted for each row.", lines=", ".join(map(str, lines[:10])), more=len(lines) - 10,
+                   quantities=quantities)
     c.warn(Code.QUANTITY_ASSUMED,
-           f"{where}: the quantity ({', '.join(shown[:5])}) is not a number, so one copy was counted "
-           f"{'for the row' if len(lines) == 1 else 'for each row'}.",
+           text,
            lines=lines, cards=tuple(sorted({snippet(name) for _, _, name in assumed})))

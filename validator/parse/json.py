@@ -18,6 +18,7 @@ from collections import deque
 from typing import Callable
 
 from validator.decklist import Section
+from validator.messages import msg
 from validator.parse.common import Collector, DecklistError, check_collections, check_entries, clean_text, heading_section
 from validator.parse.json_lines import LineFinder
 from validator.parse.sites import SITE_ERRORS, archidekt_format, site_cards
@@ -59,16 +60,19 @@ def read_json(document, text: str, lines: list[str], c: Collector) -> str:
     """Read a decoded site export; returns the format name it was read as."""
     site, reader = _site_of(document)
     if reader is None:
-        c.unparsed(1, lines[0] if lines else "", "is JSON, but not a deck export this service reads "
-                   "(Moxfield, Archidekt, Aetherhub, MTGJSON, TappedOut, TCGplayer, arrays of card names, "
-                   "a cards array or a cards string)")
+        c.unparsed(1, lines[0] if lines else "", msg("Line {line} is JSON, but not a deck export this service reads "
+                                                     "(Moxfield, Archidekt, Aetherhub, MTGJSON, TappedOut, TCGplayer, "
+                                                     "arrays of card names, a cards array or a cards string): "
+                                                     "\"{text}\""))
     else:
         try:
             cards = reader(document)
         except DecklistError:
             raise  # a ValueError, but a refusal of the whole list, not a misread site
         except SITE_ERRORS as error:
-            c.unparsed(1, lines[0] if lines else "", f"looks like a {site} export but could not be read ({type(error).__name__}: {error})")
+            c.unparsed(1, lines[0] if lines else "", msg("Line {line} looks like a {site} export but could not be read "
+                                                         "({error}): \"{text}\"", site=site,
+                                                         error=clean_text(f"{type(error).__name__}: {error}")))
         else:
             check_entries(len(cards))
             _add_all(cards, text, c, site in _GENERIC_SHAPES)
@@ -85,9 +89,11 @@ def _add_all(cards: list[_Card], text: str, c: Collector, generic: bool = False)
         name = clean_text(card.name.strip()) if isinstance(card.name, str) else ""
         line = line_of(name, card.name, card.source)
         if not name:
-            why = "holds a card without a name"
             if card.source_id is not None:
-                why += f" (id {card.source_id!r}: a numeric id alone cannot be resolved to a card)"
+                why = msg("Line {line} holds a card without a name (id {id}: a numeric id alone cannot be resolved to "
+                          "a card): \"{text}\"", id=clean_text(repr(card.source_id)))
+            else:
+                why = msg("Line {line} holds a card without a name: \"{text}\"")
             c.unparsed(line, repr(card.name), why)
             continue
         hints = {"foil": bool(card.foil)}

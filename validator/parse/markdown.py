@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
+from validator.messages import Value, msg, nmsg
 from validator.parse.common import (
     COMMANDER_LABEL, HEADERS, MAX_LINE_LENGTH, Collector, heading_word,
 )
@@ -114,11 +115,11 @@ def read_markdown(lines: list[str], plan: Plan, c: Collector) -> str:
         read = read[1:]  # blank lines before the list start no block of it
     read_text(lines, c, None, numbered=read)
     if plan.outside:
-        count = len(plan.outside)
         c.warn(Code.UNREAD_LINES,
-               f"{count} {'line' if count == 1 else 'lines'} of this Markdown document outside its decklist "
-               f"{'was' if count == 1 else 'were'} not read as cards (prose, not a list): "
-               f"{'line' if count == 1 else 'lines'} {_ranges(plan.outside)}.",
+               nmsg("{n} line of this Markdown document outside its decklist was not read as cards (prose, not a "
+                    "list): line {lines}.",
+                    "{n} lines of this Markdown document outside its decklist were not read as cards (prose, not a "
+                    "list): lines {lines}.", len(plan.outside), lines=_ranges(plan.outside)),
                lines=tuple(plan.outside))
     return "markdown"
 
@@ -296,7 +297,7 @@ def _flow_list(value: str) -> list[str]:
     return [value]
 
 
-def _ranges(numbers: list[int]) -> str:
+def _ranges(numbers: list[int]) -> Value:
     """`1-3, 5, 9-12`: sorted line numbers as ranges (the first MAX_SHOWN_RANGES of them)."""
     ranges: list[list[int]] = []
     for number in numbers:
@@ -304,7 +305,7 @@ def _ranges(numbers: list[int]) -> str:
             ranges[-1][1] = number
         else:
             ranges.append([number, number])
-    shown = [f"{a}-{b}" if b > a else str(a) for a, b in ranges[:MAX_SHOWN_RANGES]]
+    shown = ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in ranges[:MAX_SHOWN_RANGES])
     if len(ranges) > MAX_SHOWN_RANGES:
-        shown.append(f"and {len(ranges) - MAX_SHOWN_RANGES} more ranges")
-    return ", ".join(shown)
+        return msg("{ranges} and {more} more ranges", ranges=shown, more=len(ranges) - MAX_SHOWN_RANGES)
+    return shown

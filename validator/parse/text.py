@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 
+from validator.card_facts import LAND_TYPES
 from validator.decklist import ListEntry, Section
-from validator.memo import CharacterMemo
+from validator.messages import msg
+from validator.parse.memo import CharacterMemo
 from validator.parse.common import (
-    COMMANDER_LABEL, HEADERS, MAX_LINE_LENGTH, MAX_NAME_LENGTH, Collector, deck_cards, heading_word, side_zone_section,
+    COMMANDER_LABEL, HEADERS, MAX_LINE_LENGTH, MAX_NAME_LENGTH, TOO_LONG, Collector, deck_cards, heading_word, side_zone_section,
 )
 from validator.parse.decorations import FORGE_PRINTING, peel
 
@@ -191,7 +193,7 @@ def _read_line(line: str, number: int, state: _State, c: Collector) -> None:
         state.seen.add("xmage")
         c.account(number)
     elif len(line) > MAX_LINE_LENGTH:
-        c.unparsed(number, line, f"is longer than {MAX_LINE_LENGTH} characters")
+        c.unparsed(number, line, TOO_LONG)
     elif line.startswith(("//", "#")):
         # `//Sideboard`, `# Commander` (deckstats and others): a header written as a comment
         comment = line.lstrip("/#").strip()
@@ -302,7 +304,7 @@ def _read_inline_or_card(line: str, number: int, state: _State, c: Collector) ->
 def _read_card(line: str, number: int, section: Section, state: _State, c: Collector) -> None:
     """One card line in any dialect, or an unparsed_line when it names nothing."""
     if len(line) > MAX_LINE_LENGTH:
-        c.unparsed(number, line, f"is longer than {MAX_LINE_LENGTH} characters")
+        c.unparsed(number, line, TOO_LONG)
         return
     match = _QUANTITY.match(line)
     quantity = (match[1] or match[2]) if match else None
@@ -321,8 +323,8 @@ def _read_card(line: str, number: int, section: Section, state: _State, c: Colle
     if quantity is None and name[-1:].isdigit() and (trailing := _TRAILING_QUANTITY.search(name)):
         quantity, name = trailing[1], name[: trailing.start()].rstrip()
     if not _is_name(name):
-        why = "has a quantity but no card name" if quantity and not name else "is not a card line"
-        c.unparsed(number, line, why)
+        c.unparsed(number, line, msg("Line {line} has a quantity but no card name: \"{text}\"") if quantity and not name
+                   else None)
         return
     c.add(name, quantity if quantity is not None else 1, number, section, **hints)
 
@@ -342,11 +344,11 @@ def _settle_side_zone(state: _State, c: Collector, xmage: bool) -> None:
     main = deck_cards(e for i, e in enumerate(c.entries) if i not in side)
     section = side_zone_section(len(side), main, command_zone=xmage)
     if section is not Section.COMMANDER:
-        c.propose_side_tail(state.side, "the SB: (sideboard) lines")
+        c.propose_side_tail(state.side, msg("the SB: (sideboard) lines"))
         return
     # XMage writes its command zone this way (nothing to say); elsewhere SB: means sideboard
     c.take_as_commanders(state.side, None if xmage else
-                         "the SB: (sideboard) lines, the Commander convention of MTGO and Cockatrice")
+                         msg("the SB: (sideboard) lines, the Commander convention of MTGO and Cockatrice"))
 
 
 def _infer_from_last_block(state: _State, c: Collector) -> None:
@@ -360,7 +362,7 @@ def _infer_from_last_block(state: _State, c: Collector) -> None:
         return
     if any(c.entries[i].quantity != 1 for i in last):
         return
-    c.take_as_commanders(last, "the final block after a blank line (MTGO/MTGGoldfish convention)")
+    c.take_as_commanders(last, msg("the final block after a blank line (MTGO/MTGGoldfish convention)"))
 
 
 def _propose_blocks(state: _State, c: Collector) -> None:
@@ -372,15 +374,16 @@ def _propose_blocks(state: _State, c: Collector) -> None:
         end, marked, problems = state.first_block
         if not marked and not problems and end <= 2 and len(entries) > end \
                 and all(entries[i].section is Section.MAIN for i in range(end)):
-            c.propose(range(end), "the first block, before a blank line (a commander-first list)", layout=True)
+            c.propose(range(end), msg("the first block, before a blank line (a commander-first list)"), layout=True)
     first_entry, first_problem = state.blocks[-1]
     last = range(first_entry, len(entries))
     if state.side_block is not None and state.side_block < len(state.blocks) and 1 <= len(last) <= 2 \
             and len(c.problems) == first_problem and all(entries[i].section is Section.SIDEBOARD for i in last):
-        c.propose(last, "the final block after the sideboard (the layout of Moxfield's MTGO download)", layout=True)
+        c.propose(last, msg("the final block after the sideboard (the layout of Moxfield's MTGO download)"),
+                  layout=True)
     if state.side_block is not None and state.side_block == len(state.blocks) and 1 <= len(last) <= 2 \
             and len(c.problems) == first_problem and all(entries[i].section is Section.SIDEBOARD for i in last):
-        c.propose(last, "a sideboard holding only them, at the end of the list")
+        c.propose(last, msg("a sideboard holding only them, at the end of the list"))
 
 
 def _settle_totals(totals: list[tuple[str, int, int]], c: Collector) -> None:
@@ -394,7 +397,9 @@ def _settle_totals(totals: list[tuple[str, int, int]], c: Collector) -> None:
     for name, total, line in totals:
         have = listed.get(name.lower(), 0)
         if total < have:
-            c.unparsed(line, f"{name}: {total}", f"gives {total} {name} in all, but the list above has {have}")
+            c.unparsed(line, f"{name}: {total}", msg("Line {line} gives {total} {land} in all, but the list above has "
+                                                     "{have}: \"{text}\"", total=total, land=LAND_TYPES.get(name, name),
+                                                     have=have))
         elif total == have:
             c.account(line)
         else:

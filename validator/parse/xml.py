@@ -18,9 +18,10 @@ import defusedxml
 import defusedxml.sax
 
 from validator.decklist import Section
+from validator.messages import Text, msg
 from validator.parse.common import (
     MAX_ENTRIES, MAX_LINE_LENGTH, MAX_NAME_LENGTH, MAX_NAMED, Collector, DecklistError, check_entries, deck_cards,
-    side_zone_section, snippet,
+    clean_text, side_zone_section, snippet,
 )
 
 # Every pattern here is linear whatever the input (issue 19): no two quantifiers that can
@@ -96,18 +97,20 @@ def read_xml(text: str, lines: list[str], collector: Collector, format: str) -> 
     for a document of over MAX_XML_TAGS tags or MAX_ENTRIES card elements."""
     tags = text.count("<")
     if tags > MAX_XML_TAGS:
-        raise DecklistError(f"The XML document has {tags:,} tags; at most {MAX_XML_TAGS:,} are accepted.")
+        raise DecklistError(msg("The XML document has {count} tags; at most {most} are accepted.", count=tags,
+                                most=MAX_XML_TAGS))
     handler = _Elements()
     try:
         _parse(text, handler)
     except xml.sax.SAXParseException as error:
         _salvage(lines, collector, error.getLineNumber(),
-                 f"the XML is not well-formed: {error.getMessage()} at line {error.getLineNumber()}")
+                 msg("the XML is not well-formed: {error} at line {at}", error=clean_text(str(error.getMessage())),
+                     at=str(error.getLineNumber())))
         return format
     except (defusedxml.DefusedXmlException, ValueError) as error:
         # entity declarations and external references are refused outright
-        _salvage(lines, collector, 1, f"the document declares XML entities or external references, "
-                 f"which are refused ({type(error).__name__})")
+        _salvage(lines, collector, 1, msg("the document declares XML entities or external references, which are "
+                                          "refused ({error})", error=type(error).__name__))
         return format
     check_entries(sum(1 for element in handler.found if element[0] in ("Cards", "card")))
     if handler.root == "cockatrice_deck":
@@ -130,7 +133,7 @@ def _mtgo(elements: list[list], c: Collector) -> None:
             side.append((attrs.get("Name"), attrs, line))
         else:
             _add(c, attrs.get("Name"), attrs.get("Quantity"), line, Section.MAIN, attrs)
-    _add_side_zone(c, side, "Quantity", "the sideboard (Sideboard=\"true\")", _DeckCount(c))
+    _add_side_zone(c, side, "Quantity", msg("the sideboard (Sideboard=\"true\")"), _DeckCount(c))
 
 
 class _DeckCount:
@@ -149,7 +152,7 @@ class _DeckCount:
         return self.total
 
 
-def _add_side_zone(c: Collector, cards: list[tuple], quantity: str, where: str, deck: _DeckCount) -> None:
+def _add_side_zone(c: Collector, cards: list[tuple], quantity: str, where: Text, deck: _DeckCount) -> None:
     """A side zone: the command zone when it holds 1-2 cards; with more, its last one or two
     cards are offered as the commander(s) (exporters that append them there)."""
     section = side_zone_section(len(cards), deck())
@@ -189,7 +192,7 @@ def _cockatrice(elements: list[list], c: Collector) -> None:
     for zone, cards in cards_by_zone.items():
         section = _ZONES.get(zone)
         if section is None:
-            _add_side_zone(c, cards, "number", f"the {snippet(zone)!r} zone", deck)
+            _add_side_zone(c, cards, "number", msg("the {zone} zone", zone=repr(snippet(zone))), deck)
             continue
         for name, attrs, line in cards:
             before = len(c.entries)
@@ -207,11 +210,11 @@ def _cockatrice(elements: list[list], c: Collector) -> None:
         found = sorted({i for names in dict.fromkeys(names for names, _ in comments)
                         for i in _named_entries(by_name, names)})
         if 1 <= len(found) <= 2:
-            c.propose(found, f"the deck comment ({'; '.join(shown for _, shown in comments)[:60]})")
+            c.propose(found, msg("the deck comment ({comment})", comment='; '.join(shown for _, shown in comments)[:60]))
         for names in dict.fromkeys(banners):
             found = _named_entries(by_name, names)
             if 1 <= len(found) <= 2:
-                c.propose(found, "the deck's banner card")
+                c.propose(found, msg("the deck's banner card"))
 
 
 def _comment_commanders(comment: str) -> list[tuple[str, str]]:
@@ -254,7 +257,8 @@ def _add(c: Collector, name, quantity, line: int, section: Section, attrs: dict)
     name = (name or "").strip()
     if not name:
         c.unparsed(line, f"<card {' '.join(f'{k}={v!r}' for k, v in attrs.items())}>",
-                   "is a card element without a name (resolving by catalog id is not supported)")
+                   msg("Line {line} is a card element without a name (resolving by catalog id is not supported): "
+                       "\"{text}\""))
         return
     if len(name) > MAX_NAME_LENGTH:  # before any pattern looks at it
         c.too_long_name(line, name)
@@ -270,7 +274,7 @@ def _add(c: Collector, name, quantity, line: int, section: Section, attrs: dict)
     c.add(name, (quantity or "1").strip(), line, section, **hints)
 
 
-def _salvage(lines: list[str], c: Collector, error_line: int, why: str) -> None:
+def _salvage(lines: list[str], c: Collector, error_line: int, why: Text) -> None:
     """Not well-formed (or refused) XML: read each line that is still a card element on its
     own, account for pure markup, and report the rest, each saying why. A line over
     MAX_LINE_LENGTH is reported unread, as in a text list."""
@@ -282,7 +286,8 @@ def _salvage(lines: list[str], c: Collector, error_line: int, why: str) -> None:
         if not line:
             continue
         if len(line) > MAX_LINE_LENGTH:
-            c.unparsed(number, line, f"is longer than {MAX_LINE_LENGTH} characters ({why})")
+            c.unparsed(number, line, msg("Line {line} is longer than {most} characters ({why}): \"{text}\"",
+                                         most=MAX_LINE_LENGTH, why=why))
             continue
         element = _CARD_ELEMENT.fullmatch(line)
         attrs = _attributes(element[2]) if element else None
@@ -296,12 +301,13 @@ def _salvage(lines: list[str], c: Collector, error_line: int, why: str) -> None:
             zone = (_ZONE.search(line) or (None, zone))[1].lower()
             c.account(number)
         else:
-            c.unparsed(number, line, f"is not a card element ({why})")
+            c.unparsed(number, line, msg("Line {line} is not a card element ({why}): \"{text}\"", why=why))
     section = side_zone_section(len(side), deck_cards(c.entries))  # one section for the zone, as in _add_side_zone
     for name, attrs, number in side:
         _add(c, name, attrs.get("Quantity") or attrs.get("number"), number, section, attrs)
     if len(c.problems) == before:  # every line read: still say the document is broken
-        c.unparsed(error_line, lines[error_line - 1] if 0 < error_line <= len(lines) else "", f"is where {why}")
+        c.unparsed(error_line, lines[error_line - 1] if 0 < error_line <= len(lines) else "",
+                   msg("Line {line} is where {why}: \"{text}\"", why=why))
 
 
 _ENTITY = re.compile(r"&(#\d{1,7}|#x[0-9A-Fa-f]{1,6}|amp|lt|gt|quot|apos);")

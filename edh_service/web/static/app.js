@@ -5,21 +5,50 @@
  * /api/v1/validate and the verdict is rendered without a reload, and clicking a
  * violation highlights its lines. Every piece of data goes into the page through
  * textContent or attributes, never innerHTML: names and lines are the user's text.
+ *
+ * Every word it writes is the server's, in the page's language: <body data-texts> holds them
+ * (web/script_texts.py), as catalog templates with %(name)s placeholders; plural texts by
+ * CLDR plural category, picked with Intl.PluralRules.
  */
 "use strict";
 
 (function () {
-  const COLOR_NAMES = { W: "White", U: "Blue", B: "Black", R: "Red", G: "Green", C: "Colorless" };
-  /* card_data.printed_names.LANGUAGE_NAMES */
-  const LANGUAGE_NAMES = {
-    es: "Spanish", fr: "French", de: "German", it: "Italian", pt: "Portuguese", ja: "Japanese",
-    ko: "Korean", ru: "Russian", zhs: "Simplified Chinese", zht: "Traditional Chinese", he: "Hebrew",
-    la: "Latin", grc: "Ancient Greek", ar: "Arabic", sa: "Sanskrit", ph: "Phyrexian",
-  };
+  const T = JSON.parse((document.body && document.body.dataset.texts) || "{}");
+  if (!T.plural) return;  // no texts: the plain form still works
+  const LANG = T.lang || document.documentElement.lang || "en";
+  const PLURAL_RULES = new Intl.PluralRules(LANG);
+  const COLOR_NAMES = T.colors;  // validator.overview.COLOR_NAMES, in the page's language
+  const LANGUAGE_NAMES = T.languages;  // the languages card names are printed in (Scryfall's codes)
   /* The codes whose cards are names as written (no card to link to). */
   const TYPED_CODES = ["unknown_card", "ambiguous_card"];
-  /* validator.brackets.BRACKET_NAMES */
-  const BRACKET_NAMES = { 1: "Exhibition", 2: "Core", 3: "Upgraded", 4: "Optimized", 5: "cEDH" };
+  const BRACKET_NAMES = T.brackets;  // validator.brackets.BRACKET_NAMES
+
+  /* A catalog template filled: %(name)s by its value, %% as %. */
+  function fmt(template, values) {
+    return template.replace(/%(?:\((\w+)\)s|%)/g, (all, name) => (name === undefined ? "%" : String(values[name])));
+  }
+
+  /* The same, for values that are nodes (a link, a <strong>): the pieces to append, in order. */
+  function fmtNodes(template, values) {
+    const out = [];
+    let last = 0;
+    template.replace(/%(?:\((\w+)\)s|%)/g, (all, name, offset) => {
+      out.push(template.slice(last, offset));
+      out.push(name === undefined ? "%" : values[name]);
+      last = offset + all.length;
+      return all;
+    });
+    out.push(template.slice(last));
+    return out.filter((part) => part !== "");
+  }
+
+  /* A plural text for n (its %(num)s is n), the language's plural rules choosing the form. */
+  function plural(key, n, values) {
+    const forms = T.plural[key];
+    return fmt(forms[PLURAL_RULES.select(n)] || forms.other, { ...(values || {}), num: String(n) });
+  }
+
+  const typeName = (kind) => (Object.prototype.hasOwnProperty.call(T.types, kind) ? T.types[kind] : kind);
   /* edh_service.house_rules.TEXT_KEYS: the "your table's rules" box's line keys */
   const HOUSE_KEYS = { name: "name", banned: "banned", "banned as commander": "banned_as_commander",
     unbanned: "unbanned", "max bracket": "max_bracket" };
@@ -48,8 +77,6 @@
     return node;
   }
 
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
   /* Same query as schemas.scryfall_search_url: an exact-name Scryfall search, a link only;
    * a name with a double quote (which would end `!"..."`) as an anchored regex on the name. */
   function scryfallUrl(name) {
@@ -77,7 +104,7 @@
 
   function cardLink(name) {
     const link = el("a", { class: "card", href: scryfallUrl(name), rel: "noopener noreferrer", target: "_blank" },
-      name, el("span", { class: "visually-hidden", text: " (opens Scryfall in a new tab)" }));
+      name, el("span", { class: "visually-hidden", text: ` ${T.opens_scryfall}` }));
     const image = Object.prototype.hasOwnProperty.call(images, name) ? images[name] : "";
     if (!image || !image.startsWith(PREVIEW.host)) return link;
     // As templates/_preview.html: shown on hover or focus by CSS, hidden from screen readers.
@@ -129,10 +156,10 @@
       // Strip a UTF-8 byte-order mark, as the server does for uploads.
       textarea.value = decodeFile(reader.result).replace(/^\uFEFF/, "");
       if (fileInput) fileInput.value = "";  // the text is in the textarea now; don't post it twice
-      status.textContent = `Loaded ${file.name} (${plural(textarea.value.split(/\r\r\n|\r\n|\r|\n/).length, "line")}).`;
+      status.textContent = plural("loaded", textarea.value.split(/\r\r\n|\r\n|\r|\n/).length, { file: file.name });
       textarea.focus();
     });
-    reader.addEventListener("error", () => { status.textContent = `Could not read ${file.name}.`; });
+    reader.addEventListener("error", () => { status.textContent = fmt(T.could_not_read, { file: file.name }); });
     reader.readAsArrayBuffer(file);
   }
 
@@ -199,8 +226,7 @@
       const key = colon < 0 ? "" : line.slice(0, colon).trim().toLowerCase().replace(/[\s_-]+/g, " ");
       const field = Object.prototype.hasOwnProperty.call(HOUSE_KEYS, key) ? HOUSE_KEYS[key] : null;
       if (!field) {
-        throw new HouseRulesInputError(`Line ${index + 1} of your table's rules is not one of name:, banned:, banned as ` +
-          "commander:, unbanned: or max bracket: followed by its value.");
+        throw new HouseRulesInputError(fmt(T.house_rules_line, { line: index + 1 }));
       }
       const value = line.slice(colon + 1).trim();
       if (field === "max_bracket") rules[field] = /^[0-9]+$/.test(value) ? (value.length < 10 ? Number(value) : 1e10) : value;
@@ -213,46 +239,45 @@
     return rules;
   }
 
-  /* As validator.formats.HouseRules.rules: "Thursday at the store's rules", or "the house rules". */
-  function houseRulesWords(name) {
-    if (!name) return "the house rules";
-    return name.endsWith("s") ? `${name}' rules` : `${name}'s rules`;
-  }
-
   /* "Legal", "Not legal", or "Not legal under Thursday at the store's rules" (web.verdict). */
   function verdict(report) {
-    const said = report.valid ? "Legal" : "Not legal";
-    return report.house_rules ? `${said} under ${houseRulesWords(report.house_rules.name)}` : said;
+    const prefix = report.valid ? "legal" : "not_legal";
+    if (!report.house_rules) return T[prefix];
+    const name = report.house_rules.name;
+    if (!name) return T[`${prefix}_house`];
+    return fmt(T[name.endsWith("s") ? `${prefix}_named_s` : `${prefix}_named`], { name });
   }
 
   function houseRulesFact(h) {
     if (!h) return null;
-    const counts = `${h.banned} banned, ${h.banned_as_commander} banned as commander, ${h.unbanned} unbanned` +
-      (h.max_bracket ? `, max bracket ${h.max_bracket}` : "");
-    return el("div", { class: "house-rules-fact" }, el("dt", { text: "House rules" }),
-      el("dd", { id: "house-rules-judged", "data-profile": h.profile || "",
-        text: `${h.name || "Your table's rules"}${h.profile ? ` (profile ${h.profile})` : ""}: ${counts}` }));
+    const name = h.name || T.your_rules;
+    const rules = h.profile ? fmt(T.with_profile, { name, profile: h.profile }) : name;
+    const text = fmt(h.max_bracket ? T.house_counts_max : T.house_counts, { rules, banned: h.banned,
+      banned_as_commander: h.banned_as_commander, unbanned: h.unbanned, max_bracket: h.max_bracket });
+    return el("div", { class: "house-rules-fact" }, el("dt", { text: T.house_rules }),
+      el("dd", { id: "house-rules-judged", "data-profile": h.profile || "", text }));
   }
 
   function renderFacts(report) {
     const fmt = gameFormat(report.format);
     const commanders = report.commanders.length
       ? el("ul", { class: "inline-list" }, report.commanders.map((name) => el("li", {}, cardLink(name))))
-      : "none found";
+      : T.none_found;
     const identity = report.color_identity.length ? report.color_identity.map(pip) : [pip("C")];
     const fact = (label, ...value) => el("div", {}, el("dt", { text: label }), el("dd", {}, ...value));
-    const role = fmt.role.charAt(0).toUpperCase() + fmt.role.slice(1);
+    const role = plural(fmt.role === "oathbreaker" ? "oathbreaker" : "commander", report.commanders.length);
     const spells = report.signature_spells || [];
+    const count = el("span", { class: report.card_count === fmt.deckSize ? "count-ok" : "count-bad", text: String(report.card_count) });
     return el("dl", { class: "facts" },
-      el("div", {}, el("dt", { text: "Format" }), el("dd", { id: "judged-format", "data-format": fmt.key, text: fmt.name })),
-      fact(report.commanders.length === 1 ? role : `${role}s`, commanders),
-      el("div", {}, el("dt", { text: "Color identity" }), el("dd", { class: "pips" }, identity)),
-      spells.length ? el("div", { class: "signature-spells" }, el("dt", { text: spells.length === 1 ? "Signature spell" : "Signature spells" }),
+      el("div", {}, el("dt", { text: T.format }), el("dd", { id: "judged-format", "data-format": fmt.key, text: fmt.name })),
+      fact(role, commanders),
+      el("div", {}, el("dt", { text: T.color_identity }), el("dd", { class: "pips" }, identity)),
+      spells.length ? el("div", { class: "signature-spells" }, el("dt", { text: plural("signature_spells", spells.length) }),
         el("dd", {}, el("ul", { class: "inline-list" }, spells.map((name) => el("li", {}, cardLink(name)))))) : null,
-      report.companion ? fact("Companion", cardLink(report.companion)) : null,
-      fact("Cards", el("span", { class: report.card_count === fmt.deckSize ? "count-ok" : "count-bad", text: String(report.card_count) }), ` of ${fmt.deckSize}`),
+      report.companion ? fact(T.companion, cardLink(report.companion)) : null,
+      fact(T.cards, ...fmtNodes(T.count_of, { count, size: String(fmt.deckSize) })),
       // The API's `format` is the game format; the syntax the list was read as is decklist_format.
-      report.decklist_format ? fact("Read as", report.decklist_format) : null,
+      report.decklist_format ? fact(T.read_as, report.decklist_format) : null,
       houseRulesFact(report.house_rules));
   }
 
@@ -260,15 +285,15 @@
 
   // Each status's own mark (app.css), words and style: the data's "unknown" never reads as legal.
   const FORMAT_STATUSES = {
-    legal: { css: "format-legal", words: "legal" },
-    not_legal: { css: "format-illegal", words: "not legal" },
-    unknown: { css: "format-unknown", words: "unknown (the card data can't say)" },
+    legal: { css: "format-legal", words: T.statuses.legal },
+    not_legal: { css: "format-illegal", words: T.statuses.not_legal },
+    unknown: { css: "format-unknown", words: T.statuses.unknown },
   };
 
   function renderFormats(formats) {
     if (!formats) return [];
     return [
-      el("h3", { id: "formats-heading", text: "In every format" }),
+      el("h3", { id: "formats-heading", text: T.in_every_format }),
       el("ul", { class: "format-verdicts", "aria-labelledby": "formats-heading" }, Object.entries(formats).map(([key, verdict]) => {
         const shown = FORMAT_STATUSES[verdict.status];
         return el("li", { class: `format-verdict ${shown.css}`, "data-format": key, "data-status": verdict.status },
@@ -281,19 +306,19 @@
   /* ---- the Commander Brackets block (as the template renders it) ---- */
 
   function renderBracketMinimum(bracket) {
-    const declared = bracket.declared
-      ? `; checked against bracket ${bracket.declared} (${BRACKET_NAMES[bracket.declared]})` : "";
-    return el("p", { id: "bracket-minimum", class: "bracket-minimum", "data-minimum": bracket.minimum },
-      "Minimum Commander Bracket: ", el("strong", { text: `${bracket.minimum} (${BRACKET_NAMES[bracket.minimum]})` }),
-      declared);
+    const minimum = el("strong", { text: `${bracket.minimum} (${BRACKET_NAMES[bracket.minimum]})` });
+    const said = bracket.declared
+      ? fmtNodes(T.minimum_checked, { minimum, declared: String(bracket.declared), name: BRACKET_NAMES[bracket.declared] })
+      : fmtNodes(T.minimum, { minimum });
+    return el("p", { id: "bracket-minimum", class: "bracket-minimum", "data-minimum": bracket.minimum }, said);
   }
 
   function bracketList(label, names, kind) {
     let value;
     if (names === null || names === undefined) {
-      value = el("span", { class: "not-checked", text: "Not checked: no data (the list is not loaded)." });
+      value = el("span", { class: "not-checked", text: T.not_loaded });
     } else if (!names.length) {
-      value = "none";
+      value = T.none;
     } else if (kind === "two_card_combos") {
       value = el("ul", { class: "combos" }, names.map((pair) => el("li", {}, cardLink(pair[0]), " + ", cardLink(pair[1]))));
     } else {
@@ -304,17 +329,17 @@
 
   function renderBracket(bracket) {
     return [
-      el("h3", { id: "bracket-heading", text: `Why bracket ${bracket.minimum}` }),
+      el("h3", { id: "bracket-heading", text: fmt(T.why_bracket, { bracket: bracket.minimum }) }),
       el("ul", { class: "bracket-reasons", "aria-labelledby": "bracket-heading" }, bracket.reasons.map((reason) => {
         const unchecked = reason.bracket === null;
         return el("li", { class: unchecked ? "reason not-checked" : "reason", "data-bracket": unchecked ? "" : reason.bracket },
-          unchecked ? [el("strong", { text: "Not checked: no data." }), " "] : null, reason.message);
+          unchecked ? [el("strong", { text: T.not_checked }), " "] : null, reason.message);
       })),
       el("dl", { class: "bracket-lists" },
-        bracketList("Game Changers", bracket.game_changers, "game_changers"),
-        bracketList("Mass land denial", bracket.mass_land_denial, "mass_land_denial"),
-        bracketList("Extra turns", bracket.extra_turns, "extra_turns"),
-        bracketList("Two-card combos", bracket.two_card_combos, "two_card_combos")),
+        bracketList(T.game_changers, bracket.game_changers, "game_changers"),
+        bracketList(T.mass_land_denial, bracket.mass_land_denial, "mass_land_denial"),
+        bracketList(T.extra_turns, bracket.extra_turns, "extra_turns"),
+        bracketList(T.two_card_combos, bracket.two_card_combos, "two_card_combos")),
     ];
   }
 
@@ -323,20 +348,20 @@
     const lineLinks = [];
     lines.forEach((n, i) => {
       if (i) lineLinks.push(" ");
-      lineLinks.push(el("a", { class: "line-link", href: `#L${n}`, "aria-label": `Line ${n}`, text: String(n) }));
+      lineLinks.push(el("a", { class: "line-link", href: `#L${n}`, "aria-label": fmt(T.line, { line: n }), text: String(n) }));
     });
     const cards = v.cards || [];
     const suggestions = v.suggestions || [];
     return el("li", { class: `violation severity-${v.severity}`, "data-code": v.code, "data-lines": lines.join(" ") },
       el("p", { class: "violation-head" },
-        el("span", { class: `badge badge-${v.severity}`, text: v.severity === "error" ? "Error" : "Warning" }), " ",
+        el("span", { class: `badge badge-${v.severity}`, text: v.severity === "error" ? T.error : T.warning }), " ",
         el("code", { class: "code", text: v.code }),
-        v.rule ? [" ", el("span", { class: "rule", text: `rule ${v.rule}` })] : null),
+        v.rule ? [" ", el("span", { class: "rule", text: fmt(T.rule, { rule: v.rule }) })] : null),
       el("p", { class: "message", text: isolateNames(v.message, v.cards || []) }),
-      cards.length ? el("p", { class: "cards" }, el("span", { class: "label", text: cards.length === 1 ? "Card:" : "Cards:" }), " ",
+      cards.length ? el("p", { class: "cards" }, el("span", { class: "label", text: plural("card_label", cards.length) }), " ",
         el("span", { class: "inline-list" }, TYPED_CODES.includes(v.code) ? typedList(cards) : cardList(cards))) : null,
-      lines.length ? el("p", { class: "lines" }, el("span", { class: "label", text: lines.length === 1 ? "Line:" : "Lines:" }), " ", lineLinks) : null,
-      suggestions.length ? el("p", { class: "suggestions" }, el("span", { class: "label", text: "Did you mean:" }), " ", cardList(suggestions)) : null);
+      lines.length ? el("p", { class: "lines" }, el("span", { class: "label", text: plural("line_label", lines.length) }), " ", lineLinks) : null,
+      suggestions.length ? el("p", { class: "suggestions" }, el("span", { class: "label", text: T.did_you_mean }), " ", cardList(suggestions)) : null);
   }
 
   /* line number -> [worst severity, codes], as web.line_marks computes it. */
@@ -371,24 +396,25 @@
     // Number lines as the parser does (CR, LF, CRLF; web.display_lines), minus a final empty one.
     const lines = text.split(/\r\r\n|\r\n|\r|\n/);
     if (lines.length && lines[lines.length - 1] === "") lines.pop();
-    return el("ol", { class: "listing", "aria-labelledby": "listing-heading" }, lines.map((content, i) => {
+    return el("ol", { class: "listing", "aria-labelledby": "listing-heading", tabindex: "0" }, lines.map((content, i) => {
       const n = i + 1;
       const mark = marks.get(n);
       return el("li", { id: `L${n}`, class: mark ? `line flagged flagged-${mark.severity}` : "line", "data-line": n },
-        el("span", { class: "ln" }, el("span", { class: "visually-hidden", text: "Line " }), String(n)),
+        el("span", { class: "ln" }, el("span", { class: "visually-hidden", text: `${T.line_prefix} ` }), String(n)),
         el("span", { class: "text", text: content }),
         (english.get(n) || []).map(([card, language]) => el("span", { class: "translated" },
-          el("span", { class: "visually-hidden", text: `read in ${language} as ` }),
+          el("span", { class: "visually-hidden", text: `${fmt(T.read_in, { language })} ` }),
           el("span", { class: "english", lang: "en", text: card }), " ",
           el("span", { class: "lang", "aria-hidden": "true", text: language }))),
-        mark ? el("span", { class: "mark" }, el("span", { class: "visually-hidden", text: `${mark.severity}: ` }), mark.codes.join(", ")) : null);
+        mark ? el("span", { class: "mark" }, el("span", { class: "visually-hidden", text: `${mark.severity === "error" ? T.error_mark : T.warning_mark} ` }),
+          mark.codes.join(", ")) : null);
     }));
   }
 
   function summary(report) {
     const errors = report.violations.filter((v) => v.severity === "error").length;
     const warnings = report.violations.length - errors;
-    return [errors, warnings, `${verdict(report)}: ${plural(errors, "error")}, ${plural(warnings, "warning")}.`];
+    return [errors, warnings, fmt(T.summary, { verdict: verdict(report), errors: plural("errors", errors), warnings: plural("warnings", warnings) })];
   }
 
   /* ---- the deck overview (as charts.py computes it and _overview.html draws it) ---- */
@@ -420,9 +446,9 @@
       labels.push([middle, 140 - height - 5, String(count), "value", "middle"]);
       labels.push([middle, 158, bucket, "axis", "middle"]);
     });
-    return { key: "curve", title: "Mana curve", height: 166, bars, labels,
-      description: "Nonland cards by mana value: " + CURVE_BUCKETS.map((b) => `${b}: ${curve[b] || 0}`).join(", ") + ".",
-      head: ["Mana value", "Nonland cards"], rows: CURVE_BUCKETS.map((b) => [b, String(curve[b] || 0)]) };
+    return { key: "curve", title: T.mana_curve, height: 166, bars, labels,
+      description: fmt(T.curve_description, { values: CURVE_BUCKETS.map((b) => `${b}: ${curve[b] || 0}`).join(", ") }),
+      head: [T.mana_value, T.nonland_cards], rows: CURVE_BUCKETS.map((b) => [b, String(curve[b] || 0)]) };
   }
 
   function colorChart(o) {
@@ -438,15 +464,16 @@
       const costWidth = round(share(cost, symbols) / widest * 168), landWidth = round(share(lands, o.lands) / widest * 168);
       bars.push([72, top + 2, costWidth, 13, `bar bar-cost color-${color}`]);
       bars.push([72, top + 17, landWidth, 13, `bar bar-land color-${color}`]);
+      const costShare = fmt(T.share, { count: cost, percent }), ofLands = fmt(T.count_of, { count: lands, size: o.lands });
       labels.push([0, top + 21, name, "name", "start"]);
-      labels.push([72 + costWidth + 5, top + 13, `${cost} (${percent}%)`, "value", "start"]);
-      labels.push([72 + landWidth + 5, top + 28, `${lands} of ${o.lands}`, "value", "start"]);
-      said.push(`${name}: ${cost} symbol${cost === 1 ? "" : "s"} (${percent}%), ${lands} of ${o.lands} lands`);
-      rows.push([name, `${cost} (${percent}%)`, `${lands} of ${o.lands}`]);
+      labels.push([72 + costWidth + 5, top + 13, costShare, "value", "start"]);
+      labels.push([72 + landWidth + 5, top + 28, ofLands, "value", "start"]);
+      said.push(fmt(T.color_said, { color: name, symbols: plural("symbols", cost), percent, lands, total: o.lands }));
+      rows.push([name, costShare, ofLands]);
     });
-    return { key: "colors", title: "Color balance", height: Math.max(said.length, 1) * 40 + 8, bars, labels,
-      description: "Colored mana symbols in costs against lands producing each color: " + (said.join("; ") || "none") + ".",
-      head: ["Color", "Symbols in costs", "Lands producing it"], rows };
+    return { key: "colors", title: T.color_balance, height: Math.max(said.length, 1) * 40 + 8, bars, labels,
+      description: fmt(T.colors_description, { colors: said.join("; ") || T.none }),
+      head: [T.color, T.symbols_in_costs, T.lands_producing], rows };
   }
 
   function typeChart(types) {
@@ -456,12 +483,12 @@
     entries.forEach(([kind, count], row) => {
       const width = round(count / largest * 168);
       bars.push([104, row * 24 + 4, width, 16, "bar bar-type"]);
-      labels.push([0, row * 24 + 16, kind, "name", "start"]);
+      labels.push([0, row * 24 + 16, typeName(kind), "name", "start"]);
       labels.push([104 + width + 5, row * 24 + 16, String(count), "value", "start"]);
     });
-    return { key: "types", title: "Card types", height: Math.max(entries.length, 1) * 24 + 4, bars, labels,
-      description: "Cards by type: " + (entries.map(([k, n]) => `${k} ${n}`).join(", ") || "none") + ".",
-      head: ["Card type", "Cards"], rows: entries.map(([k, n]) => [k, String(n)]) };
+    return { key: "types", title: T.card_types, height: Math.max(entries.length, 1) * 24 + 4, bars, labels,
+      description: fmt(T.types_description, { types: entries.map(([k, n]) => `${typeName(k)} ${n}`).join(", ") || T.none }),
+      head: [T.card_type, T.cards], rows: entries.map(([k, n]) => [typeName(k), String(n)]) };
   }
 
   function renderChart(chart) {
@@ -475,9 +502,9 @@
     return el("figure", { class: `chart chart-${chart.key}`, "data-chart": chart.key },
       el("figcaption", { text: chart.title }),
       drawing,
-      chart.key === "colors" ? el("p", { class: "hint legend", text: "Upper bar: the color's share of the colored symbols in costs. Lower bar: lands that can make it in this deck (Command Tower and the like: your commander's colors; a fetch land makes none itself)." }) : null,
+      chart.key === "colors" ? el("p", { class: "hint legend", text: T.legend }) : null,
       el("details", { class: "chart-table" },
-        el("summary", { text: `${chart.title} as a table` }),
+        el("summary", { text: fmt(T.as_table, { chart: chart.title }) }),
         el("table", {},
           el("caption", { class: "visually-hidden", text: chart.title }),
           el("thead", {}, el("tr", {}, chart.head.map((h) => el("th", { scope: "col", text: h })))),
@@ -488,16 +515,15 @@
   function renderOverview(o) {
     if (!o) return null;
     const groups = Object.entries(o.cards_by_type || {});
-    const s = (n) => (n === 1 ? "" : "s");
     return el("section", { id: "overview", class: "overview", "aria-labelledby": "overview-heading" },
-      el("h3", { id: "overview-heading", text: "Deck overview" }),
-      el("p", { class: "hint overview-summary", text: `${o.cards} card${s(o.cards)} counted (commanders and main deck): ${o.lands} land${s(o.lands)}, ${o.cards - o.lands} other.` }),
+      el("h3", { id: "overview-heading", text: T.deck_overview }),
+      el("p", { class: "hint overview-summary", text: fmt(T.overview_summary, { cards: plural("cards", o.cards), lands: plural("lands", o.lands), other: o.cards - o.lands }) }),
       el("div", { class: "charts" }, [curveChart(o.curve), colorChart(o), typeChart(o.types)].map(renderChart)),
       groups.length ? el("details", { class: "deck-cards" },
-        el("summary", { text: "Cards by type" }),
+        el("summary", { text: T.cards_by_type }),
         el("div", { class: "type-groups" }, groups.map(([kind, cards]) =>
           el("div", { class: "type-group", "data-type": kind },
-            el("h4", { text: `${kind} (${o.types[kind]})` }),
+            el("h4", { text: `${typeName(kind)} (${o.types[kind]})` }),
             el("ul", { class: "card-list" }, cards.map((c) =>
               el("li", {}, el("span", { class: "copies", text: String(c.quantity) }), " ", cardLink(c.name)))))))) : null);
   }
@@ -522,19 +548,20 @@
   function renderSource(source) {
     if (!source) return null;
     const label = SITE_LABELS[source.site] || source.site;
-    return el("p", { id: "deck-source", class: "deck-source" }, "Read from ",
-      el("a", { href: source.url, rel: "noopener noreferrer", target: "_blank" }, source.name || source.url,
-        el("span", { class: "visually-hidden", text: ` (opens ${label} in a new tab)` })),
-      ` on ${label}, as of `, el("time", { datetime: source.fetched_at, text: source.fetched_at }),
-      `: the deck as it was judged${source.declared_bracket ? `, declared bracket ${source.declared_bracket}` : ""}.`);
+    const deck = el("a", { href: source.url, rel: "noopener noreferrer", target: "_blank" }, source.name || source.url,
+      el("span", { class: "visually-hidden", text: ` ${fmt(T.opens_site, { site: label })}` }));
+    const time = el("time", { datetime: source.fetched_at, text: source.fetched_at });
+    return el("p", { id: "deck-source", class: "deck-source" }, ...fmtNodes(
+      source.declared_bracket ? T.read_from_declared : T.read_from,
+      { deck, site: label, time, bracket: String(source.declared_bracket) }));
   }
 
   function renderReport(report, text) {
     images = (report.overview && report.overview.images) || {};
     const [errors, warnings, line] = summary(report);
     const problems = report.violations.length
-      ? `Problems (${plural(errors, "error")}, ${plural(warnings, "warning")})`
-      : "No problems found";
+      ? fmt(T.problems, { errors: plural("errors", errors), warnings: plural("warnings", warnings) })
+      : T.no_problems;
     // replaceChildren writes a null as the text "null": leave the absent parts out
     result.replaceChildren(...[
       el("h2", { id: "result-heading", class: `verdict ${report.valid ? "verdict-legal" : "verdict-illegal"}`, text: verdict(report) }),
@@ -545,26 +572,26 @@
       el("h3", { id: "problems-heading", text: problems }),
       report.violations.length ? el("ol", { class: "violations", "aria-labelledby": "problems-heading" }, report.violations.map(renderViolation)) : null,
       renderOverview(report.overview),
-      el("h3", { id: "listing-heading", text: "Your list" }),
+      el("h3", { id: "listing-heading", text: T.your_list }),
       renderSource(report.source),
-      el("p", { class: "hint", text: "Lines with a problem are marked." }),
+      el("p", { class: "hint", text: T.marked }),
       // a deck given by link: the text the service wrote for it and judged
       renderListing(report.decklist || text, report.violations, report.translated),
     ].filter((part) => part !== null));
-    document.title = `${verdict(report)} · Commander deck validator`;
+    document.title = `${verdict(report)} · ${T.app}`;
     return line;
   }
 
   function renderError(message) {
     result.replaceChildren(
-      el("h2", { id: "result-heading", text: "Could not validate" }),
+      el("h2", { id: "result-heading", text: T.could_not_validate }),
       el("p", { class: "alert", role: "alert", text: message }));
-    document.title = "Error · Commander deck validator";
+    document.title = `${T.error} · ${T.app}`;
     return message;
   }
 
-  /* The API's field names as the form labels them (web.FIELD_LABELS). */
-  const FIELD_LABELS = { decklist: "Decklist", url: "Link", decklist_format: "List format", commanders: "Commander", companion: "Companion", bracket: "Bracket", format: "Game format", signature_spells: "Signature spell", house_rules: "House rules" };
+  /* The API's field names as the form labels them (web.forms.field_labels). */
+  const FIELD_LABELS = T.fields;
 
   /* Every leaf message of marshmallow's nested {field: [messages]} errors. */
   function leaves(value) {
@@ -575,12 +602,12 @@
 
   /* The API's error envelope {code, status, message, errors} as one sentence. */
   function errorMessage(response, body) {
-    let message = (body && body.message) || `The server answered ${response.status}.`;
+    let message = (body && body.message) || fmt(T.server_answered, { status: response.status });
     const fields = body && body.errors && typeof body.errors === "object" ? Object.entries(body.errors) : [];
     const [field, value] = fields.length === 1 ? fields[0] : [];
     if (field && FIELD_LABELS[field] && leaves(value).join(" ") === message && message.startsWith(field + " ")) {
       // a field the format has no use for, named by its API key: the form's label, once (web.field_not_in_format)
-      message = `The ${FIELD_LABELS[field]} field${message.slice(field.length)}`;
+      message = fmt(T.field_is, { label: FIELD_LABELS[field], rest: message.slice(field.length) });
     } else if (fields.length) {
       const details = [];
       const said = (label, value) => {  // a house-rules detail the message does not already say
@@ -593,7 +620,7 @@
         if (name === "house_rules" && item !== null && typeof item === "object" && !Array.isArray(item)) {
           // as web.describe_errors: each field of the rules with its own label
           for (const [key, part] of Object.entries(item)) {
-            said(`House rules, ${key.replace(/_/g, " ")}`, Array.isArray(part) ? part.filter((x) => !named(x)) : part);
+            said(fmt(T.house_rules_field, { field: key.replace(/_/g, " ") }), Array.isArray(part) ? part.filter((x) => !named(x)) : part);
           }
         } else if (name === "house_rules") {
           said(FIELD_LABELS[name], item);
@@ -605,9 +632,11 @@
     }
     // 503: card data not loaded yet, said as the page says it (the API's own words name a
     // time too: "retry in 30 s."); 429: over this client's request budget.
-    if (response.status === 503) message = "Card data is not loaded yet.";
+    if (response.status === 503) message = T.not_loaded_yet;
     const retry = response.headers.get("Retry-After");
-    if ((response.status === 503 || response.status === 429) && retry) message += ` Try again in ${retry} second${retry === "1" ? "" : "s"}.`;
+    if ((response.status === 503 || response.status === 429) && /^[0-9]+$/.test(retry || "")) {
+      message += ` ${plural("retry", Number(retry))}`;
+    }
     return message;
   }
 
@@ -636,7 +665,7 @@
     if (chosen) body.format = chosen;  // the game format (the form's `format` is the list's syntax)
     const profile = form.elements.house_profile && form.elements.house_profile.value;
     const written = form.elements.house_rules ? form.elements.house_rules.value.trim() : "";
-    if (profile && written) throw new HouseRulesInputError("Choose a house rules profile or write your table's rules, not both.");
+    if (profile && written) throw new HouseRulesInputError(T.house_rules_both);
     if (profile) body.house_rules = profile;
     else if (written) body.house_rules = parseHouseRules(written);
     return body;
@@ -653,7 +682,8 @@
     }
     const response = await fetch(form.dataset.api, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      // the answer's messages in the page's language (the API follows Accept-Language)
+      headers: { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": LANG },
       body: JSON.stringify(request),
       credentials: "same-origin",
     });
@@ -668,15 +698,15 @@
     event.preventDefault();
     if (!textarea.value.trim()) {
       result.hidden = false;
-      status.textContent = renderError("Paste a decklist or choose a file first.");
+      status.textContent = renderError(T.paste_first);
       textarea.focus();
       return;
     }
     submit.disabled = true;
     result.setAttribute("aria-busy", "true");
-    status.textContent = "Validating…";
+    status.textContent = T.validating;
     validate()
-      .catch(() => renderError("The validator could not be reached. Check your connection and try again."))
+      .catch(() => renderError(T.unreachable))
       .then((line) => {
         status.textContent = line;
         result.hidden = false;

@@ -153,7 +153,7 @@ def test_a_deck_of_10000_entries_is_a_422_on_url(client, site):
     site.archidekt["77"] = entries_deck(10_000)
     started = time.monotonic()
     response = client.post(VALIDATE, json={"url": "https://archidekt.com/decks/77"})
-    assert response.status_code == 422 and "at most 10000 are accepted" in response.get_json()["message"]
+    assert response.status_code == 422 and "at most 10,000 are accepted" in response.get_json()["message"]
     assert response.get_json()["errors"]["url"]
     assert time.monotonic() - started < 5
 

@@ -70,7 +70,7 @@ def test_a_profiles_ban_of_a_commanders_partner(client):
     body = post(client, PARTNERS, "thursday")
     assert body["valid"] is False
     assert found(body) == [("house_banned", "error", ["Tymna the Weaver"], [3])]
-    assert body["violations"][0]["message"] == "Tymna the Weaver is banned under Thursday at the store's rules."
+    assert body["violations"][0]["message"] == "Tymna the Weaver is banned under the house rules (Thursday at the store)."
     assert body["house_rules"] == {"name": "Thursday at the store", "profile": "thursday", "banned": 1,
                                    "banned_as_commander": 1, "unbanned": 1, "max_bracket": 2}
     assert body["commanders"] == ["Thrasios, Triton Hero", "Tymna the Weaver"]
@@ -127,7 +127,7 @@ def test_banned_as_commander_for_a_card_in_the_99_and_as_commander(client, deck,
     assert body["valid"] is (not expected)
     if expected:
         assert body["violations"][0]["message"] == (
-            "Tymna the Weaver is banned as a commander under the house rules (it is legal in the deck).")
+            "Tymna the Weaver is banned as a commander under the house rules; it is legal in the deck.")
 
 
 def test_duels_own_ban_as_commander_and_a_house_unban_of_it(client):
@@ -149,7 +149,7 @@ def test_a_house_max_bracket_with_a_declared_bracket_in_the_request(client, brac
     assert body["bracket"]["declared"] == declared
     assert [(v["code"], v["cards"]) for v in body["violations"]] == [(code, ["Smothering Tithe"]) for code in codes]
     if bracket is None:
-        assert body["violations"][0]["message"].endswith("(Thursday at the store's rules allow bracket 2 at most.)")
+        assert body["violations"][0]["message"].endswith(" The house rules (Thursday at the store) allow bracket 2 at most.")
 
 
 def test_a_house_max_bracket_is_not_checked_outside_commander(client):

@@ -47,7 +47,7 @@ def test_a_profile_file_in_text(store, work):
         "max bracket 2",
         "  minimum bracket 1 (declared 2): No Game Changers or extra-turn cards in the deck. Mass land denial was "
         "not checked: no mass land denial list is loaded. Two-card combos were not checked: no combo list is loaded.",
-        "  partners.txt:3: error house_banned: Tymna the Weaver is banned under Thursday at the store's rules.",
+        "  partners.txt:3: error house_banned: Tymna the Weaver is banned under the house rules (Thursday at the store).",
         "1 file checked: 0 valid, 1 invalid; 1 error, 0 warnings.",
     ]
 
@@ -115,7 +115,7 @@ def test_github_and_junit_say_the_rules(store, work):
          "judged under house rules: Thursday at the store (profile thursday): 1 banned, 1 banned as commander, "
          "1 unbanned, max bracket 2"),
         ("error", {"file": "partners.txt", "line": "3", "title": "house_banned"},
-         "Tymna the Weaver is banned under Thursday at the store's rules.")]
+         "Tymna the Weaver is banned under the house rules (Thursday at the store).")]
     junit = ET.fromstring(cli(store, work, "--format", "junit", "--house-rules", "profiles/thursday.toml",
                               "partners.txt").stdout)
     assert [p.get("value") for p in junit.iter("property") if p.get("name") == "house_rules"] == [

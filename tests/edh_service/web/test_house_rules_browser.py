@@ -65,7 +65,7 @@ def test_a_profiles_ban_of_a_commanders_partner(page, house_url):
     assert shown["heading"] == "Not legal under Thursday at the store's rules"
     assert shown["status"] == "Not legal under Thursday at the store's rules: 1 error, 0 warnings."
     assert shown["title"].startswith("Not legal under Thursday at the store's rules ·")
-    assert shown["violations"] == [("house_banned", "Tymna the Weaver is banned under Thursday at the store's rules.")]
+    assert shown["violations"] == [("house_banned", "Tymna the Weaver is banned under the house rules (Thursday at the store).")]
     assert shown["house"] == ("Thursday at the store (profile thursday): 1 banned, 1 banned as commander, 1 unbanned, "
                               "max bracket 2")
     assert page.console_errors == []
@@ -76,8 +76,8 @@ def test_the_rules_box_with_a_name_a_ban_and_an_unban(page, house_url):
     shown = judged(page, house_url, TITAN_DECK, rules=rules)
     assert shown["heading"] == "Not legal under Kitchen table's rules"
     assert shown["violations"] == [
-        ("house_banned", "Brainstorm is banned under Kitchen table's rules."),
-        ("house_unbanned", "Primeval Titan is banned in Commander, but Kitchen table's rules allow it.")]
+        ("house_banned", "Brainstorm is banned under the house rules (Kitchen table)."),
+        ("house_unbanned", "Primeval Titan is banned in Commander, but the house rules (Kitchen table) allow it.")]
     assert shown["house"] == "Kitchen table: 1 banned, 0 banned as commander, 1 unbanned"
 
 

@@ -226,7 +226,7 @@ def test_form_options_designate_commanders_and_list_format(client):
     ("data", "status", "message"),
     (
         ({"decklist": "   \n"}, 422, "Paste a decklist"),
-        ({"decklist": "1 Sol Ring\n" * 10_001}, 422, "at most 10000"),
+        ({"decklist": "1 Sol Ring\n" * 10_001}, 422, "at most 10,000"),
     ),
 )
 def test_unusable_submissions_explain_themselves(client, data, status, message):

@@ -211,7 +211,7 @@ def test_refused_list_shows_the_reason(page, live_url):
     page.eval_on_selector("#decklist", "(el, text) => { el.value = text; }", "1 Sol Ring\n" * 10_001)
     submit(page)
     assert page.inner_text("#result-heading") == "Could not validate"
-    assert "at most 10000" in page.inner_text("#result .alert")
+    assert "at most 10,000" in page.inner_text("#result .alert")
     assert page.input_value("#decklist").count("\n") == 10_001  # the list is kept
 
 

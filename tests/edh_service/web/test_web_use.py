@@ -53,7 +53,7 @@ def test_the_signature_spell_field_designates_it(formats_client):
     plain = verdict(formats_client.post("/", data={"decklist": OATHBREAKER, "game_format": "oathbreaker"}))
     assert plain["heading"] == "Not legal"
     [(code, message, lines)] = [p for p in plain["problems"] if p[0] == "signature_spell"]
-    assert message == (f"{TEFERI} has 0 signature spells; it needs one: list an instant or sorcery under a "
+    assert message == (f"{TEFERI} has 0 signature spells; it needs one. List an instant or sorcery under a "
                        "Signature Spell header, or name it in the request (the page's Signature spell field; "
                        "signature_spells in the API; --signature-spell in the CLI).")
     assert lines == "2"  # Teferi's line

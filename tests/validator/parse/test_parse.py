@@ -264,7 +264,7 @@ def test_commander_quantity_above_one_is_kept_for_assemble_to_judge():
     ("{{{}}}", "{{{}}}"),
     ("-----", "-----"),
     ("1 Sol Ring | ^ *", "Sol Ring"),
-    ("x" * (MAX_LINE_LENGTH + 1), f"longer than {MAX_LINE_LENGTH}"),
+    ("x" * (MAX_LINE_LENGTH + 1), f"longer than {MAX_LINE_LENGTH:,}"),
 ])
 def test_line_that_is_no_card_entry_is_unparsed_with_its_line(line, fragment):
     decklist = parse(f"// deck\n1 Sol Ring\n{line}\n1 Forest\n")
@@ -339,7 +339,7 @@ def test_line_numbers_count_each_line_break_once_after_the_bom(newline):
 
 
 def test_over_max_lines_is_refused():
-    with pytest.raises(DecklistError, match=str(MAX_LINES)):
+    with pytest.raises(DecklistError, match=f"{MAX_LINES:,}"):
         parse("1 Forest\n" * MAX_LINES + "1 Island")
 
 
