@@ -25,7 +25,7 @@ from edh_service.deck_urls import source_body
 from edh_service.i18n import DEFAULT, LOCALES
 from edh_service.i18n.catalogs import language as language_of
 from validator.brackets import Bracket
-from validator.formats import format_named
+from validator.formats import HouseRules, format_named
 from validator.messages import ENGLISH, Names, Renderer, Text, msg, nmsg
 from validator.violations import Violation
 
@@ -41,9 +41,9 @@ def said(text: Text | str, language: Renderer) -> str:
 
 
 def counted(errors: int, warnings: int, language: Renderer) -> str:
-    """'2 errors, 1 warning' in a language."""
-    return msg("{errors}, {warnings}", errors=nmsg("{n} error", "{n} errors", errors).render(language),
-               warnings=nmsg("{n} warning", "{n} warnings", warnings).render(language)).render(language)
+    """'2 errors, 0 warnings' in a language (joined as its lists are: "2 errores y 0 advertencias")."""
+    return language.join([nmsg("{n} error", "{n} errors", errors).render(language),
+                          nmsg("{n} warning", "{n} warnings", warnings).render(language)], "unit")
 
 
 def summary(results: Sequence[Checked], strict: bool, language: Renderer = ENGLISH) -> str:
@@ -85,20 +85,37 @@ def violation_line(name: str, violation: Violation, language: Renderer = ENGLISH
     return f"{location(name, violation)}: {violation.severity} {violation.code}: {message}"
 
 
+# A file's verdict line, a whole sentence for each case: (invalid, judged in another format, under house rules).
+VERDICTS = {
+    (False, False, False): msg("{file}: valid ({counts})"),
+    (True, False, False): msg("{file}: invalid ({counts})"),
+    (False, True, False): msg("{file}: valid in {format} ({counts})"),
+    (True, True, False): msg("{file}: invalid in {format} ({counts})"),
+    (False, False, True): msg("{file}: valid under {rules} ({counts})"),
+    (True, False, True): msg("{file}: invalid under {rules} ({counts})"),
+    (False, True, True): msg("{file}: valid in {format} under {rules} ({counts})"),
+    (True, True, True): msg("{file}: invalid in {format} under {rules} ({counts})"),
+}
+
+
 def file_status(result: Checked, strict: bool, language: Renderer = ENGLISH) -> str:
     """The header line of one file's group in text output."""
     if result.error:
         return msg("{file}: not checked: {reason}", file=result.name, reason=said(result.error, language)).render(language)
-    errors, warnings = result.counts()
-    verdict = (msg("invalid") if result.fails(strict) else msg("valid")).render(language)
     judged = judged_in(result, language)
-    if judged:
-        verdict = msg("{verdict} in {format}", verdict=verdict, format=judged).render(language)
     house = result.report.house_rules
-    if house is not None:
-        verdict = msg("{verdict} under {rules}", verdict=verdict, rules=house.rules).render(language)
-    return msg("{file}: {verdict} ({counts})", file=result.name, verdict=verdict,
-               counts=counted(errors, warnings, language)).render(language)
+    sentence = VERDICTS[result.fails(strict), judged is not None, house is not None]
+    params = {"file": result.name, "counts": counted(*result.counts(), language), "format": judged or "",
+              "rules": house_rules_named(house, language) if house is not None else ""}
+    return Text(sentence.id, tuple(params.items())).render(language)
+
+
+def house_rules_named(house: HouseRules, language: Renderer) -> str:
+    """"Thursday at the store's rules" in English (validator.formats.HouseRules.rules); in another
+    language the rules' own name, or its words for the house rules."""
+    if language is ENGLISH:
+        return house.rules
+    return house.name or msg("the house rules").render(language)
 
 
 def judged_in(result: Checked, language: Renderer = ENGLISH) -> str | None:
@@ -160,9 +177,7 @@ def languages_line(result: Checked, language: Renderer = ENGLISH) -> str | None:
     parts = [nmsg("{n} line in {language} ({code})", "{n} lines in {language} ({code})", count,
                   language=language_name(lang, language), code=lang).render(language)
              for count, lang in ordered]
-    # English keeps its commas (CI logs stay as they were); other languages join as their own lists
-    counts = ", ".join(parts) if language is ENGLISH else language.join(parts, "standard")
-    return msg("read in other languages: {counts}", counts=counts).render(language)
+    return msg("read in other languages: {counts}", counts=language.join(parts, "unit")).render(language)
 
 
 def language_name(code: str, language: Renderer) -> str:

@@ -39,8 +39,8 @@ def test_text_output_in_spanish(decks):
     result = run_cli("--offline", "--card-db", db, "--lang", "es", spanish, off)
     assert result.returncode == 1
     lines = result.stdout.splitlines()
-    assert lines[-1] == "2 archivos comprobados: válidos: 1, no válidos: 1; 2 errores, 0 advertencias."
-    assert any(line.endswith("mazo.txt: válido (0 errores, 0 advertencias)") for line in lines), lines
+    assert lines[-1] == "2 archivos comprobados: válidos: 1, no válidos: 1; 2 errores y 0 advertencias."
+    assert any(line.endswith("mazo.txt: válido (0 errores y 0 advertencias)") for line in lines), lines
     assert "  leído en otros idiomas: 4 líneas en español (es) y 1 línea en francés (fr)" in lines
     # severity and code stay English (what a reader greps for); the rule number is said in Spanish
     identity = next(line for line in lines if " error color_identity: " in line)
@@ -111,7 +111,7 @@ def test_card_names_in_messages_are_printed_in_the_language(shared_dir, tmp_path
     card = next(card for card in tsp["data"]["cards"] if card["name"] == "Walk the Aeons")
     spanish = next(entry["name"] for entry in card["foreignData"] if entry["language"] == "Spanish")
     result = run_cli("--offline", "--card-db", db, "--lang", "es", deck)
-    bracket = next(line for line in result.stdout.splitlines() if line.startswith("  categoría mínima"))
+    bracket = next(line for line in result.stdout.splitlines() if line.startswith("  grupo mínimo"))
     assert spanish in bracket and "Walk the Aeons" not in bracket
     english = run_cli("--offline", "--card-db", db, deck)
     assert "Walk the Aeons" in english.stdout
