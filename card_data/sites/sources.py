@@ -34,7 +34,7 @@ import card_data.sites.archidekt as archidekt
 import card_data.sites.moxfield as moxfield
 from card_data.sites.decks import SiteDeck
 from card_data.sites.fetch import FETCH_SECONDS, Limits, fetch_json
-from validator.messages import msg
+from validator.messages import Text, msg
 
 log = logging.getLogger(__name__)
 
@@ -193,14 +193,23 @@ class DeckSites:
 
 
 def _failure(error: DeckSourceError) -> bytes:
-    """An answer that is no deck, as the cache keeps it."""
+    """An answer that is no deck, as the cache keeps it: its English, and its message as data
+    (id and text parameters) so a request in another language hears it in its own."""
     kind = "not_found" if isinstance(error, DeckNotFound) else "failed"
-    return json.dumps({"error": kind, "message": str(error)}).encode("utf-8")
+    entry: dict = {"error": kind, "message": str(error)}
+    text = error.text
+    if text is not None and not text.more and text.plural is None and all(type(v) is str for _, v in text.params):
+        entry["text"] = {"id": text.id, "params": dict(text.params)}
+    return json.dumps(entry).encode("utf-8")
 
 
 def _decoded(entry: bytes) -> SiteDeck:
     """A cache entry: the deck, or the failure it remembers raised again."""
     if entry.startswith(b'{"error"'):
         failure = json.loads(entry)
-        raise (DeckNotFound if failure.get("error") == "not_found" else DeckSiteFailed)(str(failure.get("message")))
+        kind = DeckNotFound if failure.get("error") == "not_found" else DeckSiteFailed
+        said = failure.get("text")
+        if isinstance(said, dict) and isinstance(said.get("id"), str) and isinstance(said.get("params"), dict):
+            raise kind(Text(said["id"], tuple((str(k), str(v)) for k, v in said["params"].items())))
+        raise kind(str(failure.get("message")))
     return SiteDeck.from_json(entry)

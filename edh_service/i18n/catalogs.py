@@ -10,7 +10,7 @@ i18n`); otherwise its .po is compiled in memory (a checkout someone just edited)
 from __future__ import annotations
 
 import io
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Mapping
 
@@ -61,6 +61,15 @@ def locale(code: str) -> Locale:
     return Locale.parse(LOCALES.get(code, DEFAULT))
 
 
+SMALL_NUMBERS = 1000  # the counts messages say (cards, copies, lines): formatted once a language each
+
+
+@lru_cache(maxsize=4096)
+def _number(code: str, n: int) -> str:
+    """A small number as a language writes it (Babel's format_decimal costs several µs a call)."""
+    return format_decimal(n, locale=locale(code))
+
+
 class Language:
     """validator.messages.Renderer for one language; `names` maps English card names to their
     printed names in it (names it lacks stay English)."""
@@ -86,7 +95,7 @@ class Language:
         return format_list(items, style=style, locale=self._locale) if len(items) > 1 else "".join(items)
 
     def number(self, n: int) -> str:
-        return format_decimal(n, locale=self._locale)
+        return _number(self.code, n) if 0 <= n < SMALL_NUMBERS else format_decimal(n, locale=self._locale)
 
     def card(self, name: str) -> str:
         return self._names.get(name, name)

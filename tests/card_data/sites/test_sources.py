@@ -201,3 +201,14 @@ def test_a_waiter_gives_up_at_its_own_deadline(server):
     first.join()
     assert isinstance(raised, DeckSiteTimeout) and took < 1.0 + SLACK
     assert len(server.requests) == 1
+
+
+def test_a_remembered_failure_keeps_its_message_as_data(server):
+    """The cache keeps "no such deck" a while; a second asker (another language, another
+    instance through Redis) gets the same message, still translatable."""
+    server.fault = 404
+    sites = sites_for(server)
+    first, _ = timed(lambda: sites.deck("https://archidekt.com/decks/4242"))
+    again, _ = timed(lambda: sites.deck("https://archidekt.com/decks/4242"))
+    assert len(server.requests) == 1 and isinstance(again, DeckNotFound)
+    assert str(again) == str(first) and again.text == first.text and first.text is not None
