@@ -165,7 +165,7 @@ def bracket_number(value: str) -> int:
 
 def check_file(path: str, repository: CardRepository, designation: Designation | None = None, *,
                bracket: int | None = None, game_format: str | None = None, house: HouseRules | None = None,
-               streams: Streams | None = None, found: bool = False) -> Checked | None:
+               streams: Streams | None = None, found: bool = False, language: Renderer = ENGLISH) -> Checked | None:
     """Read, parse and validate one input; a file it cannot read becomes Checked.error, and
     so does Scryfall card data (a bulk file is no decklist) and one whose format has no use
     for an option given (--bracket for a list naming Brawl: it is not checked, exit 2,
@@ -180,12 +180,12 @@ def check_file(path: str, repository: CardRepository, designation: Designation |
     hint = format_hint(path, text)
     return judge(path, text, repository, designation or NOBODY, streams, format=hint if hint in FORMATS else None,
                  bracket=bracket, game_format=game_format, house_rules=house,
-                 document=found and is_document_name(path))
+                 document=found and is_document_name(path), language=language)
 
 
 def check_link(link: str, repository: CardRepository, designation: Designation | None = None, *,
                bracket: int | None = None, game_format: str | None = None, house: HouseRules | None = None,
-               streams: Streams | None = None, sites: DeckSites | None = None) -> Checked:
+               streams: Streams | None = None, sites: DeckSites | None = None, language: Renderer = ENGLISH) -> Checked:
     """Read the deck a link names from its site (`sites`; None: offline, not read) and
     validate the text written for it: --bracket wins over the bracket declared on the site."""
     if sites is None:
@@ -195,11 +195,13 @@ def check_link(link: str, repository: CardRepository, designation: Designation |
     try:
         from_link = deck_urls.judged(sites.deck(link), request)
     except DeckSourceError as error:
-        return Checked(link, error=msg("cannot read the deck: {reason}", reason=str(error)), link=True)
+        return Checked(link, error=msg("cannot read the deck: {reason}", reason=said(error.text or str(error), language)),
+                       link=True)
     except DecklistError as error:
-        return Checked(link, error=msg("cannot check: {reason}", reason=str(error)), link=True)
+        return Checked(link, error=msg("cannot check: {reason}", reason=said(error.text, language)), link=True)
     checked = judge(link, from_link.deck.decklist, repository, designation or NOBODY, streams, format="text",
-                    bracket=from_link.bracket, game_format=game_format, house_rules=house, decklist=from_link.decklist)
+                    bracket=from_link.bracket, game_format=game_format, house_rules=house, decklist=from_link.decklist,
+                    language=language)
     report = checked.report
     if report is not None and from_link.from_site:
         report = deck_urls.declared_on_site(report, from_link.deck)
@@ -207,7 +209,8 @@ def check_link(link: str, repository: CardRepository, designation: Designation |
 
 
 def judge(path: str, text: str, repository: CardRepository, designation: Designation, streams: Streams | None,
-          *, document: bool = False, decklist: Decklist | None = None, **options) -> Checked | None:
+          *, document: bool = False, decklist: Decklist | None = None, language: Renderer = ENGLISH,
+          **options) -> Checked | None:
     """pipeline.validate_text on one input's text (`options`: its syntax, bracket, game
     format; `decklist`: the text already parsed), every refusal a Checked.error. None for a
     `document` (a scanned JSON, CSV or Markdown file) that names no card the store knows."""
@@ -217,8 +220,8 @@ def judge(path: str, text: str, repository: CardRepository, designation: Designa
         if document and not names_a_card(decklist, repository):
             return None
         validated = pipeline.validate_text(text, repository, designation, decklist=decklist, **options)
-    except (DecklistError, FieldNotInFormat) as error:
-        return Checked(path, error=msg("cannot check: {reason}", reason=str(error)))
+    except (DecklistError, FieldNotInFormat) as error:  # said in --lang's language
+        return Checked(path, error=msg("cannot check: {reason}", reason=said(error.text, language)))
     except CardDataError:
         raise  # the store itself failed: main() stops the whole run with exit code 2
     except Exception as error:  # noqa: BLE001 - a crash must not pass for "invalid deck" (1)
@@ -276,7 +279,7 @@ def check_all(inputs: Sequence[Input], options: argparse.Namespace,
             results.append(Checked(path, error=item.refused))
             continue
         check = partial(check_link, sites=sites) if item.link else partial(check_file, found=item.found)
-        checked = check(path, repository, designation, **judged, streams=streams)
+        checked = check(path, repository, designation, **judged, streams=streams, language=language)
         if checked is None:
             warn(msg("warning: {path}: skipped: no card in it, not a decklist (name the file to check it anyway)",
                      path=path), streams.stderr, language)

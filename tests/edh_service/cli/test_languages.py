@@ -115,3 +115,14 @@ def test_card_names_in_messages_are_printed_in_the_language(shared_dir, tmp_path
     assert spanish in bracket and "Walk the Aeons" not in bracket
     english = run_cli("--offline", "--card-db", db, deck)
     assert "Walk the Aeons" in english.stdout
+
+
+def test_a_file_it_cannot_check_says_why_in_the_language(decks, tmp_path):
+    db, _, _ = decks
+    brawl = tmp_path / "brawl.txt"
+    brawl.write_text("Format: Brawl\n" + OFF_COLOR, encoding="utf-8")  # a declared bracket means nothing in Brawl
+    english = run_cli("--offline", "--card-db", db, "--bracket", "2", brawl)
+    french = run_cli("--offline", "--card-db", db, "--bracket", "2", "--lang", "fr", brawl)
+    assert english.returncode == french.returncode == 2
+    assert "not checked: cannot check: bracket applies only in Commander" in english.stdout
+    assert "non vérifié : impossible de vérifier : " in french.stdout and "applies only" not in french.stdout
