@@ -29,7 +29,7 @@ from edh_service.house_rules import (
 )
 from validator.formats import HouseRules
 from validator.parse import MAX_NAME_LENGTH
-from validator.phrasing import and_list
+from validator.messages import Names, Text, msg
 
 log = logging.getLogger(__name__)
 
@@ -170,6 +170,16 @@ def profiles_in(extensions: dict) -> "Profiles":
     return extensions[EXTENSION]
 
 
+
+# A profile name the folder does not serve: (its file is broken, some profile is served) -> the sentence.
+UNKNOWN_PROFILE = {
+    (False, True): msg("No house rules profile is named {name}; the known ones: {known}."),
+    (False, False): msg("No house rules profile is named {name}; none is configured (HOUSE_RULES_DIR)."),
+    (True, True): msg("The house rules profile {name} could not be read ({reason}); the known ones: {known}."),
+    (True, False): msg("The house rules profile {name} could not be read ({reason}); none is configured "
+                       "(HOUSE_RULES_DIR)."),
+}
+
 class Profiles:
     """The profiles of one folder (None: no profiles), read at start and when they change."""
 
@@ -282,12 +292,10 @@ class Profiles:
     def _unknown(self, name: str) -> UnknownProfile:
         """The error for a name no served profile has."""
         known = sorted(self._profiles)
-        listed = f"the known ones: {and_list(known)}" if known else "none is configured (HOUSE_RULES_DIR)"
         broken = self._broken.get(f"{name}.toml")
-        shown = name if len(name) <= 64 else name[:63] + "…"
-        if broken is not None:
-            return UnknownProfile(f"The house rules profile {shown!r} could not be read ({broken}); {listed}.")
-        return UnknownProfile(f"No house rules profile is named {shown!r}; {listed}.")
+        shown = repr(name if len(name) <= 64 else name[:63] + "…")
+        sentence = UNKNOWN_PROFILE[broken is not None, bool(known)]
+        return UnknownProfile(Text(sentence.id, (("name", shown), ("reason", broken or ""), ("known", Names(known)))))
 
     def listing(self) -> list[dict[str, Any]]:
         """Every served profile, by name (GET /api/v1/house-rules)."""

@@ -21,7 +21,8 @@ from typing import Any, Mapping, Sequence
 from card_data import CardRepository, Deadline
 from validator.deck import Candidates
 from validator.formats import HouseRules
-from validator.phrasing import and_list, or_list
+from validator.messages import AnyOf, Names, Text, msg
+from validator.phrasing import or_list
 
 # Bounds, so no house list costs more than its size allows (the request bounds' style,
 # edh_service/api/schemas.py): a list sent with a request, one profile, the folder.
@@ -44,8 +45,9 @@ class HouseRulesError(ValueError):
     """House rules that cannot be used as given: `errors` says where in them (the API's 422
     puts it under the house_rules field)."""
 
-    def __init__(self, message: str, errors: Any = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Text, errors: Any = None) -> None:
+        self.text = message if isinstance(message, Text) else None  # the answer's language renders it
+        super().__init__(message.english() if isinstance(message, Text) else message)
         self.errors = errors if errors is not None else [message]
 
 
@@ -58,7 +60,7 @@ class UnresolvedNames(HouseRulesError):
     printed for several cards, its candidates). `unavailable`: those the card database was
     not asked about in time (the answer may change within a minute: never kept)."""
 
-    def __init__(self, message: str, errors: Any = None, unavailable: tuple[str, ...] = ()) -> None:
+    def __init__(self, message: str | Text, errors: Any = None, unavailable: tuple[str, ...] = ()) -> None:
         super().__init__(message, errors)
         self.unavailable = unavailable
 
@@ -137,7 +139,9 @@ def resolve(house: HouseList, repository: CardRepository, *, lookup: Deadline | 
     canonical = {key: frozenset(cards[name].name for name in getattr(house, key)) for key in LISTS}
     both = sorted(canonical["banned"] & canonical["unbanned"])
     if both:
-        message = f"{_whose(house, 'both bans and unbans', 'both ban and unban')} {and_list(both)}; a card is one or the other."
+        message = (msg("The house rules profile {profile} both bans and unbans {cards}; a card is one or the other.",
+                       profile=repr(house.profile), cards=Names(both)) if house.profile else
+                   msg("The house rules both ban and unban {cards}; a card is one or the other.", cards=Names(both)))
         raise HouseRulesError(message, {"unbanned": [message]})
     return HouseRules(**canonical, max_bracket=house.max_bracket, name=house.name, profile=house.profile)
 
@@ -160,12 +164,38 @@ def _unresolved(house: HouseList, missing: Sequence[str], suggestions: Mapping[s
                 by_list.setdefault(key, []).append({"name": name, "suggestions": list(offered)})
     who = _whose(house, "names", "name")
     if len(said) == 1:
-        message = f"{who} {said[0][0]}, which is no card{said[0][1]}."
+        message: str | Text = _one_unresolved(house, missing[0], suggestions, unavailable)
     else:
         shown = "; ".join(quoted + hint for quoted, hint in said[:10])
         more = "" if len(said) <= 10 else f"; and {len(said) - 10} more"
         message = f"{who} {len(said)} names that are no card: {shown}{more}."
     return UnresolvedNames(message, by_list, tuple(name for name in missing if name in unavailable))
+
+
+def _one_unresolved(house: HouseList, name: str, suggestions: Mapping[str, Sequence[str]],
+                    unavailable: Sequence[str]) -> Text:
+    """The sentence for one house-rules name that is no card: whose rules, and why or what instead."""
+    offered = AnyOf(suggestions.get(name, ()))
+    key = ("several" if isinstance(suggestions.get(name), Candidates) else "unavailable" if name in unavailable
+           else "offered" if offered else "none", bool(house.profile))
+    return Text(UNRESOLVED[key].id, (("name", name), ("cards", offered), ("profile", repr(house.profile))))
+
+
+# One house-rules name that is no card: (why, named by a profile) -> its sentence.
+UNRESOLVED = {
+    ("none", False): msg('The house rules name "{name}", which is no card.'),
+    ("offered", False): msg('The house rules name "{name}", which is no card (did you mean {cards}?).'),
+    ("several", False): msg('The house rules name "{name}", which is no card (printed for several cards: {cards}).'),
+    ("unavailable", False): msg('The house rules name "{name}", which is no card (the card database did not answer '
+                                'in time to be asked; try again in a minute).'),
+    ("none", True): msg('The house rules profile {profile} names "{name}", which is no card.'),
+    ("offered", True): msg('The house rules profile {profile} names "{name}", which is no card (did you mean '
+                           '{cards}?).'),
+    ("several", True): msg('The house rules profile {profile} names "{name}", which is no card (printed for several '
+                           'cards: {cards}).'),
+    ("unavailable", True): msg('The house rules profile {profile} names "{name}", which is no card (the card database '
+                               'did not answer in time to be asked; try again in a minute).'),
+}
 
 
 def _whose(house: HouseList, one: str, many: str) -> str:
@@ -196,8 +226,8 @@ def read_text_form(text: str) -> dict[str, Any]:
         key, colon, value = line.partition(":")
         field_name = TEXT_KEYS.get(_SPACES.sub(" ", key.strip().lower()))
         if not colon or field_name is None:
-            raise HouseRulesError(f"Line {number} of your table's rules is not one of name:, banned:, banned as "
-                                  "commander:, unbanned: or max bracket: followed by its value.")
+            raise HouseRulesError(msg("Line {line} of your table's rules is not one of name:, banned:, banned as "
+                                      "commander:, unbanned: or max bracket: followed by its value.", line=str(number)))
         value = value.strip()
         if field_name == "max_bracket":  # a number for the schema to range-check; anything else it refuses
             rules[field_name] = (int(value) if len(value) < 10 else 10 ** 10) if value.isascii() and value.isdigit() \

@@ -273,7 +273,7 @@ def validate_deck(data: Mapping[str, Any], suggest_limit: int | None = None, dec
             house_rules=house,
         )
     except (FieldNotInFormat, UnknownFormat, house_rules.HouseRulesError) as error:
-        message = str(error) if isinstance(error, house_rules.HouseRulesError) else Said(error.text)
+        message = str(error) if error.text is None else Said(error.text)  # house rules' own texts: some are words
         errors: dict = ({"house_rules": error.errors} if isinstance(error, house_rules.HouseRulesError)
                         else {error.field: [message]})
         for key in reversed(where):

@@ -1,4 +1,4 @@
-"""Every text the API, edh-validate and the deck sites write is in every language's catalog
+"""Every text the API, edh-validate, the deck sites and the house rules write is in every language's catalog
 (DESIGN.md "Answers in the player's language"): translated, not fuzzy, with the English
 string's placeholders, and plurals in each of the language's forms. The texts are found as
 `make i18n` finds them (babel.cfg's keywords), so a new text without its translations fails
@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
 from edh_service.i18n import LANGUAGES, LOCALES
@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # The parts of the service whose texts this suite answers for (the validator's and the page's
 # have their own); the Makefile's extraction keywords.
 SOURCES = ("edh_service/api", "edh_service/cli", "edh_service/serving", "card_data/sites")
+FILES = ("edh_service/house_rules.py", "edh_service/house_profiles.py")
 KEYWORDS = {**DEFAULT_KEYWORDS, "msg": None, "nmsg": (1, 2), "Term": None}
 PLACEHOLDER = re.compile(r"\{[A-Za-z_]+\}")
 
@@ -29,6 +30,9 @@ def service_texts() -> set[str | tuple[str, str]]:
     for source in SOURCES:
         for _, _, message, _, _ in extract_from_dir(ROOT / source, method_map=[("**.py", "python")],
                                                    keywords=KEYWORDS, strip_comment_tags=True):
+            found.add(message if isinstance(message, str) else tuple(message[:2]))
+    for path in FILES:
+        for _, message, _, _ in extract_from_file("python", ROOT / path, keywords=KEYWORDS):
             found.add(message if isinstance(message, str) else tuple(message[:2]))
     return found
 

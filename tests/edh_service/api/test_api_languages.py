@@ -216,3 +216,16 @@ def test_the_openapi_document_says_how_the_language_is_chosen_and_said(client):
                 assert {"Content-Language", "Vary"} <= set(answer["headers"]), (path, method, status)
     components = document["components"]["schemas"]
     assert "lang" in components["ValidateRequest"]["properties"] and "lang" in components["BatchRequest"]["properties"]
+
+
+def test_house_rules_refusals_speak_the_requests_language(client):
+    body = {"decklist": OFF_COLOR, "house_rules": {"banned": ["Sol Rnig"]}}
+    english = client.post(VALIDATE, json=body).get_json()
+    spanish = client.post(VALIDATE, json={**body, "lang": "es"}).get_json()
+    assert english["message"] == 'The house rules name "Sol Rnig", which is no card (did you mean Sol Ring?).'
+    assert spanish["message"].startswith('Las reglas de la casa nombran "Sol Rnig", que no es ninguna carta')
+    assert spanish["errors"] == english["errors"]  # where, and the suggestions: data
+    both = client.post(VALIDATE, json={"decklist": OFF_COLOR, "lang": "de",
+                                       "house_rules": {"banned": ["Sol Ring"], "unbanned": ["Sol Ring"]}}).get_json()
+    assert both["message"] == both["errors"]["house_rules"]["unbanned"][0]
+    assert both["message"].startswith("Die Hausregeln verbieten und erlauben zugleich Sol")
