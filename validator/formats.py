@@ -125,8 +125,8 @@ class Oathbreakers(Commanders):
     a creature that transforms into one, no; a "can be your commander" non-planeswalker no)."""
 
     __slots__ = ()
-    words = ("a planeswalker, by its front face (not a creature that transforms into one, nor a card that "
-             "only says it can be your commander)")
+    words = Term("a planeswalker, by its front face (not a creature that transforms into one, nor a card that "
+                 "only says it can be your commander)")
 
     def reason(self, card: Card, data: FormatData) -> Text | None:
         """None for a planeswalker front face, else why not."""
@@ -166,8 +166,8 @@ class PauperCommanders(Commanders):
     """
 
     __slots__ = ()
-    words = ("a card on Scryfall's is:paupercommander list: an uncommon creature, or an uncommon Background "
-             "beside an uncommon creature with Choose a Background")
+    words = Term("a card on Scryfall's is:paupercommander list: an uncommon creature, or an uncommon Background "
+                 "beside an uncommon creature with Choose a Background")
     by_key = False
 
     def reason(self, card: Card, data: FormatData) -> Text | None:
@@ -200,10 +200,12 @@ class PauperCommanders(Commanders):
         return data.pauper_commanders is None
 
 
-LEGENDS = Legends("a legendary creature, a legendary Vehicle or Spacecraft with power/toughness, or a card that "
-                  "says it can be your commander (a Background beside a commander with Choose a Background)")
-BRAWL_LEGENDS = Legends("a legendary creature or legendary planeswalker, a legendary Vehicle or Spacecraft with "
-                        "power/toughness, or a card that says it can be your commander", planeswalkers=True)
+# Who can command, in words (GET /api/v1/formats): Terms, so each language's catalog says them.
+LEGENDS = Legends(Term("a legendary creature, a legendary Vehicle or Spacecraft with power/toughness, or a card "
+                       "that says it can be your commander (a Background beside a commander with Choose a "
+                       "Background)"))
+BRAWL_LEGENDS = Legends(Term("a legendary creature or legendary planeswalker, a legendary Vehicle or Spacecraft "
+                             "with power/toughness, or a card that says it can be your commander"), planeswalkers=True)
 OATHBREAKERS = Oathbreakers()
 PAUPER_COMMANDERS = PauperCommanders()
 

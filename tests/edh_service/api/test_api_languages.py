@@ -187,6 +187,10 @@ def test_formats_speak_the_requests_language_and_keep_their_keys(client):
     assert spanish.headers["Content-Language"] == "es"
     assert [f["key"] for f in spanish.get_json()["formats"]] == [f["key"] for f in english["formats"]]
     assert [f["aliases"] for f in spanish.get_json()["formats"]] == [f["aliases"] for f in english["formats"]]
+    # who can command, in words, is said in Spanish; the machine fields are as they were
+    assert all(es["commander"] != en["commander"] for es, en in zip(spanish.get_json()["formats"], english["formats"]))
+    assert [{k: v for k, v in f.items() if k not in ("name", "commander")} for f in spanish.get_json()["formats"]] == \
+        [{k: v for k, v in f.items() if k not in ("name", "commander")} for f in english["formats"]]
 
 
 def test_health_and_the_page_say_their_language_too(client):
