@@ -19,8 +19,8 @@ from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntity
 from card_data import CardDataError, CardDataUnavailable
 from card_data.errors import DeckSourceError
 from edh_service import card_extension, deck_urls, pipeline
-from edh_service.i18n import supported
-from edh_service.i18n.app import COOKIE, renderer
+from edh_service.i18n import DEFAULT, supported
+from edh_service.i18n.app import COOKIE, renderer, request_language
 from edh_service.web import charts, texts
 from edh_service.web.error_pages import error_page
 from edh_service.web.script_texts import script_texts
@@ -272,7 +272,7 @@ def render_page(*, form: dict | None = None, report=None, error: str | None = No
         deckfile_accept=DECKFILE_ACCEPT,
         house_profiles=profiles_in(current_app.extensions).listing(),  # the profile menu
         verdict=verdict(report) if report else None,
-        said=Said(message_renderer(translated)),
+        said=Said(message_renderer(report, translated)),
         **page_language(),
         **charts.page_context(report),  # the deck overview and the card previews
     )
@@ -285,12 +285,14 @@ def page_language() -> dict:
             "script_texts": script_texts(), "role": texts.role, "type_name": texts.type_name}
 
 
-def message_renderer(translated=()):
-    """How violation and bracket-reason messages are written on the page: the page's language.
-    Card names inside them stay English here; this is the one place to give the renderer the
-    printed names of the page's language (edh_service.i18n.app.renderer(names)) once the
-    names table offers them (`translated`: the names the list wrote, pipeline.Translated)."""
-    return renderer()
+def message_renderer(report=None, translated=()):
+    """How violation and bracket-reason messages are written on the page: the page's language,
+    the cards they name as printed in it (pipeline.shown_names: the spelling the list wrote
+    first, else the names table's), English where neither has one."""
+    code = request_language()
+    if report is None or code == DEFAULT:
+        return renderer()
+    return renderer(pipeline.shown_names(report, translated, card_extension.get_repository(), code))
 
 
 def error_text(error: Exception) -> str:

@@ -233,3 +233,11 @@ def test_house_rules_refusals_speak_the_requests_language(client):
                                        "house_rules": {"banned": ["Sol Ring"], "unbanned": ["Sol Ring"]}}).get_json()
     assert both["message"] == both["errors"]["house_rules"]["unbanned"][0]
     assert both["message"].startswith("Die Hausregeln verbieten und erlauben zugleich Sol")
+
+
+def test_the_page_names_cards_in_its_messages_as_printed_in_its_language(real_client):
+    client, tsp = real_client
+    page = client.post("/", data={"decklist": REAL_DECK}, headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert printed(tsp, "Walk the Aeons", "Spanish") in page
+    english = client.post("/", data={"decklist": REAL_DECK}).get_data(as_text=True)
+    assert printed(tsp, "Walk the Aeons", "Spanish") not in english
