@@ -226,7 +226,7 @@ class CardRepository:
         asked = dict(list(asked.items())[:MAX_FETCHED_NAMES])
         if not asked:
             return {}, set()
-        if time.monotonic() < self._ask_after:  # Scryfall just failed: not asked again yet
+        if self.client is None or time.monotonic() < self._ask_after:  # offline, or Scryfall just failed
             return {}, set(asked)
         found: list[tuple[str, dict]] = []
         not_found: list[str] = []

@@ -225,7 +225,9 @@ class JsonGuard:
         """Where the string open since an earlier chunk ends (after its quote); None when
         it runs through this whole chunk too."""
         skip = 1 if self.escaped and chunk else 0
-        end = _STRING_REST.match(chunk, skip).end()
+        rest = _STRING_REST.match(chunk, skip)
+        assert rest is not None  # it matches the empty string too
+        end = rest.end()
         if end < len(chunk) and chunk[end] == ord('"'):
             self.in_string, self.escaped, self.token = False, False, 0
             return end + 1

@@ -52,7 +52,7 @@ def sync(
     client = client or ScryfallClient(settings.api_url, user_agent=settings.user_agent, limits=coordination.limits)
     bulk = client.bulk_data("oracle-cards")
     current = read_metadata(db_path)
-    if not force and not is_newer(bulk["updated_at"], current):
+    if not force and current is not None and not is_newer(bulk["updated_at"], current):
         return _with_brackets(SyncResult("unchanged", current), db_path, brackets, client)
     published = None if force else published_file(coordination)
     if published is not None and not is_newer(bulk["updated_at"], StoreMetadata("", published[1], 0)):
@@ -99,7 +99,7 @@ def import_file(
     With `brackets`, the lists that have a file override (MASS_LAND_DENIAL_FILE,
     COMBOS_FILE) are loaded too; an import never goes to the network.
     """
-    path = Path(path)
+    path, db_path = Path(path), Path(db_path)
     if not path.is_file():
         raise CardDataError(f"no such card data file: {path}")
     updated_at = updated_at or import_updated_at(path)

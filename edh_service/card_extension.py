@@ -19,6 +19,7 @@ from card_data import sync
 from card_data.names import sync as names_sync
 from card_data.scryfall.building import SyncResult
 from card_data.coordination import Coordination, coordination_for
+from card_data.coordination.redis_backend import RedisCoordination
 from edh_service.background_sync import BackgroundSync
 from edh_service.config import bracket_sources, name_sources, store_settings
 
@@ -93,7 +94,7 @@ def probe_redis(app: Flask) -> dict[str, Any]:
     a success ends it) and return the coordination's status: backend, redis_up,
     redis_outages, redis_fallbacks. Without REDIS_URL: {"backend": "file"}."""
     coordination = coordination_of(app)
-    if coordination.backend == "redis":
+    if isinstance(coordination, RedisCoordination):
         coordination.call(coordination.redis.ping, lambda: False)
     return coordination.status()
 

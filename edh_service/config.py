@@ -271,7 +271,7 @@ def bracket_sources(values: Mapping[str, Any], **overrides: Any) -> BracketSourc
     """The synced lists' sources from the table's values (SCRYFALL_API_URL, SPELLBOOK_URL,
     MASS_LAND_DENIAL_FILE, COMBOS_FILE, PAUPER_COMMANDERS_FILE, USER_AGENT, LIST_SHRINK_ALLOWED);
     keyword overrides that are not None win."""
-    chosen = {
+    chosen: dict[str, Any] = {
         "api_url": values.get("SCRYFALL_API_URL") or DEFAULT_API_URL,
         "spellbook_url": values.get("SPELLBOOK_URL") or DEFAULT_SPELLBOOK_URL,
         "mass_land_denial_file": values.get("MASS_LAND_DENIAL_FILE") or None,

@@ -66,5 +66,5 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     observability.init_app(app)  # request ids, JSON request logs, /metrics
     # After observability's hooks, so a 429 carries a request id; its fallbacks are counted there.
     ratelimit.init_app(app, on_fallback=observability.metrics_of(app).limit_fallbacks.inc)
-    app.wsgi_app = DrainUnreadBodies(app.wsgi_app, lambda: DRAIN_FACTOR * int(app.config["MAX_CONTENT_LENGTH"] or 0))
+    app.wsgi_app = DrainUnreadBodies(app.wsgi_app, lambda: DRAIN_FACTOR * int(app.config["MAX_CONTENT_LENGTH"] or 0))  # type: ignore[method-assign]
     return app

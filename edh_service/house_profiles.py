@@ -259,6 +259,7 @@ class Profiles:
         did); a file gone is forgotten, a broken one reported and not served. Holds the lock."""
         name = file[: -len(".toml")]
         held = self._profiles.get(name)
+        assert self.folder is not None  # only a folder's files are read
         if stamp is None:
             self._profiles.pop(name, None)
             self._broken.pop(file, None)

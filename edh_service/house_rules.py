@@ -149,7 +149,8 @@ def resolve(house: HouseList, repository: CardRepository, *, lookup: Deadline | 
 def _unresolved(house: HouseList, missing: Sequence[str], suggestions: Mapping[str, Sequence[str]],
                 unavailable: Sequence[str]) -> UnresolvedNames:
     """The error naming every house-rules name that is no card, by list."""
-    said, by_list = [], {}
+    said: list[tuple[str, str]] = []  # (the name quoted, a hint)
+    by_list: dict[str, list[dict[str, Any]]] = {}
     for name in missing:
         offered = tuple(suggestions.get(name, ()))
         if isinstance(suggestions.get(name), Candidates):

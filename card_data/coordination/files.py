@@ -14,7 +14,7 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, Callable
 
 # Scryfall rate limits (as of 2026-11): /cards/search, /cards/named, /cards/random and
 # /cards/collection allow 2 requests a second; a 429 locks the client out for 30 s.
@@ -48,7 +48,7 @@ class RateLimits:
         self._lock = threading.Lock()
         self._state = (0.0, 0.0)  # (next allowed request, end of lockout), for path=None
 
-    def _update(self, change) -> tuple[float, float]:
+    def _update(self, change: Callable[[float, float, float], tuple[float, float]]) -> tuple[float, tuple[float, float]]:
         """Apply change(now, next_at, locked_until) -> new state atomically; return (now, result)."""
         with self._lock:
             fd = self._open()
@@ -129,7 +129,7 @@ class FileSyncLock:
 
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
-        self._handle = None
+        self._handle: BinaryIO | None = None
 
     def acquire(self) -> bool:
         """Take the flock without blocking."""

@@ -17,7 +17,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar, cast
 
 from card_data.coordination.files import (
     RATE_LIMITED_INTERVAL, SITE_INTERVAL, FileCoordination, FileDeckCache, FileSyncLock, RateLimits,
@@ -169,7 +169,7 @@ class RedisCoordination:
     def published_bulk(self, kind: str = "bulk") -> dict[str, str] | None:
         """{"updated_at", "file"} of the bulk file the last sync left in shared_dir, or None
         (`kind` "names": the card names table the last names sync left there)."""
-        published = self.call(lambda: self.redis.hgetall(self.key(kind)), dict)
+        published: dict[str, str] = self.call(lambda: cast("dict[str, str]", self.redis.hgetall(self.key(kind))), dict)
         return published if published and {"updated_at", "file"} <= set(published) else None
 
     def publish_bulk(self, updated_at: str, file_name: str, kind: str = "bulk") -> None:
@@ -241,7 +241,7 @@ class RedisDeckCache:
 
     def get(self, key: str) -> bytes | None:
         """The entry, or None."""
-        value = self.coordination.call(lambda: self.coordination.redis.get(self._key(key)) or "",
+        value = self.coordination.call(lambda: cast(str, self.coordination.redis.get(self._key(key)) or ""),
                                        lambda: (self.fallback.get(key) or b"").decode("utf-8"))
         return value.encode("utf-8") if value else None
 

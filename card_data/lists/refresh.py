@@ -28,6 +28,7 @@ import logging
 import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -189,14 +190,15 @@ def _rows(tables: ListWriter, kind: str, fetched: Fetched) -> tuple[list[tuple],
     def resolved(name: str) -> str:
         return canonical.get(name) or clean_name(name)
 
+    rows: list[tuple[Any, ...]]  # (name,) or (first, second, fast)
     if kind in NAME_LISTS:
         rows = sorted({(resolved(name),) for name in raw})
     else:
         merged: dict[tuple[str, str], bool] = {}
         for (first, second), fast in raw:
-            pair = tuple(sorted((resolved(first), resolved(second))))
-            if pair[0] != pair[1]:  # a card with itself never fits a singleton deck
-                merged[pair] = merged.get(pair, False) or fast
+            one, other = sorted((resolved(first), resolved(second)))
+            if one != other:  # a card with itself never fits a singleton deck
+                merged[one, other] = merged.get((one, other), False) or fast
         rows = sorted((first, second, int(fast)) for (first, second), fast in merged.items())
     refuse_empty(kind, rows, fetched.source)
     return rows, len(unresolved)
@@ -217,6 +219,11 @@ def _write(tables: ListWriter, kind: str, fetched: Fetched, allow_shrink: bool =
     if not allow_shrink:
         refuse_shrink(kind, rows, tables.status(kind).entries, fetched.source)
     tables.write(kind, rows, source=fetched.source, updated_at=fetched.updated_at, unresolved=unresolved)
+
+
+def _searched(search: Callable[[ScryfallClient], Fetched], client: Callable[[], ScryfallClient]) -> Fetched:
+    """One Scryfall search, on the client made when first asked for."""
+    return search(client())
 
 
 def refresh(
@@ -248,11 +255,11 @@ def refresh(
                 (PAUPER_COMMANDERS, sources.pauper_commanders_file, pauper_commanders_from_scryfall))
     for kind, path, from_scryfall in searches:
         if path:
-            fetchers[kind] = lambda path=path: names_from_file(path)
+            fetchers[kind] = partial(names_from_file, path)
         elif network:
-            fetchers[kind] = lambda search=from_scryfall: search(scryfall())
-    if sources.combos_file:
-        fetchers[TWO_CARD_COMBOS] = lambda: combos_from_file(sources.combos_file)
+            fetchers[kind] = partial(_searched, from_scryfall, scryfall)
+    if combos_file := sources.combos_file:
+        fetchers[TWO_CARD_COMBOS] = lambda: combos_from_file(combos_file)
     elif network:
         fetchers[TWO_CARD_COMBOS] = lambda: combos_from_spellbook(
             spellbook or SpellbookClient(sources.spellbook_url, user_agent=sources.user_agent))

@@ -105,7 +105,7 @@ def scryfall_rows(payload: Mapping[str, Any], languages: frozenset[str] | None =
         return []
     card = normalize_name(name)
     card_faces = [face for face in faces(payload) if isinstance(face, Mapping)]
-    english = _english_names(name, [face.get("name") for face in card_faces if isinstance(face.get("name"), str)])
+    english = _english_names(name, [face_name for face in card_faces if isinstance(face_name := face.get("name"), str)])
     rows: list[Row] = []
     printed = payload.get("printed_name")
     if isinstance(printed, str):
@@ -115,8 +115,9 @@ def scryfall_rows(payload: Mapping[str, Any], languages: frozenset[str] | None =
         for face_name in printed_faces:
             if isinstance(face_name, str):
                 rows += name_rows(face_name, language, card, english)
-        if len(printed_faces) > 1 and all(isinstance(face, str) and face for face in printed_faces):
-            rows += name_rows(" // ".join(printed_faces), language, card, english)
+        named = [face_name for face_name in printed_faces if isinstance(face_name, str) and face_name]
+        if len(printed_faces) > 1 and len(named) == len(printed_faces):
+            rows += name_rows(" // ".join(named), language, card, english)
     return rows
 
 
@@ -127,13 +128,14 @@ def mtgjson_rows(card: Mapping[str, Any], languages: frozenset[str] | None = Non
     if not isinstance(name, str) or not isinstance(entries, list) or len(entries) > MAX_FOREIGN_ENTRIES:
         return []
     key = normalize_name(name)
-    english = _english_names(name, [card.get("faceName")] if isinstance(card.get("faceName"), str) else [])
+    english = _english_names(name, [face_name] if isinstance(face_name := card.get("faceName"), str) else [])
     english |= _english_names(name, name.split(" // "))
     rows: list[Row] = []
     for entry in entries:
         if not isinstance(entry, Mapping):
             continue
-        language = MTGJSON_LANGUAGES.get(entry.get("language"))
+        written = entry.get("language")
+        language = MTGJSON_LANGUAGES.get(written) if isinstance(written, str) else None
         if language is None or (languages is not None and language not in languages):
             continue
         for field in ("name", "faceName"):

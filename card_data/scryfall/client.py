@@ -196,7 +196,8 @@ class ScryfallClient:
         gave, for `max_pages` pages and `max_cards` cards at most (MAX_SEARCH_PAGES and
         MAX_SEARCH_CARDS unless a search is known to be longer: is:paupercommander).
         """
-        url, params = f"{self.api_url}/cards/search", {"q": query}
+        url = f"{self.api_url}/cards/search"
+        params: dict[str, str] | None = {"q": query}
         followed: set[str] = set()
         cards = 0
         for _ in range(max_pages):

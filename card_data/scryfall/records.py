@@ -26,6 +26,12 @@ _BLANK = re.compile(r"\s*")
 _SEPARATORS = re.compile(r"[\s,]*")  # whitespace and the commas between array items
 
 
+def _end(match: re.Match[str] | None) -> int:
+    """Where a match of _BLANK or _SEPARATORS ends: both match the empty string, so always one."""
+    assert match is not None
+    return match.end()
+
+
 # -- bytes -> text ------------------------------------------------------------------------
 
 
@@ -65,7 +71,7 @@ def _json_lines(texts: Iterable[str], number: int = 1) -> Iterator[dict[str, Any
         position = 0
         while True:
             if not pending:
-                skipped = _BLANK.match(text, position).end()
+                skipped = _end(_BLANK.match(text, position))
                 number += text.count("\n", position, skipped)
                 position = skipped
             end = text.find("\n", position)
@@ -112,7 +118,7 @@ def _json_array(texts: Iterator[str]) -> Iterator[dict[str, Any]]:
     position = buffer.index("[") + 1
     ended, error = False, None
     while True:
-        position = _SEPARATORS.match(buffer, position).end()
+        position = _end(_SEPARATORS.match(buffer, position))
         if position < len(buffer) and buffer[position] == "]":
             return
         if position < len(buffer):

@@ -10,7 +10,7 @@ import logging
 import os
 from datetime import timezone
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import BinaryIO, Iterable, Iterator
 
 from card_data.scryfall.building import SyncResult, build_store, timestamp
 from card_data.coordination import Coordination
@@ -52,7 +52,7 @@ class SharedCopy:
         digits = timestamp(updated_at).astimezone(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
         self.path = folder / f"oracle-cards-{digits}.bulk" if folder else None
         self.partial = folder / f".oracle-cards-{digits}.{os.getpid()}.part" if folder else None
-        self._handle = None
+        self._handle: BinaryIO | None = None
 
     def __enter__(self) -> "SharedCopy":
         if self.partial is not None:
@@ -76,7 +76,7 @@ class SharedCopy:
 
     def publish(self) -> None:
         """Move the complete file in place, tell the other instances, prune old files."""
-        if self._handle is None:
+        if self._handle is None or self.partial is None or self.path is None:
             return
         try:
             self._handle.close()

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import orjson
+from flask import Flask, Response
 from flask.json.provider import JSONProvider
 
 OPTIONS = orjson.OPT_NON_STR_KEYS  # a dict keyed by ints (none today) dumps as the stdlib would
@@ -78,7 +79,7 @@ class OrjsonProvider(JSONProvider):
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         return loads(s)
 
-    def response(self, *args: Any, **kwargs: Any):
+    def response(self, *args: Any, **kwargs: Any) -> Response:
         """jsonify(): the body as orjson's bytes, with no str round trip."""
         obj = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(dumps_bytes(obj), mimetype="application/json")
+        return cast(Flask, self._app).response_class(dumps_bytes(obj), mimetype="application/json")

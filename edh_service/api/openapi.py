@@ -6,10 +6,11 @@ from __future__ import annotations
 import base64
 import hashlib
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
+from marshmallow.validate import OneOf
 from flask import Blueprint, Flask, current_app, jsonify, render_template_string
 
 from edh_service import deck_urls
@@ -91,8 +92,8 @@ TEXT_PARAMETERS = [
                     "same rules as in the JSON body, whichever part of the request gives them (OpenAPI relates "
                     "no parameter to another, so only this sentence says it)."},
     {"in": "query", "name": "decklist_format",
-     "schema": {"type": "string", "enum": list(schemas.ValidateRequestSchema().fields["decklist_format"]
-                                                 .validate.choices)},
+     "schema": {"type": "string", "enum": list(cast(OneOf, schemas.ValidateRequestSchema().fields["decklist_format"]
+                                                           .validate).choices)},
      "description": "Force a decklist reader (a JSON field of the same name wins)."},
     {"in": "query", "name": "commanders", "style": "form", "explode": True,
      "schema": {"type": "array", "maxItems": schemas.MAX_COMMANDERS,

@@ -37,7 +37,7 @@ QUERY_LISTS = ("commanders", "include", "signature_spells")  # the query options
 def read_validate_request() -> dict:
     """A validate request from JSON, or from a text/plain body; query parameters give the
     options either way (JSON fields win over them)."""
-    served = request._get_current_object()  # one look-up through the context proxy
+    served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy
     if served.is_json:
         body = read_json()
         if isinstance(body, dict) and served.args:
@@ -73,7 +73,7 @@ def query_options() -> dict:
 
 def read_json() -> Any:
     """The JSON body; 415 for another media type, 400 when it does not parse."""
-    served = request._get_current_object()  # one look-up through the context proxy
+    served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy
     if not served.is_json:
         raise said(UnsupportedMediaType(), msg("Send a JSON body with Content-Type: application/json."))
     data = served.get_data()

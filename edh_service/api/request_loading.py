@@ -317,7 +317,7 @@ def _field_oversized(field: fields.Field, value: Any) -> Any:
         return problem
     if isinstance(field, fields.List) and isinstance(field.inner, fields.Nested) and type(value) is list:
         nested = field.inner.schema
-        found = {index: problem for index, item in enumerate(value) if (problem := _oversized(nested, item))}
+        found = {index: inner for index, item in enumerate(value) if (inner := _oversized(nested, item))}
         return found or None
     if isinstance(field, fields.Dict) and field.key_field is not None and type(value) is dict:
         longest = max((len(key) for key in value if isinstance(key, str)), default=0)

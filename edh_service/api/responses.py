@@ -51,6 +51,8 @@ def dump_card_data(card_meta: StoreMetadata | Mapping[str, Any] | None) -> dict:
     """The response's card_data object from StoreMetadata (or a mapping, or None)."""
     if card_meta is None:
         return {"source": "scryfall", "updated_at": None}
+    source: Any
+    updated_at: Any
     if type(card_meta) is StoreMetadata:  # the usual case, before the slower abstract-class test
         source, updated_at = card_meta.source, card_meta.updated_at
     elif isinstance(card_meta, Mapping):

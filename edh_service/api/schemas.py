@@ -11,7 +11,7 @@ schemas' shapes; tests compare the two).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterable
 
 from marshmallow import Schema, fields, post_dump, validate
 
@@ -216,7 +216,7 @@ class TranslatedSchema(Schema):
                                                  "request field (commanders, companion, color_choices)."})
 
 
-def _counts(keys, what: str) -> Schema:
+def _counts(keys: Iterable[str], what: str) -> type[Schema]:
     """An object with one required integer per key (curve buckets, colors)."""
     return Schema.from_dict({key: fields.Integer(required=True) for key in keys}, name=what)
 

@@ -45,7 +45,7 @@ def refuse_cut_streams() -> None:
 def add_common_headers(response: Response) -> Response:
     """nosniff everywhere; CORS on the API for the origins the deployment allows."""
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    served = request._get_current_object()  # one look-up through the context proxy, not one a read
+    served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy, not one a read
     if served.path.startswith(CORS_PATHS):
         add_cors_headers(response, current_app.config["CORS_ORIGINS"], served)
     return response

@@ -51,7 +51,7 @@ def init_app(app: Flask) -> None:
     """Install request ids, request logs and metrics on the app."""
     if app.config["PROXY_FIX_X_FOR"]:
         # Behind a reverse proxy every client has the proxy's address: trust its header.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=int(app.config["PROXY_FIX_X_FOR"]))
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=int(app.config["PROXY_FIX_X_FOR"]))  # type: ignore[method-assign]
     # Registered before the limiter's hook (ratelimit.init_app), so a 429 carries a request id too.
     app.before_request(start_request)
     app.after_request(finish_request)
@@ -84,7 +84,7 @@ def current_request_id() -> str | None:
 def finish_request(response: Response) -> Response:
     """Echo the request id, count the request and log it as one JSON line."""
     # each context object looked up once through its proxy (a look-up costs more than the read)
-    context, served, app = g._get_current_object(), request._get_current_object(), current_app._get_current_object()
+    context, served, app = g._get_current_object(), request._get_current_object(), current_app._get_current_object()  # type: ignore[attr-defined]  # a LocalProxy
     request_id = context.get("request_id") or uuid.uuid4().hex  # a hook before ours may have failed
     response.headers[REQUEST_ID_HEADER] = request_id
     seconds = time.perf_counter() - context.get("request_started", time.perf_counter())
@@ -297,5 +297,5 @@ def metrics_view() -> Response:
 
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
-        registry.register(CardDataCollector(current_app._get_current_object()))
+        registry.register(CardDataCollector(current_app._get_current_object()))  # type: ignore[attr-defined]  # a LocalProxy
     return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)

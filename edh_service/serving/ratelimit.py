@@ -19,7 +19,7 @@ import logging
 import math
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from flask import Flask, Request, request
 from limits import RateLimitItem, parse_many
@@ -51,7 +51,7 @@ class SweptMemoryStorage(MemoryStorage):
         now = time.monotonic()
         if now >= self._next_sweep:
             self._next_sweep = now + self.SWEEP_SECONDS
-            self._MemoryStorage__expire_events()
+            self._MemoryStorage__expire_events()  # type: ignore[attr-defined]  # MemoryStorage's own, name-mangled
 
 
 class ClientBudget:
@@ -63,7 +63,7 @@ class ClientBudget:
         self.shared = not storage_uri.startswith("memory://")
         options = REDIS_TIMEOUTS if storage_uri.startswith(("redis://", "rediss://", "redis+unix://")) else {}
         self.storage: Storage = SweptMemoryStorage() if storage_uri == "memory://" else \
-            storage_from_string(storage_uri, **options)
+            cast(Storage, storage_from_string(storage_uri, **options))  # a synchronous scheme
         self.counter = FixedWindowRateLimiter(self.storage)
         self.fallback = FixedWindowRateLimiter(SweptMemoryStorage())
         self.on_fallback = on_fallback  # called for each request counted in the fallback
@@ -158,7 +158,7 @@ def build_limiter(app: Flask, on_fallback: Callable[[], None] = lambda: None) ->
 
 def check_rate_limit(budget: ClientBudget) -> None:
     """Count this request against its client's budget; 429 with Retry-After when over it."""
-    served = request._get_current_object()  # one look-up through the context proxy
+    served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy
     if not is_limited(served):
         return
     seconds = budget.hit(served.remote_addr or "unknown")

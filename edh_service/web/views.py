@@ -101,7 +101,7 @@ class Line:
 def add_security_headers(response):
     """Strict headers on the page and its assets (the app's `static` route serves the
     same folder as this blueprint's, so it gets them too; other routes are left alone)."""
-    served = request._get_current_object()  # one look-up through the context proxy
+    served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy
     blueprint, endpoint = served.blueprint, served.endpoint
     if blueprint != bp.name and endpoint != "static":
         return response
@@ -345,10 +345,11 @@ def listing(text: str, violations, translated=()) -> list[Line]:
     for _, card, lang, numbers in translated:
         for number in numbers:
             english[number].append((card, texts.printed_language(lang)))
-    return [
-        Line(number, content, *marks.get(number, (None, ())), tuple(english.get(number, ())))
-        for number, content in enumerate(display_lines(text), start=1)
-    ]
+    lines = []
+    for number, content in enumerate(display_lines(text), start=1):
+        severity, codes = marks.get(number, (None, ()))
+        lines.append(Line(number, content, severity, codes, tuple(english.get(number, ()))))
+    return lines
 
 
 def display_lines(text: str) -> list[str]:
