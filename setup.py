@@ -1,12 +1,22 @@
 """Build steps pyproject.toml cannot say: the gettext catalogs compiled to .mo in the build
-(edh_service/i18n), so an installed service answers in every language with no manual step."""
+(edh_service/i18n), so an installed service answers in every language with no manual step;
+and the engine, validator/, compiled with mypyc when a C compiler and Python's headers are
+at hand (DESIGN.md "The compiled core"), else installed as the plain Python it is written in.
+EDH_PURE_PYTHON=1 builds plain Python; an editable install (pip install -e .) is plain too,
+so the source a developer edits is what runs."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
+import sysconfig
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
+
+COMPILED_PACKAGES = ("validator",)  # the per-request engine; card_data and edh_service stay Python
 
 
 class BuildWithCatalogs(build_py):
@@ -26,4 +36,30 @@ class BuildWithCatalogs(build_py):
                 write_mo(compiled, catalog, use_fuzzy=False)
 
 
-setup(cmdclass={"build_py": BuildWithCatalogs})
+def compiler_at_hand() -> bool:
+    """A C compiler and Python.h: what mypyc's C needs (Debian: gcc and python3-dev)."""
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    headers = Path(sysconfig.get_paths()["include"], "Python.h")
+    return shutil.which(compiler) is not None and headers.is_file()
+
+
+def compiling() -> bool:
+    """Whether this build compiles the engine."""
+    if os.environ.get("EDH_PURE_PYTHON", "") not in ("", "0"):
+        return False
+    if {"editable_wheel", "develop"} & set(sys.argv):  # an editable install runs its source
+        return False
+    return compiler_at_hand()
+
+
+def engine_extensions() -> list[Extension]:
+    """mypyc's extension modules for every module of the compiled packages (none when not compiling)."""
+    if not compiling():
+        return []
+    from mypyc.build import mypycify  # a build requirement (pyproject.toml); only needed here
+
+    modules = sorted(str(path) for package in COMPILED_PACKAGES for path in Path(package).rglob("*.py"))
+    return mypycify(modules, opt_level="3", debug_level="0")
+
+
+setup(cmdclass={"build_py": BuildWithCatalogs}, ext_modules=engine_extensions())

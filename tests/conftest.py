@@ -144,3 +144,17 @@ def redis_server(tmp_path):
         pytest.skip("Debian's redis-server is not installed (.ci/run installs it)")
     with RedisServer(tmp_path / "redis") as server:
         yield server
+
+
+def _stale_compiled_engine() -> str | None:
+    """A compiled engine in this tree (`make compiled`) older than a source file of it: the
+    tests would run yesterday's engine, not the source they read."""
+    built = [path.stat().st_mtime for path in (ROOT / "validator").rglob("*.so")]
+    if not built:
+        return None
+    newer = [path for path in (ROOT / "validator").rglob("*.py") if path.stat().st_mtime > min(built)]
+    return f"{newer[0].relative_to(ROOT)} changed after `make compiled`" if newer else None
+
+
+if (stale := _stale_compiled_engine()) is not None:
+    pytest.exit(f"{stale}: run `make compiled` again, or `make clean-compiled` for plain Python", returncode=2)

@@ -1,5 +1,8 @@
 """The pure Commander rules engine: decklist text in, structured violations out. No I/O."""
 
+from importlib.machinery import EXTENSION_SUFFIXES
+from typing import Final
+
 from validator.deck import Card, Entry, UnknownName
 from validator.deck_facts import Deck
 from validator.decklist import NOBODY, Decklist, Designation, ListEntry, Section
@@ -11,8 +14,13 @@ from validator.brackets import Bracket, BracketData, Combo, Reason
 from validator.card_facts import commander_eligibility, pairing_abilities
 from validator.rules import RULES
 
+# Which engine runs (DESIGN.md "The compiled core"), as /readyz, `cards status` and
+# `edh-validate --version` say it: "compiled" when mypyc compiled this package (`pip install
+# .` with a C compiler at hand: a compiled module is an extension module), else "python".
+ENGINE: Final = "compiled" if __file__.endswith(tuple(EXTENSION_SUFFIXES)) else "python"
+
 __all__ = [
-    "Bracket", "BracketData", "Card", "Code", "Combo", "Deck", "Decklist", "Designation", "Entry", "ListEntry",
+    "ENGINE", "Bracket", "BracketData", "Card", "Code", "Combo", "Deck", "Decklist", "Designation", "Entry", "ListEntry",
     "NOBODY", "Reason",
     "Section", "Severity", "UnknownName", "Violation",
     "RULES", "Report", "assemble", "check", "commander_eligibility", "pairing_abilities", "validate",

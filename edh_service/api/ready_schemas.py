@@ -3,9 +3,11 @@ the OpenAPI document (schemas.py re-exports them; openapi.py names them)."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 from edh_service.api.house_schemas import ReadyHouseRulesSchema
+
+ENGINES = ("compiled", "python")  # validator.ENGINE
 
 
 class HealthSchema(Schema):
@@ -69,6 +71,9 @@ class ReadySchema(Schema):
     card_names = fields.Nested(CardNamesSchema, required=True,
                                metadata={"description": "Not a readiness condition: without the table, names "
                                                         "in other languages are unknown cards."})
+    engine = fields.String(required=True, validate=validate.OneOf(ENGINES), metadata={
+        "description": "The engine validating: `compiled` (mypyc compiled it: `pip install .` with a C compiler, "
+                       "as the Docker image is built) or `python` (the same source as plain Python)."})
     house_rules = fields.Nested(ReadyHouseRulesSchema, metadata={
         "description": "Present when HOUSE_RULES_DIR is set: the profiles served and each broken file (not served)."})
     degraded = fields.Boolean(metadata={"description": "Present (true) when the last background sync "

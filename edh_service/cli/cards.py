@@ -48,6 +48,7 @@ from card_data.store.cards import read_metadata
 from card_data.sync import import_file, sync
 from edh_service.config import ConfigError, bracket_sources as sources_of, name_sources, setting, store_settings
 from edh_service.first_start import BULK_DATA_PAGE, cards_command, no_card_data_hint
+from validator import ENGINE
 
 # The settings each command reads of the table (the service reads them from app.config).
 BRACKET_SETTINGS = ("SCRYFALL_API_URL", "SPELLBOOK_URL", "MASS_LAND_DENIAL_FILE", "COMBOS_FILE", "USER_AGENT",
@@ -141,15 +142,18 @@ def _status(db: str, as_json: bool) -> int:
             "brackets": _as_dicts(lists, bracket_tables.BRACKET_LISTS),
             "format_lists": _as_dicts(lists, bracket_tables.FORMAT_LISTS),
             "card_names": names.shown() if names else None,
+            "engine": ENGINE,
         }, ensure_ascii=False))
     elif meta is None:
         print(f"{db}: no card store (run `{cards_command()} sync`, or `{cards_command()} import PATH` with "
               f"Scryfall's Oracle Cards bulk file: {BULK_DATA_PAGE})")
     else:
         print(f"{db}: {meta.cards} cards from {meta.source}, updated_at {meta.updated_at}")
+        print(f"  engine: {ENGINE}")
         for kind, list_status in (lists or {}).items():
             print(f"  {LABELS[kind]}: {_describe(list_status)}")
-        print(f"  card names: {_describe_names(names)}")
+        if names is not None:
+            print(f"  card names: {_describe_names(names)}")
     return 0 if meta else EXIT_ERROR
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from tests.support.factories import BASICS, COMMANDER, SPELLS, deck_text
 from validator.parse import MAX_LINES
+from validator import ENGINE
 
 VALIDATE = "/api/v1/validate"
 BATCH = "/api/v1/validate/batch"
@@ -270,7 +271,8 @@ def test_readyz_reports_the_store(client, fixture_db):
                                    "card_data": {"updated_at": FIXTURE_UPDATED_AT, "cards": cards},
                                    "bracket_lists": {"mass_land_denial": None, "two_card_combos": None},
                                    "format_lists": {"pauper_commanders": None},
-                                   "card_names": {"languages": [], "names": 0, "updated_at": None}}
+                                   "card_names": {"languages": [], "names": 0, "updated_at": None},
+                                   "engine": ENGINE}
 
 
 def test_cors_on_a_successful_validation(client):

@@ -17,6 +17,7 @@ from card_data.sync import adopt
 from edh_service.cli import cards as cli
 from edh_service.config import bracket_sources
 from tests.support.scryfall_server import BRACKETS, FIXTURES, MASS_LAND_DENIAL_QUERY, with_bracket_lists
+from validator import ENGINE
 
 DOWNLOAD = "/files/oracle-cards.jsonl.gz"
 
@@ -44,6 +45,9 @@ def test_import_then_status(tmp_path, capsys):
     assert json.loads(out)["card_data"] == {
         "source": "file:cards.jsonl", "updated_at": "2026-11-01T00:00:00+00:00", "cards": 98,
     }
+    assert json.loads(out)["engine"] == ENGINE in ("compiled", "python")
+    code, out, _ = run(capsys, "status", "--db", db)
+    assert code == 0 and f"  engine: {ENGINE}\n" in out
 
 
 def test_python_m_edh_service_cli_cards_runs_the_command_from_any_folder(tmp_path):

@@ -18,6 +18,7 @@ import pytest
 from edh_service.cli import validate
 from tests.support.cli_runs import ROOT, annotations, run_cli, run_process
 from tests.support.factories import load_bracket_lists
+from validator import ENGINE
 
 SAMPLES = ROOT / "tests" / "fixtures" / "decklists_cli"
 FIXTURE_CARDS = ROOT / "tests" / "fixtures" / "cards.jsonl"
@@ -365,6 +366,13 @@ def test_scryfall_rate_limit_on_a_lookup_goes_on_offline(scryfall_server, fixtur
         ("unknown_card", ["Rhystic Studdy"]), ("card_lookup_unavailable", ["Rhystic Studdy"])]
     assert valid["valid"] is True
     assert scryfall_server.paths("POST") == ["/cards/collection"]  # asked once, never again
+
+
+def test_version_names_the_engine():
+    """--version: the version and which engine runs (compiled by mypyc, or plain Python)."""
+    result = run_process("--version")
+    assert result.returncode == 0
+    assert result.stdout.startswith("edh-validate ") and f"(engine: {ENGINE})" in result.stdout
 
 
 def test_help_lists_formats_and_exit_codes():
