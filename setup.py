@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 import sysconfig
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 COMPILED_PACKAGES = ("validator",)  # the per-request engine; card_data and edh_service stay Python
@@ -47,19 +47,35 @@ def compiling() -> bool:
     """Whether this build compiles the engine."""
     if os.environ.get("EDH_PURE_PYTHON", "") not in ("", "0"):
         return False
-    if {"editable_wheel", "develop"} & set(sys.argv):  # an editable install runs its source
-        return False
     return compiler_at_hand()
 
 
+# Stands for the engine's extensions until build_ext runs: mypyc type-checks and writes C only
+# for a build that compiles, not each time setup.py is asked for metadata.
+ENGINE = Extension("validator.__engine__", sources=[])
+
+
+class BuildEngine(build_ext):
+    """build_ext with the engine's extensions made by mypyc when it runs; none for an
+    editable install."""
+
+    def run(self) -> None:
+        if ENGINE in self.extensions:
+            self.extensions = self.distribution.ext_modules = [] if self.editable_mode else engine_extensions()
+            for extension in self.extensions:  # what finalize_options did for the stand-in
+                name = extension._full_name = self.get_ext_fullname(extension.name)
+                self.ext_map[name] = self.ext_map[name.split(".")[-1]] = extension
+                extension._links_to_dynamic = extension._needs_stub = False
+                extension._file_name = self.get_ext_filename(name)
+        super().run()
+
+
 def engine_extensions() -> list[Extension]:
-    """mypyc's extension modules for every module of the compiled packages (none when not compiling)."""
-    if not compiling():
-        return []
+    """mypyc's extension modules for every module of the compiled packages."""
     from mypyc.build import mypycify  # a build requirement (pyproject.toml); only needed here
 
     modules = sorted(str(path) for package in COMPILED_PACKAGES for path in Path(package).rglob("*.py"))
     return mypycify(modules, opt_level="3", debug_level="0")
 
 
-setup(cmdclass={"build_py": BuildWithCatalogs}, ext_modules=engine_extensions())
+setup(cmdclass={"build_py": BuildWithCatalogs, "build_ext": BuildEngine}, ext_modules=[ENGINE] if compiling() else [])

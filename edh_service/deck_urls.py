@@ -27,6 +27,7 @@ from card_data.sites.sources import SITES
 from validator.decklist import Decklist
 from validator.engine import Report
 from validator.formats import COMMANDER, Format, format_named, named_in_file
+from validator.messages import Text
 from edh_service.config import deck_site_settings, store_settings
 from validator.parse import parse
 
@@ -117,7 +118,8 @@ def judged_format(game_format: str | None, decklist: Decklist) -> Format:
 def declared_on_site(report: Report, deck: SiteDeck) -> Report:
     """The report with each bracket error saying the bracket was declared on the site."""
     said = f" The deck declares bracket {deck.declared_bracket} on {LABELS.get(deck.site, deck.site)}."
-    violations = tuple(replace(v, text=v.message + said) if v.code.startswith("bracket_") else v
+    # a Text of the English as it was (no message id of its own yet): Violation.text is a Text
+    violations = tuple(replace(v, text=Text(v.message + said)) if v.code.startswith("bracket_") else v
                        for v in report.violations)
     return replace(report, violations=violations)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from validator.deck import Card, Entry, UnknownName
 from validator.deck_facts import Deck
@@ -30,13 +30,17 @@ SIGNATURE_SOURCES = (Section.SIGNATURE, Section.MAIN, Section.COMMANDER, Section
 _MAIN = Section.MAIN
 
 
+# (name as typed, section) -> [copies, lines] of a name no card answers to
+_Unknown = dict[tuple[str, str], list[Any]]
+
+
 class _Pile:
     """One section being built: canonical name -> its Entry (lines in order), in list order."""
 
     def __init__(self) -> None:
         self.slots: dict[str, Entry] = {}
         # name -> [copies, lines] of a card's later lines, kept aside by add_line until settle()
-        self.repeats: dict[str, list] = {}
+        self.repeats: dict[str, list[Any]] = {}
 
     def add_line(self, card: Card, quantity: int, line: int) -> None:
         """One list line's copies. A card listed again is set aside and merged once, by
@@ -112,7 +116,7 @@ def assemble(
     suggestions = suggestions or {}
     commanders, companion = designation.commanders, designation.companion
     piles: dict[Section, _Pile] = defaultdict(_Pile)  # only the sections something is listed or put in
-    unknown: dict[tuple[str, str], list] = {}
+    unknown: _Unknown = {}
     main, new = piles[_MAIN].slots, tuple.__new__  # nearly every line: a main-deck card met first (inline)
     for entry in decklist.entries:
         card = cards.get(entry.name)
@@ -159,13 +163,13 @@ def assemble(
     )
 
 
-def _listed(piles: dict, section: Section) -> tuple[Entry, ...]:
+def _listed(piles: dict[Section, _Pile], section: Section) -> tuple[Entry, ...]:
     """The section's Entries (none when nothing was listed or put there)."""
     pile = piles.get(section)
     return () if pile is None else pile.entries()
 
 
-def _add_unknown(unknown: dict, name: str, section: str, quantity: int, lines) -> None:
+def _add_unknown(unknown: _Unknown, name: str, section: str, quantity: int, lines: Iterable[int]) -> None:
     """Record an unresolved name, merging repeats of the same typed name in one section
     (its lines in a list: a tuple grown by each repeat was quadratic in the repeats)."""
     slot = unknown.setdefault((name, str(section)), [0, []])
@@ -173,8 +177,8 @@ def _add_unknown(unknown: dict, name: str, section: str, quantity: int, lines) -
     slot[1].extend(lines)
 
 
-def _override_zone(piles: dict, unknown: dict, cards: Mapping[str, Card], names: Sequence[str], section: Section,
-                   sources: Sequence[Section]) -> None:
+def _override_zone(piles: dict[Section, _Pile], unknown: _Unknown, cards: Mapping[str, Card], names: Sequence[str],
+                   section: Section, sources: Sequence[Section]) -> None:
     """Make exactly the named cards the section's (the commanders, or the signature spells):
     a named card already listed there stays as listed, one listed elsewhere is moved (one
     copy, from the first of `sources`), one not listed is added; cards listed there but not
@@ -187,16 +191,16 @@ def _override_zone(piles: dict, unknown: dict, cards: Mapping[str, Card], names:
             zone.add(card, quantity, lines)  # already there: keep it as listed
         else:
             piles[Section.MAIN].add(card, quantity, lines)
-    for name, card in zip(names, resolved):
-        if card is None:
+    for name, named in zip(names, resolved):
+        if named is None:
             if (name, str(section)) not in unknown:
                 _move_unknown(unknown, name, str(section))
-        elif card.name not in zone.slots:
-            moved = _take_from(piles, sources, card.name)
-            zone.add(card, 1, moved[1] if moved else ())
+        elif named.name not in zone.slots:
+            moved = _take_from(piles, sources, named.name)
+            zone.add(named, 1, moved[1] if moved else ())
 
 
-def _signature_from_command_zone(piles: dict, game_format: Format, data: FormatData) -> None:
+def _signature_from_command_zone(piles: dict[Section, _Pile], game_format: Format, data: FormatData) -> None:
     """Oathbreaker lists often keep the signature spell beside its oathbreaker (a Commander
     section, the last block, the side zone): when the command zone holds a card that can
     command and instants or sorceries, and nothing marks a signature spell, those are it."""
@@ -212,7 +216,8 @@ def _signature_from_command_zone(piles: dict, game_format: Format, data: FormatD
         piles[Section.SIGNATURE].add(entry.card, entry.quantity, entry.lines)
 
 
-def _override_companion(piles: dict, unknown: dict, cards: Mapping[str, Card], name: str) -> None:
+def _override_companion(piles: dict[Section, _Pile], unknown: _Unknown, cards: Mapping[str, Card],
+                        name: str) -> None:
     """Make the named card the companion; a listed companion not named goes to the sideboard."""
     card = cards.get(name)
     zone = piles[Section.COMPANION]
@@ -231,7 +236,7 @@ def _override_companion(piles: dict, unknown: dict, cards: Mapping[str, Card], n
 _OVERRIDE_SOURCES = ("main", "commander", "companion", "signature", "sideboard", "maybeboard")
 
 
-def _move_unknown(unknown: dict, name: str, section: str) -> None:
+def _move_unknown(unknown: _Unknown, name: str, section: str) -> None:
     """An unresolved override name: reuse its list lines if the list names it too, else add it."""
     for key in [k for k in unknown if k[0] == name and k[1] in _OVERRIDE_SOURCES]:
         quantity, lines = unknown.pop(key)
@@ -242,7 +247,7 @@ def _move_unknown(unknown: dict, name: str, section: str) -> None:
     _add_unknown(unknown, name, section, 1, ())
 
 
-def _take_from(piles: dict, sections: Sequence[Section], name: str) -> tuple[Card, tuple[int, ...]] | None:
+def _take_from(piles: dict[Section, _Pile], sections: Sequence[Section], name: str) -> tuple[Card, tuple[int, ...]] | None:
     """Take one copy of the named card from the first section that has it."""
     for section in sections:
         taken = piles[section].take_one(name)
@@ -251,7 +256,7 @@ def _take_from(piles: dict, sections: Sequence[Section], name: str) -> tuple[Car
     return None
 
 
-def _companion_from_command_zone(piles: dict) -> None:
+def _companion_from_command_zone(piles: dict[Section, _Pile]) -> None:
     """MTGO and XMage keep commander and companion together in the side zone (RULES.md 8):
     of two listed commanders that can't pair, the one with Companion is the companion."""
     zone = piles[Section.COMMANDER]
@@ -264,7 +269,7 @@ def _companion_from_command_zone(piles: dict) -> None:
         piles[Section.COMPANION].add(card, quantity, lines)
 
 
-def _single_companion(piles: dict) -> tuple[Entry | None, tuple[Entry, ...]]:
+def _single_companion(piles: dict[Section, _Pile]) -> tuple[Entry | None, tuple[Entry, ...]]:
     """The companion (the first card of the companion section) and any further companions
     declared, which the rules report: only one card can be revealed (702.139a)."""
     entries = piles[Section.COMPANION].take_all()
@@ -352,18 +357,21 @@ def _plan(candidate: Candidate, entries: tuple[ListEntry, ...], cards: Mapping[s
         return None
     if None in found:
         return _plan_unknown(candidate, listed, found, counted, game_format, data)
-    if len({card.name for card in found}) != len(found):
+    known = [card for card in found if card is not None]  # all of them
+    if len({card.name for card in known}) != len(known):
         return None
     companion = spell = None
-    if not _can_command(found, game_format, data):
-        if len(found) != 2:
+    if not _can_command(known, game_format, data):
+        if len(known) != 2:
             return None
-        spell = _signature_spell_of(indices, found, entries, game_format)
+        spell = _signature_spell_of(indices, known, entries, game_format)
         if spell is None:
-            companion = _companion_of(indices, found, entries)
+            companion = _companion_of(indices, known, entries)
             if companion is None:
                 return None
-        indices.remove(spell if spell is not None else companion)
+            indices.remove(companion)
+        else:
+            indices.remove(spell)
         if not _can_command([cards[entries[indices[0]].name]], game_format, data):
             return None
     already = sum(1 for e in listed if e.section in COUNTED)

@@ -30,7 +30,11 @@ class Combo:
     fast: bool = False
 
 
-def _index(denial: frozenset[str] | None, combos: Iterable[Combo]) -> dict[str, tuple[bool, tuple]]:
+# A card's combo partners in the data: (other card, fast), one per combo
+Partners = tuple[tuple[str, bool], ...]
+
+
+def _index(denial: frozenset[str] | None, combos: Iterable[Combo]) -> dict[str, tuple[bool, Partners]]:
     """card name -> (mass land denial?, ((other card, fast), ...)): one look-up per deck card.
 
     Each unordered pair counts once, fast if any source says so.
@@ -64,7 +68,7 @@ class BracketData:
 
     mass_land_denial: frozenset[str] | None = None
     combos: tuple[Combo, ...] | None = None
-    _by_card: Mapping[str, tuple[bool, tuple]] = field(init=False, repr=False, compare=False)
+    _by_card: Mapping[str, tuple[bool, Partners]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.mass_land_denial is not None:
@@ -125,7 +129,7 @@ def card_flags(card: Card, data: BracketData = NO_DATA) -> dict[str, bool | None
     }
 
 
-def _scan(deck: Deck, data: BracketData) -> tuple[list[str], list[str], list[str] | None, dict[str, tuple]]:
+def _scan(deck: Deck, data: BracketData) -> tuple[list[str], list[str], list[str] | None, dict[str, Partners]]:
     """The signals among the game's cards (commanders and main deck): Game Changers,
     extra-turn cards, mass land denial (None: no list), and each card's combo partners
     from the data.
@@ -139,7 +143,7 @@ def _scan(deck: Deck, data: BracketData) -> tuple[list[str], list[str], list[str
     changers = [e.card.name for e in counted.notable if e.card.game_changer]
     extra_turns = [e.card.name for e in counted.notable if e.card.extra_turn]
     denial: list[str] = []
-    partners: dict[str, tuple] = {}
+    partners: dict[str, Partners] = {}
     by_card = data._by_card
     listed = by_card.keys() & counted.names if by_card else ()  # the data's cards in the deck
     for name in listed:
@@ -156,7 +160,7 @@ def _distinct(names: list[str]) -> list[str]:
     return sorted(set(names)) if len(names) > 1 else names
 
 
-def _combos_in(partners: Mapping[str, tuple]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+def _combos_in(partners: Mapping[str, Partners]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(every combo with both cards in the deck, the fast ones), pairs in name order, sorted."""
     found: list[tuple[str, str]] = []
     fast: list[tuple[str, str]] = []

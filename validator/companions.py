@@ -58,7 +58,7 @@ def _failing(entries: list[Entry], bad: Callable[[Card], bool], why: Text) -> Fa
 
 def gyruda(entries: list[Entry], fmt: Format | None = None) -> Failure:
     """Gyruda: only cards with even mana value."""
-    return _failing(entries, lambda c: int(c.mana_value) % 2, msg("The condition asks for only cards with even mana value."))
+    return _failing(entries, lambda c: int(c.mana_value) % 2 == 1, msg("The condition asks for only cards with even mana value."))
 
 
 def jegantha(entries: list[Entry], fmt: Format | None = None) -> Failure:
@@ -113,7 +113,7 @@ def lurrus(entries: list[Entry], fmt: Format | None = None) -> Failure:
 
 def lutri(entries: list[Entry], fmt: Format | None = None) -> Failure:
     """Lutri: each nonland card has a different name."""
-    counts = Counter()
+    counts: Counter[str] = Counter()
     for entry in entries:
         if "Land" not in card_types(entry.card):
             counts[entry.card.name] += entry.quantity

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping, NamedTuple, Sequence
+from typing import Iterable, Mapping, NamedTuple, Sequence
+
+from mypy_extensions import mypyc_attr
 
 WUBRG = "WUBRG"
 COLOR_LETTERS = frozenset(WUBRG)
@@ -38,7 +40,7 @@ _IDENTITIES: dict[frozenset[str], frozenset[str]] = {frozenset(): frozenset()}
 _COMMANDER_ONLY: dict[str, Mapping[str, str]] = {}
 
 
-def wubrg(colors) -> tuple[str, ...]:
+def wubrg(colors: Iterable[str]) -> tuple[str, ...]:
     """Colors in WUBRG order."""
     return tuple(c for c in WUBRG if c in colors)
 
@@ -106,6 +108,7 @@ class Card:
             object.__setattr__(self, "color_identity", identity)
         if self.legalities.get("commander") == self.legality:
             return
+        legalities: Mapping[str, str]
         if self.legalities:
             legalities = MappingProxyType({**self.legalities, "commander": self.legality})
         else:  # a Card given `legality` alone: one shared mapping per value
@@ -139,7 +142,8 @@ class Entry(NamedTuple):
 MAX_CANDIDATES = 10  # cards an ambiguous name lists (one printed name of more is no real case)
 
 
-class Candidates(tuple):
+@mypyc_attr(native_class=False)  # a tuple subclass: a plain Python class where compiled
+class Candidates(tuple[str, ...]):
     """In place of suggestions: the cards a name printed in another language names when it
     names several (Italian "Eliminare": Cancel and Wipe Away). The name is ambiguous_card,
     never a guess; it counts like an unknown card."""
@@ -162,7 +166,7 @@ class UnknownName:
     ambiguous: bool = False  # a name printed for several cards: `suggestions` are the candidates
 
     @classmethod
-    def of(cls, name: str, quantity: int, lines, suggested: Sequence[str], section: str) -> "UnknownName":
+    def of(cls, name: str, quantity: int, lines: Iterable[int], suggested: Sequence[str], section: str) -> "UnknownName":
         """An unresolved name with its suggestions (3 at most), or the candidates of an
         ambiguous one (MAX_CANDIDATES at most)."""
         if isinstance(suggested, Candidates):

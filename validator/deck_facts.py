@@ -131,7 +131,7 @@ def designated_commanders(deck: Deck) -> int:
 
 def commander_identity(deck: Deck) -> frozenset[str]:
     """Union of every designated commander's identity plus valid chosen colors (702.124c, 903.4b)."""
-    colors = set()
+    colors: set[str] = set()
     for entry in deck.commanders:
         colors |= entry.card.color_identity
         choice = deck.color_choices.get(entry.card.name)
@@ -156,7 +156,7 @@ def identity_entries(deck: Deck) -> list[Entry]:
 
 def assumed_colors(deck: Deck, base: frozenset[str], wildcards: int) -> frozenset[str]:
     """The colors an unchosen color-choosing commander is assumed to be: the most needed ones."""
-    needed = Counter()
+    needed: Counter[str] = Counter()
     for entry in identity_entries(deck):
         for color in entry.card.color_identity - base:
             needed[color] += entry.quantity

@@ -120,15 +120,19 @@ def check(
         problems = tuple(p for p in problems if p.code != Code.COMMANDER_INFERRED)
     elif deck.companion is not None:
         problems = tuple(_companion_among_inferred(p, deck.companion) for p in problems)
-    by_house = bracket is None and house_rules is not None and house_rules.max_bracket is not None and fmt.brackets
-    if by_house:
-        bracket = house_rules.max_bracket
+    by_house = house_rules if bracket is None and house_rules is not None and fmt.brackets else None
+    if by_house is not None and by_house.max_bracket is not None:
+        bracket = by_house.max_bracket
+    else:
+        by_house = None
     evaluated = brackets.evaluate(deck, bracket_data or brackets.NO_DATA, bracket) if fmt.brackets else None
-    declared = [_with_lines(v, deck) for v in brackets.violations(evaluated)] if bracket is not None else ()
-    if by_house:  # say whose bracket it is
-        whose = house_rules.said(msg("The house rules ({house}) allow bracket {bracket} at most.",
-                                     house=house_rules.name or "", bracket=bracket),
-                                 msg("The house rules allow bracket {bracket} at most.", bracket=bracket))
+    declared: list[Violation] = []
+    if bracket is not None and evaluated is not None:
+        declared = [_with_lines(v, deck) for v in brackets.violations(evaluated)]
+    if by_house is not None and bracket is not None:  # say whose bracket it is
+        whose = by_house.said(msg("The house rules ({house}) allow bracket {bracket} at most.",
+                                  house=by_house.name or "", bracket=bracket),
+                              msg("The house rules allow bracket {bracket} at most.", bracket=bracket))
         declared = [replace(v, text=v.text.then(whose)) for v in declared]
     violations = sorted([*problems, *found, *declared], key=Violation.sort_key)
     return Report(
@@ -189,29 +193,38 @@ def judge_formats(
     return _Judging(decklist, cards, None, designation, format_data, house_rules).verdicts()
 
 
+@dataclass(slots=True)
+class _Assembly:
+    """One assembly of the list (a Deck as assembled for some format) and what the rules that
+    read the deck alone (DECK_RULES) found in it, shared by the formats it suits."""
+
+    deck: Deck
+    found: list[Violation]
+
+
 class _Judging:
     """One list's resolved inputs and what the formats can share of judging them."""
 
     __slots__ = ("decklist", "cards", "suggestions", "designation", "format_data", "house_rules", "_inferred",
                  "_decks", "_judged")
 
-    def __init__(self, decklist: Decklist, cards: Mapping[str, Card], suggestions, designation: Designation,
+    def __init__(self, decklist: Decklist, cards: Mapping[str, Card], suggestions: Mapping[str, Sequence[str]] | None,
+                 designation: Designation,
                  format_data: FormatData | None, house_rules: HouseRules | None = None) -> None:
         self.decklist, self.cards, self.suggestions = decklist, cards, suggestions
         self.designation, self.format_data, self.house_rules = designation, format_data, house_rules
-        self._inferred: dict[tuple, Decklist] = {}  # (who commands, size, ...) -> the list as inferred
-        # (id of that list, whether signature spells change its assembly) -> [its Deck, what
-        # DECK_RULES found in it]
-        self._decks: dict[tuple, list] = {}
-        self._judged: dict[Format, tuple] = {}  # each format's answer, once
+        self._inferred: dict[tuple[object, ...], Decklist] = {}  # (who commands, size, ...) -> the list as inferred
+        # (id of that list, whether signature spells change its assembly) -> its assembly
+        self._decks: dict[tuple[int, bool], _Assembly] = {}
+        self._judged: dict[Format, tuple[Deck, tuple[Violation, ...], list[Violation]]] = {}  # each format's answer
 
     def judged(self, fmt: Format) -> tuple[Deck, tuple[Violation, ...], list[Violation]]:
         """The Deck judged in the format, the list's own problems (its inference included),
         and every rule's violations (the deck-only rules' found once per assembly)."""
         done = self._judged.get(fmt)
         if done is None:
-            deck, problems, slot = self._deck_of(fmt)
-            done = self._judged[fmt] = (deck, problems, [*slot[1], *validate(deck, FORMAT_RULES)])
+            deck, problems, assembly = self._deck_of(fmt)
+            done = self._judged[fmt] = (deck, problems, [*assembly.found, *validate(deck, FORMAT_RULES)])
         return done
 
     def verdict(self, fmt: Format) -> FormatVerdict:
@@ -224,8 +237,8 @@ class _Judging:
             codes = {str(v.code) for v in found if v.severity == Severity.ERROR}
             unknown = any(v.code == Code.LEGALITY_UNKNOWN for v in found)
         else:
-            deck, problems, slot = self._deck_of(fmt)
-            codes = {str(v.code) for v in (*problems, *slot[1]) if v.severity == Severity.ERROR}
+            deck, problems, assembly = self._deck_of(fmt)
+            codes = {str(v.code) for v in (*problems, *assembly.found) if v.severity == Severity.ERROR}
             unknown = False
             for rule in FORMAT_RULES:
                 twin = CODES_ONLY.get(rule)
@@ -241,24 +254,25 @@ class _Judging:
             status = FormatStatus.UNKNOWN if unknown else FormatStatus.LEGAL
         return FormatVerdict(not codes, tuple(sorted(codes)), status)
 
-    def _deck_of(self, fmt: Format) -> tuple[Deck, tuple[Violation, ...], list]:
-        """The Deck in the format, the list's problems, and its assembly's shared slot."""
+    def _deck_of(self, fmt: Format) -> tuple[Deck, tuple[Violation, ...], _Assembly]:
+        """The Deck in the format, the list's problems, and its assembly (shared)."""
         listed = self.decklist
         if not self.designation.commanders:
-            key = (fmt.commanders, fmt.deck_size, fmt.signature_spells, fmt.role)
-            listed = self._inferred.get(key)
-            if listed is None:
-                listed = self._inferred[key] = infer_commanders(self.decklist, self.cards, fmt, self.format_data)
+            kind = (fmt.commanders, fmt.deck_size, fmt.signature_spells, fmt.role)
+            inferred = self._inferred.get(kind)
+            if inferred is None:
+                inferred = self._inferred[kind] = infer_commanders(self.decklist, self.cards, fmt, self.format_data)
+            listed = inferred
         key = (id(listed), fmt.signature_spells and self._marks_signature_spells(listed))
-        slot = self._decks.get(key)
-        if slot is None:
+        assembly = self._decks.get(key)
+        if assembly is None:
             deck = assemble(listed, self.cards, self.suggestions, self.designation,
                             game_format=fmt, format_data=self.format_data)
             if self.house_rules is not None:  # a fresh Deck, no one else's yet
                 object.__setattr__(deck, "house_rules", self.house_rules)
-            slot = self._decks[key] = [deck, validate(deck, DECK_RULES)]
-        deck = slot[0] if slot[0].format is fmt else judged_in(slot[0], fmt)
-        return deck, listed.problems, slot
+            assembly = self._decks[key] = _Assembly(deck, validate(deck, DECK_RULES))
+        deck = assembly.deck if assembly.deck.format is fmt else judged_in(assembly.deck, fmt)
+        return deck, listed.problems, assembly
 
     def _marks_signature_spells(self, listed: Decklist) -> bool:
         """Whether a format with signature spells assembles this list otherwise than one
@@ -287,7 +301,7 @@ def _judged_format(decklist: Decklist, game_format: str | Format | None) -> tupl
         return format_named(game_format), None
     named = decklist.named_format
     fmt = named_in_file(named.text) if named is not None else None
-    if fmt is None or fmt is COMMANDER:
+    if named is None or fmt is None or fmt is COMMANDER:
         return COMMANDER, None  # the default: naming it changes nothing, and is no news
     return fmt, Violation(
         Code.FORMAT_INFERRED,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from validator.card_facts import (
     DOUBLE_FACED_LAYOUTS, commander_eligibility, describe_type, is_background, is_creature_card, non_deck_kind,
@@ -324,7 +325,7 @@ def named_in_file(text: str | None) -> Format | None:
     return _FILE_NAMES.get(_NOT_ALPHANUMERIC.sub("", text.casefold()))
 
 
-def format_table() -> list[dict]:
+def format_table() -> list[dict[str, Any]]:
     """The table as data, for GET /api/v1/formats (DESIGN's keys, in table order)."""
     return [
         {"key": f.key, "name": f.name, "deck_size": f.deck_size, "commander": f.commanders.words,

@@ -25,28 +25,34 @@ literal at the call.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Protocol
+from typing import Iterable, Protocol, TypeAlias
+
+from mypy_extensions import mypyc_attr
 
 
+@mypyc_attr(native_class=False)  # a str or tuple subclass: a plain Python class where compiled
 class Name(str):
     """A card's English (Oracle) name inside a message."""
 
     __slots__ = ()
 
 
+@mypyc_attr(native_class=False)  # a str or tuple subclass: a plain Python class where compiled
 class Term(str):
     """A word of the rules vocabulary or a format's name, translated as a unit."""
 
     __slots__ = ()
 
 
-class Names(tuple):
+@mypyc_attr(native_class=False)  # a str or tuple subclass: a plain Python class where compiled
+class Names(tuple[str, ...]):
     """Card names joined as a list: "A", "A and B", "A, B and C"."""
 
     __slots__ = ()
     style = "standard"
 
 
+@mypyc_attr(native_class=False)  # a str or tuple subclass: a plain Python class where compiled
 class AnyOf(Names):
     """Card names joined as alternatives: "A", "A or B", "A, B or C"."""
 
@@ -54,19 +60,21 @@ class AnyOf(Names):
     style = "or"
 
 
+@mypyc_attr(native_class=False)  # a str or tuple subclass: a plain Python class where compiled
 class Terms(Names):
     """Words of the vocabulary joined as a list: "Commander and Brawl" (each a `Term`)."""
 
     __slots__ = ()
 
 
-class Pairs(tuple):
+@mypyc_attr(native_class=False)  # a str or tuple subclass: a plain Python class where compiled
+class Pairs(tuple[tuple[str, str], ...]):
     """Pairs of card names (two-card combos): "A + B, C + D"."""
 
     __slots__ = ()
 
 
-Value = "str | int | Names | Pairs | Text"
+Value: TypeAlias = "str | int | Names | Pairs | Text"
 
 
 class Renderer(Protocol):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from validator.card_facts import is_background, is_doctor, pairing_kinds
-from validator.deck import Card, Entry, wubrg
+from validator.deck import Card, Entry, UnknownName, wubrg
 from validator.deck_facts import Deck, deck_format
 from validator.messages import Name, Names, Term, Text, Value, msg, nmsg
 from validator.violations import Violation
@@ -30,7 +30,7 @@ def card_names(entries: Iterable[Entry]) -> tuple[str, ...]:
     return tuple(sorted({e.card.name for e in entries}))
 
 
-def line_numbers(entries: Iterable) -> tuple[int, ...]:
+def line_numbers(entries: Iterable[Entry | UnknownName]) -> tuple[int, ...]:
     """Sorted line numbers of entries."""
     return tuple(sorted({line for e in entries for line in e.lines}))
 

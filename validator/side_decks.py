@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from validator.deck import Entry
 from validator.deck_facts import Deck, deck_format
-from validator.messages import Name, Names, Term, msg, nmsg
+from validator.messages import Name, Names, Term, Text, msg, nmsg
 from validator.phrasing import about, card_names, line_numbers, names_of
 from validator.violations import Code, Severity, Violation
 
@@ -23,7 +24,7 @@ def planar_deck(deck: Deck) -> Iterator[Violation]:
     unknown = sum(u.quantity for u in deck.unknown if u.section == "planar")
     if not deck.planar and not unknown:
         return
-    problems = []
+    problems: list[tuple[list[Entry], Text]] = []  # (the cards at fault, what they break)
     total = sum(e.quantity for e in deck.planar) + unknown
     if total < 10:
         problems.append(([], nmsg("The planar deck breaks Planechase rules: it has {n} card; a planar deck needs at "

@@ -81,7 +81,7 @@ class Violation:
         """The violation's sentences in English."""
         return self.text if isinstance(self.text, str) else self.text.english()
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[bool, str, tuple[int, ...], tuple[str, ...]]:
         """Errors first, then by code, first line and cards (mage's getErrorsListSorted)."""
         return (self.severity != Severity.ERROR, self.code, self.lines[:1] or (0,), self.cards)
 

@@ -92,7 +92,9 @@ class Language:
         # CLDR's "unit" lists have no separator in some languages (zh: "A + BC + D"): pairs
         # are joined as a plain list there.
         style = "standard" if style == "unit" else style
-        return format_list(items, style=style, locale=self._locale) if len(items) > 1 else "".join(items)
+        if len(items) < 2:
+            return "".join(items)
+        return format_list(items, style=style, locale=self._locale)  # type: ignore[arg-type]  # a Babel style name
 
     def number(self, n: int) -> str:
         return _number(self.code, n) if 0 <= n < SMALL_NUMBERS else format_decimal(n, locale=self._locale)

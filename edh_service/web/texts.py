@@ -109,8 +109,8 @@ def readable_date(stamp: str) -> str:
     if language() == DEFAULT:  # the footer's English, as it always read (not the process locale's)
         return f"{moment.day} {MONTHS[moment.month - 1]} {moment.year}, {moment:%H:%M} UTC"
     locale = _locale()
-    when = get_datetime_format("long", locale=locale).format(format_time(moment, "HH:mm", locale=locale),
-                                                              format_date(moment, "long", locale=locale))
+    when = get_datetime_format("long", locale=locale).format(  # type: ignore[operator]  # a pattern, a str
+        format_time(moment, "HH:mm", locale=locale), format_date(moment, "long", locale=locale))
     return f"{when} UTC"
 
 

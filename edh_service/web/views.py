@@ -411,7 +411,7 @@ def too_large_message(limit: int | None) -> str:
     werkzeug refused for its number of form parts (MAX_FORM_PARTS), that."""
     length = request.content_length
     if limit and length is not None and length <= limit:
-        return gettext("The form has too many fields (at most %(count)s).", count=texts.number(request.max_form_parts))
+        return gettext("The form has too many fields (at most %(count)s).", count=texts.number(request.max_form_parts or 0))
     if not limit:
         return gettext("The submission is too large.")
     return gettext("The submission is too large (the limit is %(size)s KiB).", size=texts.number(limit // 1024))

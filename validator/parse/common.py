@@ -8,7 +8,7 @@ problems carry their line, and every line a reader skips is recorded as accounte
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Any, Iterable, Sequence
 
 from validator.decklist import Candidate, Decklist, ListEntry, NamedCommanders, NamedFormat, Section
 from validator.messages import Names, Text, Value, msg
@@ -191,7 +191,7 @@ def snippet(text: str) -> str:
     return clean_text(text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…")
 
 
-def deck_cards(entries) -> int:
+def deck_cards(entries: Iterable[ListEntry]) -> int:
     """Copies listed in the main deck and the command zone."""
     return sum(e.quantity for e in entries if e.section in (Section.MAIN, Section.COMMANDER))
 
@@ -214,7 +214,7 @@ def side_zone_section(count: int, main: int, *, command_zone: bool = False) -> S
 _DIGITS = re.compile(r"-?\d+")
 
 
-def quantity_of(raw) -> int | None:
+def quantity_of(raw: object) -> int | None:
     """The quantity as an int when it is a sane count (1..MAX_QUANTITY), else None.
 
     Accepts an int or a string of digits; the length check comes first so a
@@ -263,7 +263,7 @@ def commander_readings(text: str) -> tuple[tuple[str, ...], ...]:
     if len(parts) != 1:
         return (tuple(parts),) if parts else ()
     (whole,) = parts
-    readings = [(whole,)]
+    readings: list[tuple[str, ...]] = [(whole,)]
     for separator in _NAMES_OR_ONE.finditer(whole):
         if len(readings) == MAX_READINGS:
             break
@@ -299,7 +299,7 @@ class Collector:
         self.named_format: NamedFormat | None = None
         self.named_commanders: NamedCommanders | None = None
 
-    def add(self, name: str, quantity, line: int, section: Section = Section.MAIN, **hints) -> None:
+    def add(self, name: str, quantity: object, line: int, section: Section = Section.MAIN, **hints: Any) -> None:
         """Record a card; an unparsed_line when the name is longer than any card's, an
         invalid_quantity problem when the quantity is no sane count."""
         if len(name) > MAX_NAME_LENGTH:
@@ -317,7 +317,7 @@ class Collector:
                                       "{most}), so it was not read as one: \"{text}\"", length=len(name),
                                       most=MAX_NAME_LENGTH))
 
-    def invalid_quantity(self, line: int, quantity, name: str) -> None:
+    def invalid_quantity(self, line: int, quantity: object, name: str) -> None:
         """A quantity of 0, a negative one, or one too large to be a count."""
         if quantity is None:
             text = msg("Line {line}: no valid number of copies of {card} (use 1 to {most}); the line was not counted.",
@@ -359,11 +359,11 @@ class Collector:
         """A warning about the list as a whole (commander_inferred)."""
         self.problems.append(Violation(code, text, Severity.WARNING, cards=cards, lines=lines))
 
-    def propose(self, indices, source: Value, layout: bool = False) -> None:
+    def propose(self, indices: Iterable[int], source: Value, layout: bool = False) -> None:
         """Offer entries as the commander(s) for assemble to judge with the cards (Candidate)."""
-        indices = tuple(indices)
-        if indices and all(0 <= i < len(self.entries) for i in indices):
-            self.candidates.append(Candidate(indices, source, layout))
+        proposed = tuple(indices)
+        if proposed and all(0 <= i < len(self.entries) for i in proposed):
+            self.candidates.append(Candidate(proposed, source, layout))
 
     def name_commanders(self, text: str, line: int) -> bool:
         """The commanders a comment or front matter names in words (the first such text
@@ -385,7 +385,7 @@ class Collector:
             self.propose(indices[-1:], msg("the last card of {where}", where=where))
             self.propose(indices[:1], msg("the first card of {where}", where=where))
 
-    def name_format(self, text, line: int | None = None) -> None:
+    def name_format(self, text: object, line: int | None = None) -> None:
         """The game format the list names for itself (a site's format field, a `Format:`
         line); the first one named counts. Anything but non-empty text is no name."""
         if self.named_format is None and isinstance(text, str) and text.strip():

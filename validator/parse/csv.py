@@ -11,6 +11,7 @@ of `True`), the format. `,`, `;` and tab separate; a quoted field may follow a b
 from __future__ import annotations
 
 import csv
+from typing import Callable
 
 from validator.decklist import Section
 from validator.messages import msg
@@ -122,7 +123,8 @@ class _Columns:
         return next((self.index[name] for name in names if name in self.index), None)
 
 
-def _csv_row(row: list[str], columns: _Columns, line: int, lines: list[str], c: Collector, assumed: list) -> None:
+def _csv_row(row: list[str], columns: _Columns, line: int, lines: list[str], c: Collector,
+             assumed: list[tuple[int, str, str]]) -> None:
     """One CSV row: a card, or an unparsed_line when it names none."""
     if not any(cell.strip() for cell in row):
         if lines[line - 1].strip():
@@ -146,11 +148,11 @@ def _csv_row(row: list[str], columns: _Columns, line: int, lines: list[str], c: 
     section = _section(row, columns, cell)
     finish = cell(columns.finish).lower()
     hints = {"set_code": cell(columns.set_code) or None, "collector_number": cell(columns.number) or None,
-             "foil": finish in ("foil", *_TRUE)}
+             "foil": finish == "foil" or finish in _TRUE}
     c.add(name, quantity, line, section, **hints)
 
 
-def _section(row: list[str], columns: _Columns, cell) -> Section:
+def _section(row: list[str], columns: _Columns, cell: Callable[[int], str]) -> Section:
     """Where a row's card goes: a true Commander column, else its section or board value."""
     if columns.commander is not None and cell(columns.commander).lower() in _TRUE:
         return Section.COMMANDER

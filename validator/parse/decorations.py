@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from validator.decklist import Section
 
@@ -42,7 +43,7 @@ MAX_VARIANT = 40
 FORGE_PRINTING = re.compile(r"\|\s*+([A-Za-z0-9]{2,8})\s*+(?:\|\s*+\d*+\s*+)?")
 
 
-def peel(rest: str, hints: dict, seen: set[str]) -> tuple[str, Section | None]:
+def peel(rest: str, hints: dict[str, Any], seen: set[str]) -> tuple[str, Section | None]:
     """The name left once every decoration is off, and the section a marker gives (None:
     no marker). `hints` collects the printing and finish; `seen` the dialects spotted."""
     if rest.endswith((" (F)", " (E)", ">", "]")) and (rest[-1] != "]" or _GOLDFISH_SET.search(rest)) or "<" in rest:
@@ -52,7 +53,7 @@ def peel(rest: str, hints: dict, seen: set[str]) -> tuple[str, Section | None]:
     return _strip_printing(rest, hints, seen), section
 
 
-def _goldfish_version(rest: str, hints: dict) -> str:
+def _goldfish_version(rest: str, hints: dict[str, Any]) -> str:
     """MTGGoldfish's exact versions, `Name <variant> [SET] (F)`: the finish, the set code and
     the variant (a collector number, or a word such as `extended`) peeled off the end. What
     does not fit is left, and judged as any other name."""
@@ -72,7 +73,7 @@ def _goldfish_version(rest: str, hints: dict) -> str:
     return rest
 
 
-def _leading_printing(rest: str, hints: dict, seen: set[str]) -> str:
+def _leading_printing(rest: str, hints: dict[str, Any], seen: set[str]) -> str:
     """XMage puts the printing before the name: `[C21:263] Sol Ring`."""
     if rest.startswith("["):
         close = rest.find("]")
@@ -87,7 +88,7 @@ def _leading_printing(rest: str, hints: dict, seen: set[str]) -> str:
     return rest
 
 
-def _strip_decorations(rest: str, hints: dict, seen: set[str]) -> tuple[str, Section | None]:
+def _strip_decorations(rest: str, hints: dict[str, Any], seen: set[str]) -> tuple[str, Section | None]:
     """Peel trailing `^label^`, `[...]` groups and `*X*` markers off, right to left, at
     most MAX_DECORATIONS of them (what is left then still ends in one, and is no name).
 
@@ -113,7 +114,7 @@ def _strip_decorations(rest: str, hints: dict, seen: set[str]) -> tuple[str, Sec
     return rest, section
 
 
-def _bracket(tag: str, hints: dict, seen: set[str]) -> Section | None:
+def _bracket(tag: str, hints: dict[str, Any], seen: set[str]) -> Section | None:
     """A trailing `[...]`: taw `[foil]`/`[etched]`/`[SET:num]`, else Archidekt categories."""
     lowered = tag.strip().lower()
     if lowered in ("foil", "etched"):
@@ -132,7 +133,7 @@ def _bracket(tag: str, hints: dict, seen: set[str]) -> Section | None:
     return _CATEGORY_SECTIONS.get(category)
 
 
-def _marker(marker: str, hints: dict) -> Section | None:
+def _marker(marker: str, hints: dict[str, Any]) -> Section | None:
     """Moxfield markers: *CMDR* commander, *F* foil, *E* etched (others are cosmetic)."""
     if marker == "CMDR":
         return Section.COMMANDER
@@ -141,7 +142,7 @@ def _marker(marker: str, hints: dict) -> Section | None:
     return None
 
 
-def _strip_printing(rest: str, hints: dict, seen: set[str]) -> str:
+def _strip_printing(rest: str, hints: dict[str, Any], seen: set[str]) -> str:
     """Remove Arena's `(SET) number` and Forge's `|SET|art`; what is left is the name."""
     opening = rest.rfind("(")
     if opening > 0:
@@ -160,7 +161,7 @@ def _strip_printing(rest: str, hints: dict, seen: set[str]) -> str:
     return rest
 
 
-def _set_printing(hints: dict, set_code: str, number: str | None) -> None:
+def _set_printing(hints: dict[str, Any], set_code: str, number: str | None) -> None:
     """Keep the first printing hint seen; `*` (taw: any basic) is no collector number."""
     hints.setdefault("set_code", set_code)
     if number and number != "*":

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections import deque
-from typing import Callable
+from typing import Any, Callable
 
 from validator.decklist import Section
 from validator.messages import msg
@@ -38,7 +38,7 @@ def looks_like_json(text: str) -> bool:
     return opened is not None and stripped[-1:] in ("}", "]") and stripped[1:].lstrip(" \t\r\n")[:1] in opened
 
 
-def load_json(text: str):
+def load_json(text: str) -> Any:
     """The decoded document, or None when it is not JSON (then it is read as text)."""
     try:
         return json.loads(text, parse_int=_integer)
@@ -56,7 +56,7 @@ def _integer(digits: str) -> int | str:
         return digits
 
 
-def read_json(document, text: str, lines: list[str], c: Collector) -> str:
+def read_json(document: Any, text: str, lines: list[str], c: Collector) -> str:
     """Read a decoded site export; returns the format name it was read as."""
     site, reader = _site_of(document)
     if reader is None:
@@ -96,7 +96,7 @@ def _add_all(cards: list[_Card], text: str, c: Collector, generic: bool = False)
                 why = msg("Line {line} holds a card without a name: \"{text}\"")
             c.unparsed(line, repr(card.name), why)
             continue
-        hints = {"foil": bool(card.foil)}
+        hints: dict[str, Any] = {"foil": bool(card.foil)}
         if isinstance(card.set_code, str) and card.set_code:
             hints["set_code"] = card.set_code
         if isinstance(card.collector_number, (str, int)) and str(card.collector_number):
@@ -104,7 +104,7 @@ def _add_all(cards: list[_Card], text: str, c: Collector, generic: bool = False)
         c.add(name, card.quantity, line, card.section, **hints)
 
 
-def _name_format(site: str, document: dict, text: str, c: Collector) -> None:
+def _name_format(site: str, document: dict[str, Any], text: str, c: Collector) -> None:
     """The game format a site export names for itself (Moxfield `format`, TCGplayer's
     deck `format`, Archidekt's `deckFormat` number), with the line that says it."""
     if site == "moxfield":
@@ -126,17 +126,17 @@ def _name_format(site: str, document: dict, text: str, c: Collector) -> None:
 
 # --- the sites -----------------------------------------------------------------------
 
-def _moxfield(data: dict) -> list[_Card]:
+def _moxfield(data: dict[str, Any]) -> list[_Card]:
     """Moxfield API: its boards as validator.parse.sites reads them."""
     return site_cards(data, "moxfield")
 
 
-def _archidekt(data: dict) -> list[_Card]:
+def _archidekt(data: dict[str, Any]) -> list[_Card]:
     """Archidekt API: its categories as validator.parse.sites reads them."""
     return site_cards(data, "archidekt")
 
 
-def _aetherhub(data: dict) -> list[_Card]:
+def _aetherhub(data: dict[str, Any]) -> list[_Card]:
     """Aetherhub: a flat list in which quantity-less rows are headers (Commander, Deck...)."""
     section, cards = Section.MAIN, []
     check_collections(data["convertedDeck"])
@@ -159,7 +159,7 @@ _MTGJSON_PILES = {
 }
 
 
-def _mtgjson(document: dict) -> list[_Card]:
+def _mtgjson(document: dict[str, Any]) -> list[_Card]:
     """MTGJSON deck file: data.{commander, mainBoard, sideBoard, ...} lists of cards."""
     data = document["data"]
     check_collections(*(data.get(key) for key in _MTGJSON_PILES))
@@ -174,7 +174,7 @@ def _mtgjson(document: dict) -> list[_Card]:
 _TCGPLAYER_PILES = {"commandzone": Section.COMMANDER, "maindeck": Section.MAIN, "sideboard": Section.SIDEBOARD}
 
 
-def _tcgplayer(document: dict) -> list[_Card]:
+def _tcgplayer(document: dict[str, Any]) -> list[_Card]:
     """TCGplayer: subDecks hold {cardID, quantity}; result.cards maps each id to its name;
     deck.companionID marks the companion among them."""
     result = document["result"]
@@ -195,7 +195,7 @@ def _tcgplayer(document: dict) -> list[_Card]:
     return cards
 
 
-def _tappedout(data: dict) -> list[_Card]:
+def _tappedout(data: dict[str, Any]) -> list[_Card]:
     """TappedOut: the `board` HTML has <h3> section headings over `Nx <a>Name</a>` items;
     the flat `cards` string ("1 A||1 B") is the fallback when there is no board."""
     board = data.get("board")
@@ -224,19 +224,19 @@ _CARD_CATEGORIES = ("commander", "companion", "sideboard", "maybeboard", "oathbr
 _COUNTED_LINE = re.compile(r"([0-9]{1,4})[xX]?[ \t]++(\S.*)")  # `1 Sol Ring`, `2x Forest` in a cards string
 
 
-def _has_name_arrays(data: dict) -> bool:
+def _has_name_arrays(data: dict[str, Any]) -> bool:
     """Whether a document holds a board as an array of bare names (strings)."""
     return any(isinstance(value := data.get(key), list) and value and isinstance(value[0], str)
                for key in _NAME_ARRAYS)
 
 
-def _named_commanders(value) -> list:
+def _named_commanders(value: object) -> list[str]:
     """A `commander` field's names: a string, or an array of strings (others are skipped)."""
     names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
     return [name for name in names if isinstance(name, str) and name.strip()]
 
 
-def _name_arrays(data: dict) -> list[_Card]:
+def _name_arrays(data: dict[str, Any]) -> list[_Card]:
     """Boards as arrays of names, one copy each (an item that is an object gives its
     name and quantity); a `commander` string is one commander."""
     check_collections(*(data.get(key) for key in _NAME_ARRAYS))
@@ -251,7 +251,7 @@ def _name_arrays(data: dict) -> list[_Card]:
     return cards
 
 
-def _cards_array(data: dict) -> list[_Card]:
+def _cards_array(data: dict[str, Any]) -> list[_Card]:
     """A deck object whose `cards` are `{name, quantity, category}`: category `commander`
     (or Commander, Sideboard, Maybeboard...) places a card, any other is the main deck's;
     a `commander` field naming a card no category marks makes it the commander (one the
@@ -265,7 +265,7 @@ def _cards_array(data: dict) -> list[_Card]:
             name = item["card"].get("name")
         category = item.get("category", item.get("section", item.get("board")))
         category = category.strip().lower() if isinstance(category, str) else ""
-        section = heading_section(category) if category in _CARD_CATEGORIES else Section.MAIN
+        section = (heading_section(category) or Section.MAIN) if category in _CARD_CATEGORIES else Section.MAIN
         quantity = item.get("quantity", item.get("qty", item.get("count", 1)))
         cards.append(_Card(name, quantity, section, item.get("set"), item.get("collector_number")))
     return _with_commander_fields(cards, _named_commanders(commanders))
@@ -293,7 +293,7 @@ def _with_commander_fields(cards: list[_Card], names: list[str]) -> list[_Card]:
     return cards
 
 
-def _card_lines(data: dict) -> list[_Card]:
+def _card_lines(data: dict[str, Any]) -> list[_Card]:
     """A site record: `cards` is one string of `N Name` lines (CRLF or LF; a header line such
     as `Sideboard` switches section), and the `commander` and `partner` fields outside it
     add the commanders (an empty `partner` names none)."""
@@ -319,7 +319,7 @@ def _card_lines(data: dict) -> list[_Card]:
 _GENERIC_SHAPES = ("names", "cards", "lines")
 
 
-def _site_of(document) -> tuple[str, Callable[[dict], list[_Card]] | None]:
+def _site_of(document: Any) -> tuple[str, Callable[[dict[str, Any]], list[_Card]] | None]:
     """Which site wrote this JSON, by the keys only that site uses (then the shapes no one
     site owns)."""
     if not isinstance(document, dict):

@@ -84,7 +84,7 @@ def markdown_plan(lines: list[str]) -> Plan | None:
     return plan._replace(named=named) if plan is not None else None
 
 
-def _plan(body: list[_Line], front: list, markup: list[int]) -> Plan | None:
+def _plan(body: list[_Line], front: list[tuple[int, str]], markup: list[int]) -> Plan | None:
     """The plan of a classified body: fenced, by headings, by bullets, or all of it after
     a front matter (None: no Markdown document)."""
     fenced = _fenced_blocks(body)
@@ -165,7 +165,8 @@ def _heads_list(title: str) -> bool:
 
 def _fenced_blocks(body: list[_Line]) -> list[tuple[int, int | None]]:
     """(opening, closing) indices into body of each fenced block (closing None: runs to the end)."""
-    blocks, opening = [], None
+    blocks: list[tuple[int, int | None]] = []
+    opening = None
     for i, line in enumerate(body):
         if line.kind == "fence":
             if opening is None:
@@ -178,10 +179,10 @@ def _fenced_blocks(body: list[_Line]) -> list[tuple[int, int | None]]:
     return blocks
 
 
-def _plan_fenced(body: list[_Line], blocks: list, front: list, markup: list[int]) -> Plan:
+def _plan_fenced(body: list[_Line], blocks: list[tuple[int, int | None]], front: list[tuple[int, str]], markup: list[int]) -> Plan:
     """The list is the fenced block with the most non-blank lines; headings are markup, all
     else is outside."""
-    def size(block) -> int:
+    def size(block: tuple[int, int | None]) -> int:
         opening, closing = block
         return sum(1 for line in body[opening + 1:closing] if line.kind != "blank")
 
@@ -190,7 +191,7 @@ def _plan_fenced(body: list[_Line], blocks: list, front: list, markup: list[int]
     read = [(line.number, line.text) for line in body[opening + 1:end]]
     markup = [*markup, body[opening].number, *(() if closing is None else (body[closing].number,))]
     inside = set(range(opening, end + 1))
-    outside = []
+    outside: list[int] = []
     for i, line in enumerate(body):
         if i in inside or line.kind in ("blank", "named"):
             continue
@@ -198,7 +199,7 @@ def _plan_fenced(body: list[_Line], blocks: list, front: list, markup: list[int]
     return Plan(read, markup, outside, front)
 
 
-def _plan_headings(body: list[_Line], front: list, markup: list[int]) -> Plan:
+def _plan_headings(body: list[_Line], front: list[tuple[int, str]], markup: list[int]) -> Plan:
     """The lines under the list's headings; other headings are markup, other lines outside."""
     parts: list[list[_Line]] = []
     markup = list(markup)
@@ -231,7 +232,7 @@ def _plan_headings(body: list[_Line], front: list, markup: list[int]) -> Plan:
     return Plan(read, markup, sorted(outside), front)
 
 
-def _plan_bullets(body: list[_Line], front: list, markup: list[int]) -> Plan:
+def _plan_bullets(body: list[_Line], front: list[tuple[int, str]], markup: list[int]) -> Plan:
     """The bullets (and headings) are the list; other lines are outside."""
     read, outside = [], []
     for line in body:
@@ -282,7 +283,7 @@ def _read_front_matter(front: list[tuple[int, str]], c: Collector) -> None:
             first_line = first_line or number
         elif key == "format" and value:
             c.name_format(value.strip("\"'"), number)
-    if names:
+    if names and first_line is not None:  # a name was read on a line
         c.name_commanders(" + ".join(name for name in names if name), first_line)
 
 

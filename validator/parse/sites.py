@@ -18,7 +18,7 @@ top level; attractions, stickers, contraptions and tokens are no part of the dec
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from validator.decklist import Section
 from validator.parse.common import check_collections, heading_section
@@ -68,18 +68,18 @@ _MOXFIELD_V2_OTHERS = ("attractions", "stickers", "contraptions")
 _ARCHIDEKT_NAMED = ("commander", "companion", "sideboard", "maybeboard", "oathbreaker", "signature spell")
 
 
-def site_cards(document: dict, site: str) -> list[SiteCard]:
+def site_cards(document: dict[str, Any], site: str) -> list[SiteCard]:
     """Every card of an Archidekt (`site` "archidekt") or Moxfield ("moxfield") document."""
     return _archidekt(document) if site == "archidekt" else _moxfield(document)
 
 
-def archidekt_format(document: dict) -> str | None:
+def archidekt_format(document: dict[str, Any]) -> str | None:
     """The format an Archidekt document names (its deckFormat number), as the site names it."""
     number = document.get("deckFormat")
     return ARCHIDEKT_FORMATS.get(number) if isinstance(number, int) and not isinstance(number, bool) else None
 
 
-def _moxfield(data: dict) -> list[SiteCard]:
+def _moxfield(data: dict[str, Any]) -> list[SiteCard]:
     """Moxfield API: boards of {key: {quantity, card: {name, set, cn}}} (v2 at the top
     level, v3 under "boards"). v2 lists a companion in companions and again in the
     sideboard (`isCompanion`) or the maybeboard: the same card, not another copy."""
@@ -107,7 +107,7 @@ def _moxfield(data: dict) -> list[SiteCard]:
     return cards
 
 
-def _archidekt(data: dict) -> list[SiteCard]:
+def _archidekt(data: dict[str, Any]) -> list[SiteCard]:
     """Archidekt API: cards with categories (the first is the pile); a category with
     includedInDeck false is outside the deck, and so are Sideboard and Maybeboard."""
     check_collections(data["cards"])
@@ -127,7 +127,7 @@ def _archidekt(data: dict) -> list[SiteCard]:
 
 
 
-def _first_category(item: dict) -> str:
+def _first_category(item: dict[str, Any]) -> str:
     """A card's pile: its first category (`categories`, or a 2021 response's `category`;
     none for a precon's `categories: null`)."""
     categories = item.get("categories")
@@ -141,7 +141,7 @@ def _first_category(item: dict) -> str:
     return first
 
 
-def _archidekt_section(category: str, included: dict) -> Section:
+def _archidekt_section(category: str, included: dict[str, Any]) -> Section:
     """The section an Archidekt category (lower case) stands for."""
     if category in _ARCHIDEKT_NAMED:
         return heading_section(category) or Section.MAIN

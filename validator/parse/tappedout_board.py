@@ -24,7 +24,9 @@ def board_cards(board: str) -> list[tuple[str, str, Section]]:
     text before the `card-link` anchor is the quantity (`1x`) and the anchor's text the name.
     Only h3, li and a tags do anything; every other tag and comment just ends a text."""
     cards: list[tuple[str, str, Section]] = []
-    section, capture, text, quantity, end = Section.MAIN, None, [], "", 0
+    text: list[str] = []
+    capture: str | None = None
+    section, quantity, end = Section.MAIN, "", 0
     for match in _HTML_TAG.finditer(board):
         if capture and match.start() > end:
             text.append(html.unescape(board[end:match.start()]))

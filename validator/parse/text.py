@@ -11,6 +11,7 @@ XMage, a trailing `|SET|art` is Forge, `*CMDR*` is Moxfield, `[Category{flags}]`
 from __future__ import annotations
 
 import re
+from typing import Any, Iterable
 
 from validator.card_facts import LAND_TYPES
 from validator.decklist import ListEntry, Section
@@ -94,7 +95,8 @@ DIALECTS = ("xmage", "forge", "archidekt", "moxfield", "arena")
 _ARENA_HEADERS = frozenset({"About", "Deck", "Commander", "Companion", "Sideboard"})
 
 
-def read_text(lines: list[str], collector: Collector, format: str | None = None, numbered=None) -> str:
+def read_text(lines: list[str], collector: Collector, format: str | None = None,
+              numbered: Iterable[tuple[int, str]] | None = None) -> str:
     """Read every line; returns the dialect (the forced `format`, else the one whose
     decorations were seen; "text" when none). In XMage, `SB:` lines are the command zone.
     `numbered` ((line number, text) pairs) reads only those lines, as a Markdown
@@ -153,11 +155,11 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None,
 # full it starts over, so a flood of distinct lines costs time, never memory.
 MAX_MEMO_LINES = 20_000
 MAX_MEMO_CHARACTERS = 2_000_000
-_CARD_LINES: CharacterMemo[str, tuple[str, int, str | None, str | None, str | None]] = CharacterMemo(
-    MAX_MEMO_CHARACTERS, MAX_MEMO_LINES)
+_CardLine = tuple[str, int, str | None, str | None, str | None]
+_CARD_LINES: CharacterMemo[str, _CardLine] = CharacterMemo(MAX_MEMO_CHARACTERS, MAX_MEMO_LINES)
 
 
-def _read_card_line(line: str) -> tuple | None:
+def _read_card_line(line: str) -> _CardLine | None:
     """The fast path's reading of `1 Sol Ring`, `1 Sol Ring (C21) 263` and `1 Sol Ring|C21|1`
     (remembered in _CARD_LINES), or None when the line is not one of those."""
     if "(" in line or "|" in line:  # cheaper than a _PLAIN attempt that must fail
@@ -165,7 +167,7 @@ def _read_card_line(line: str) -> tuple | None:
         if printed is None:
             return None
         quantity, name, forge_set, arena_set, collector_number = printed.groups()
-        read = (name.rstrip(), int(quantity), forge_set or arena_set, collector_number,
+        read: _CardLine = (name.rstrip(), int(quantity), forge_set or arena_set, collector_number,
                 "arena" if forge_set is None else "forge")
     else:
         plain = _PLAIN.fullmatch(line)
@@ -294,9 +296,9 @@ def _read_inline_or_card(line: str, number: int, state: _State, c: Collector) ->
             # `SB: 1 X # !Commander` (deckstats) is marked already: no side-zone guess
             state.side.extend(i for i in range(before, len(c.entries)) if c.entries[i].section is Section.SIDEBOARD)
             return
-        if HEADERS.get(word) is not None:
+        if (section := HEADERS.get(word)) is not None:
             state.marked = True
-            _read_card(inline[2], number, HEADERS[word], state, c)
+            _read_card(inline[2], number, section, state, c)
             return
     _read_card(line, number, state.section, state, c)
 
@@ -314,7 +316,7 @@ def _read_card(line: str, number: int, section: Section, state: _State, c: Colle
         if "!commander" in comment[1].lower():
             section, state.marked = Section.COMMANDER, True
         rest = rest[: comment.start()]
-    hints: dict = {}
+    hints: dict[str, Any] = {}
     seen = state.seen
     rest = rest.strip()
     name, marked_section = peel(rest, hints, seen)

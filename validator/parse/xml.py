@@ -11,14 +11,15 @@ from __future__ import annotations
 import io
 import re
 import xml.sax
+from typing import NamedTuple
 from xml.sax.handler import ContentHandler
-from xml.sax.xmlreader import InputSource
+from xml.sax.xmlreader import AttributesImpl, InputSource, Locator
 
 import defusedxml
 import defusedxml.sax
 
 from validator.decklist import Section
-from validator.messages import Text, msg
+from validator.messages import Text, Value, msg
 from validator.parse.common import (
     MAX_ENTRIES, MAX_LINE_LENGTH, MAX_NAME_LENGTH, MAX_NAMED, Collector, DecklistError, check_entries, deck_cards,
     clean_text, side_zone_section, snippet,
@@ -50,32 +51,52 @@ MAX_XML_TAGS = 4 * MAX_ENTRIES
 _READ_TAGS = frozenset({"Cards", "card", "zone", "comments", "bannerCard"})
 
 
+class _Element(NamedTuple):
+    """An element a reader reads: its tag, attributes, the line its start tag is on, and the
+    pieces of its text content."""
+
+    tag: str
+    attrs: dict[str, str]
+    line: int
+    text: list[str]
+
+
+# A card of a side zone, placed once the zone is whole: (name, attributes, line)
+_SideCard = tuple[str | None, dict[str, str], int]
+
+
 class _Elements(ContentHandler):
-    """Collects (tag, attributes, line, text) for every element the readers read (_READ_TAGS),
-    in document order, and the root element's tag."""
+    """Collects every element the readers read (_READ_TAGS), in document order, and the root
+    element's tag."""
 
     def __init__(self) -> None:
         super().__init__()
         self.root: str | None = None
-        self.found: list[list] = []
-        self.open: list[list | None] = []  # None: an element no reader reads
+        self.found: list[_Element] = []
+        self.open: list[_Element | None] = []  # None: an element no reader reads
+        self.locator: Locator | None = None
 
-    def startElement(self, name, attrs):  # noqa: N802 (SAX's name)
+    def setDocumentLocator(self, locator: Locator) -> None:  # noqa: N802 (SAX's name)
+        """Keep where the parser is, for the lines of the elements."""
+        self.locator = locator
+
+    def startElement(self, name: str, attrs: AttributesImpl[str]) -> None:  # noqa: N802
         """Record the element and the line its start tag is on."""
         if self.root is None:
             self.root = name
         record = None
         if name in _READ_TAGS:
-            record = [name, dict(attrs), self._locator.getLineNumber(), []]
+            line = self.locator.getLineNumber() if self.locator is not None else None
+            record = _Element(name, dict(attrs), line or 0, [])
             self.found.append(record)
         self.open.append(record)
 
-    def characters(self, content):
+    def characters(self, content: str) -> None:
         """Text content: Cockatrice writers may put the card name there."""
-        if self.open and self.open[-1] is not None:
-            self.open[-1][3].append(content)
+        if self.open and (record := self.open[-1]) is not None:
+            record.text.append(content)
 
-    def endElement(self, name):  # noqa: N802
+    def endElement(self, name: str) -> None:  # noqa: N802
         """Close the innermost element."""
         self.open.pop()
 
@@ -103,7 +124,7 @@ def read_xml(text: str, lines: list[str], collector: Collector, format: str) -> 
     try:
         _parse(text, handler)
     except xml.sax.SAXParseException as error:
-        _salvage(lines, collector, error.getLineNumber(),
+        _salvage(lines, collector, error.getLineNumber() or 0,
                  msg("the XML is not well-formed: {error} at line {at}", error=clean_text(str(error.getMessage())),
                      at=str(error.getLineNumber())))
         return format
@@ -112,7 +133,7 @@ def read_xml(text: str, lines: list[str], collector: Collector, format: str) -> 
         _salvage(lines, collector, 1, msg("the document declares XML entities or external references, which are "
                                           "refused ({error})", error=type(error).__name__))
         return format
-    check_entries(sum(1 for element in handler.found if element[0] in ("Cards", "card")))
+    check_entries(sum(1 for element in handler.found if element.tag in ("Cards", "card")))
     if handler.root == "cockatrice_deck":
         _cockatrice(handler.found, collector)
         format = "cockatrice"
@@ -123,9 +144,9 @@ def read_xml(text: str, lines: list[str], collector: Collector, format: str) -> 
     return format
 
 
-def _mtgo(elements: list[list], c: Collector) -> None:
+def _mtgo(elements: list[_Element], c: Collector) -> None:
     """MTGO `.dek`: `<Cards Quantity Sideboard Name/>`; the sideboard is the command zone."""
-    side: list[tuple] = []
+    side: list[_SideCard] = []
     for tag, attrs, line, _ in elements:
         if tag != "Cards":
             continue
@@ -152,11 +173,11 @@ class _DeckCount:
         return self.total
 
 
-def _add_side_zone(c: Collector, cards: list[tuple], quantity: str, where: Text, deck: _DeckCount) -> None:
+def _add_side_zone(c: Collector, cards: list[_SideCard], quantity: str, where: Value, deck: _DeckCount) -> None:
     """A side zone: the command zone when it holds 1-2 cards; with more, its last one or two
     cards are offered as the commander(s) (exporters that append them there)."""
     section = side_zone_section(len(cards), deck())
-    added = []
+    added: list[int] = []
     for name, attrs, line in cards:
         before = len(c.entries)
         _add(c, name, attrs.get(quantity), line, section, attrs)
@@ -168,21 +189,20 @@ def _add_side_zone(c: Collector, cards: list[tuple], quantity: str, where: Text,
 _ZONES = {"main": Section.MAIN, "tokens": Section.IGNORED}
 
 
-def _cockatrice(elements: list[list], c: Collector) -> None:
+def _cockatrice(elements: list[_Element], c: Collector) -> None:
     """Cockatrice `.cod`: `<zone name>` holds `<card number name/>`; `side` is the command
     zone (Cockatrice has no commander zone), `tokens` is not part of the deck. The cards
     the deck comment names (all its `CDR:` lines together), and those the banner card
     names, are proposed as the commanders."""
     zone = "main"
-    cards_by_zone: dict[str, list[tuple]] = {}
+    cards_by_zone: dict[str, list[_SideCard]] = {}
     comments: list[tuple[str, str]] = []  # (names, the comment line(s) saying them)
     banners: list[str] = []
     for tag, attrs, line, content in elements:
         if tag == "zone":
             zone = attrs.get("name", "").strip().lower()
         elif tag == "card":
-            name = attrs.get("name") or "".join(content)
-            cards_by_zone.setdefault(zone, []).append((name, attrs, line))
+            cards_by_zone.setdefault(zone, []).append((attrs.get("name") or "".join(content), attrs, line))
         elif tag == "comments":
             comments.extend(_comment_commanders("".join(content)))
         elif tag == "bannerCard":
@@ -252,7 +272,8 @@ def _fold(name: str) -> str:
     return " ".join(name.replace("’", "'").split()).casefold()
 
 
-def _add(c: Collector, name, quantity, line: int, section: Section, attrs: dict) -> None:
+def _add(c: Collector, name: str | None, quantity: str | None, line: int, section: Section,
+         attrs: dict[str, str]) -> None:
     """One card element, or why it names no card."""
     name = (name or "").strip()
     if not name:
@@ -263,7 +284,7 @@ def _add(c: Collector, name, quantity, line: int, section: Section, attrs: dict)
     if len(name) > MAX_NAME_LENGTH:  # before any pattern looks at it
         c.too_long_name(line, name)
         return
-    hints = {}
+    hints: dict[str, str] = {}
     if attrs.get("setShortName"):
         hints["set_code"] = attrs["setShortName"].strip()
         if attrs.get("collectorNumber"):
@@ -280,7 +301,7 @@ def _salvage(lines: list[str], c: Collector, error_line: int, why: Text) -> None
     MAX_LINE_LENGTH is reported unread, as in a text list."""
     before = len(c.problems)
     zone = "main"
-    side: list[tuple] = []
+    side: list[_SideCard] = []
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line:
@@ -291,7 +312,7 @@ def _salvage(lines: list[str], c: Collector, error_line: int, why: Text) -> None
             continue
         element = _CARD_ELEMENT.fullmatch(line)
         attrs = _attributes(element[2]) if element else None
-        if attrs is not None:
+        if element is not None and attrs is not None:
             name = attrs.get("Name") or attrs.get("name") or _unescape(element[3] or "")
             if attrs.get("Sideboard", "").lower() == "true" or zone not in _ZONES:
                 side.append((name, attrs, number))
@@ -318,7 +339,7 @@ def _unescape(value: str) -> str | None:
     """XML's five entities and character references; None when any other `&` remains
     (an entity we refuse to expand) or a reference names no character XML allows (0, a
     lone surrogate such as `&#xD800;`, past U+10FFFF)."""
-    def one(match: re.Match) -> str:
+    def one(match: re.Match[str]) -> str:
         """One reference's character."""
         ref = match[1]
         if ref in _NAMED:
@@ -330,9 +351,9 @@ def _unescape(value: str) -> str | None:
     return None if "&" in value else value
 
 
-def _attributes(text: str) -> dict | None:
+def _attributes(text: str) -> dict[str, str] | None:
     """The attributes of a salvaged tag, or None when one uses an entity we do not expand."""
-    attrs = {}
+    attrs: dict[str, str] = {}
     for match in _ATTRIBUTE.finditer(text):
         value = _unescape(match[2] if match[2] is not None else match[3])
         if value is None:

@@ -9,7 +9,7 @@ from collections import Counter
 from typing import Iterator
 
 from validator.card_facts import LAND_TYPES, basic_land_types, copy_limit, is_non_deck
-from validator.deck import Entry
+from validator.deck import Entry, UnknownName
 from validator.deck_facts import (
     Deck, assumed_colors, card_count, chosen_basic_land_type, commander_identity, deck_format, identity_entries,
     tally, unchosen_commanders,
@@ -22,7 +22,7 @@ from validator.violations import Code, Violation
 
 def unknown_card(deck: Deck) -> Iterator[Violation]:
     """A name in the deck that resolves to no card: one violation per distinct name."""
-    by_name: dict[str, list] = {}
+    by_name: dict[str, list[UnknownName]] = {}
     for unknown in deck.unknown:
         if unknown.section in GAME_SECTIONS:  # elsewhere: named by sideboard / not_in_deck
             by_name.setdefault(unknown.name, []).append(unknown)
@@ -43,7 +43,7 @@ def unknown_card(deck: Deck) -> Iterator[Violation]:
         )
 
 
-def _ambiguous(name: str, entries: list) -> Violation:
+def _ambiguous(name: str, entries: list[UnknownName]) -> Violation:
     """A name printed in another language for several cards: which one is meant is not guessed."""
     candidates = entries[0].suggestions
     return Violation(

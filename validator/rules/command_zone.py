@@ -12,8 +12,9 @@ from validator.card_facts import (
     can_pair, chooses_color, has_companion, is_background, is_instant_or_sorcery, is_non_deck,
 )
 from validator.companions import COMPANION_CONDITIONS
+from validator.deck import COLOR_LETTERS
 from validator.deck_facts import (
-    COLOR_LETTERS, Deck, assumed_colors, commander_identity, deck_format, deck_format_data, designated_commanders,
+    Deck, assumed_colors, commander_identity, deck_format, deck_format_data, designated_commanders,
     unchosen_commanders,
 )
 from validator.messages import Name, Names, Term, msg, nmsg
