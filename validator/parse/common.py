@@ -134,7 +134,7 @@ def _has_invisible(text: str) -> bool:
 # replacement character, as undecodable bytes do: in the text every reader but JSON reads
 # (parse._read), and in each name the JSON reader decoded (an XML reference to one is
 # refused: XML allows no such character).
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")  # re reads the escapes: no surrogate in the source
 
 
 def clean_text(text: str) -> str:

@@ -30,14 +30,14 @@ class SiteCard(NamedTuple):
     """A card as a site's export lists it (these two sites', and every JSON shape
     validator.parse.json reads), before it is checked and numbered."""
 
-    name: object
-    quantity: object
+    name: Any
+    quantity: Any
     section: Section
-    set_code: object = None
-    collector_number: object = None
+    set_code: Any = None
+    collector_number: Any = None
     foil: bool = False
-    source_id: object = None  # the site's own id, quoted when the name is missing
-    source: object = None  # the string the name was read from, when it is not the name alone
+    source_id: Any = None  # the site's own id, quoted when the name is missing
+    source: Any = None  # the string the name was read from, when it is not the name alone
     pile: str = ""  # the site's own name for where it lies (an Archidekt category, a Moxfield board)
 
 
