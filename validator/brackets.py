@@ -10,7 +10,7 @@ empty, and a reason says the check was not made. The minimum never says 5: cEDH 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Mapping, NamedTuple
+from typing import Iterable, Iterator, Mapping, NamedTuple, cast
 
 from validator.deck import Card
 from validator.deck_facts import Deck, tally
@@ -233,8 +233,9 @@ NOTHING_FOUND = {
 }
 
 
-def evaluate(deck: Deck, data: BracketData = NO_DATA, declared: int | None = None) -> Bracket:
-    """The bracket block for a deck: every signal, the minimum bracket and one reason per step."""
+def evaluate(deck: Deck, data: BracketData = NO_DATA, declared: object = None) -> Bracket:
+    """The bracket block for a deck: every signal, the minimum bracket and one reason per step.
+    A declared bracket that is not 1-5 (of any type: callers pass what they were given) is a ValueError."""
     if declared is not None and declared not in BRACKETS:
         raise ValueError(f"a declared bracket is 1 to 5, not {declared!r}")
     game_changers, extra_turns, mass_land_denial, partners = _scan(deck, data)
@@ -248,7 +249,7 @@ def evaluate(deck: Deck, data: BracketData = NO_DATA, declared: int | None = Non
         reasons = (NOTHING_FOUND[mass_land_denial is not None, combos is not None], *reasons)
     return Bracket(
         minimum,
-        declared,
+        cast("int | None", declared),  # one of BRACKETS or None
         tuple(game_changers),
         None if mass_land_denial is None else tuple(mass_land_denial),
         tuple(extra_turns),

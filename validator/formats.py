@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from validator.card_facts import (
     DOUBLE_FACED_LAYOUTS, commander_eligibility, describe_type, is_background, is_creature_card, non_deck_kind,
@@ -290,7 +290,7 @@ _NOT_ALPHANUMERIC = re.compile(r"[^0-9a-z]+")
 class UnknownFormat(ValueError):
     """A format name that is no key or alias; the message lists the canonical keys."""
 
-    field = "format"
+    field: ClassVar[str] = "format"
 
     def __init__(self, text: object) -> None:
         shown = repr(text) if not isinstance(text, str) or len(text) <= 40 else repr(text[:39] + "…")
@@ -309,7 +309,7 @@ class FieldNotInFormat(ValueError):
         super().__init__(self.text.english())
 
 
-def format_named(text: str) -> Format:
+def format_named(text: object) -> Format:
     """The format a request names: a key or alias, any case. Raises UnknownFormat."""
     found = _BY_NAME.get(text.strip().casefold()) if isinstance(text, str) else None
     if found is None:

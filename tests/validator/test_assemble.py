@@ -7,7 +7,7 @@ from validator.assemble import assemble
 from validator.deck import Entry
 from validator.decklist import Decklist, Designation, ListEntry, Section
 from validator.engine import check
-from validator.messages import msg
+from validator.messages import Text, msg
 from validator.violations import Code, Severity, Violation
 
 VAULT = card("Lim-Dûl's Vault", "Instant", identity="UB", cost="{U}{B}")
@@ -165,7 +165,7 @@ def codes(report):
 
 
 def test_check_reports_every_problem_sorted_with_the_decklists_own():
-    unparsed = Violation(Code.UNPARSED_LINE, "Line 7 is not a card line.", lines=(7,))
+    unparsed = Violation(Code.UNPARSED_LINE, Text("Line 7 is not a card line."), lines=(7,))
     decklist = Decklist(
         (ListEntry("Atraxa", 2, 1, C), ListEntry("Forest", 96, 2), ListEntry("Lightning Bolt", 1, 3),
          ListEntry("Sol Rnig", 1, 4), ListEntry("Sol Ring", 1, 5, S)),

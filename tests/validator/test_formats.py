@@ -18,6 +18,7 @@ from validator.formats import (
     UnknownFormat, format_named, format_table, named_in_file,
 )
 from validator.parse import parse
+from tests.support.engines import plain_python_only
 
 # --- cards with a value for every format's key ---------------------------------------
 
@@ -497,6 +498,7 @@ SIGNATURE_TEXT = "Commander\n1 Atraxa, Praetors' Voice\n\nSignature Spell\n1 Sol
     # a Signature Spell section: Oathbreaker assembles its own
     (SIGNATURE_TEXT, ["commander", "oathbreaker"]),
 ])
+@plain_python_only
 def test_judge_formats_assembles_once_per_distinct_deck(monkeypatch, text, assembled):
     from validator import engine
 

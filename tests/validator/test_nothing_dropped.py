@@ -16,6 +16,7 @@ from validator.assemble import assemble, infer_commanders, named_designation
 from validator.decklist import NOBODY
 from validator.engine import check
 from validator.parse import DecklistError, parse
+from tests.support.engines import plain_python_only
 
 POOL = {c.name: c for c in (
     legend("Krenko, Mob Boss", "R"),
@@ -152,6 +153,7 @@ def test_the_strategies_reach_the_new_readers():
     assert formats == {"csv", "names_json", "cards_json", "lines_json", "markdown"}
 
 
+@plain_python_only
 def test_the_property_sees_a_dropped_line(monkeypatch):
     text = "Commander\n1 Krenko, Mob Boss\n\nDisplay Commander\n1 Sol Ring\n1 Nope Card\n1 Krenko, Mob Boss\n"
     assert unnamed_lines(text) == []
