@@ -32,11 +32,11 @@ venv: $(STAMP)
 test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest
 
-# The engine as `pip install .` builds it where a C compiler is: validator/ compiled by mypyc
+# The engine as `pip install .` builds it where a C compiler is: validator/ (and the pipeline) compiled by mypyc
 # (setup.py), here in place beside its source, so the suite and everything run from this tree
 # use it (`/readyz` says "engine": "compiled"). The editable install stays plain Python; a
 # stale build fails the suite at once (tests/conftest.py). `make clean-compiled` removes it.
-ENGINE_SOURCES := $(shell find validator -name '*.py') setup.py pyproject.toml
+ENGINE_SOURCES := $(shell find validator -name '*.py') edh_service/pipeline.py setup.py pyproject.toml
 COMPILED_STAMP := build/.compiled-in-place
 compiled: $(COMPILED_STAMP)
 $(COMPILED_STAMP): $(ENGINE_SOURCES) | $(STAMP)
@@ -49,7 +49,7 @@ test-compiled: compiled $(NODE_STAMP)
 	$(BIN)/python -m pytest
 
 clean-compiled:
-	find validator -name '*.so' -delete
+	find validator edh_service -name '*.so' -delete
 	rm -f ./*__mypyc*.so $(COMPILED_STAMP)
 	rm -rf build/temp.* build/lib.*
 

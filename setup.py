@@ -16,7 +16,8 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
-COMPILED_PACKAGES = ("validator",)  # the per-request engine; card_data and edh_service stay Python
+# The per-request engine: the validator and the pipeline around it; the rest stays Python.
+COMPILED = ("validator", "edh_service/pipeline.py")
 
 
 class BuildWithCatalogs(build_py):
@@ -71,10 +72,11 @@ class BuildEngine(build_ext):
 
 
 def engine_extensions() -> list[Extension]:
-    """mypyc's extension modules for every module of the compiled packages."""
+    """mypyc's extension modules for every compiled module."""
     from mypyc.build import mypycify  # a build requirement (pyproject.toml); only needed here
 
-    modules = sorted(str(path) for package in COMPILED_PACKAGES for path in Path(package).rglob("*.py"))
+    parts = [Path(part) for part in COMPILED]
+    modules = sorted(str(path) for part in parts for path in (part.rglob("*.py") if part.is_dir() else [part]))
     return mypycify(modules, opt_level="3", debug_level="0")
 
 

@@ -3,8 +3,8 @@ parse -> resolve every name in one batch -> check, a Report out."""
 
 from __future__ import annotations
 
-from operator import itemgetter
-from typing import Mapping, NamedTuple
+from dataclasses import dataclass
+from typing import Mapping, NamedTuple, final
 
 from card_data import CardRepository, Deadline
 from card_data.names.lookup import Translation
@@ -19,12 +19,9 @@ from validator.messages import Name, Names, Pairs, Text
 from validator.parse import parse
 
 
-_NAME = itemgetter(0)  # ListEntry.name
-
-
 def names_to_resolve(decklist: Decklist, designation: Designation = NOBODY) -> list[str]:
     """Every distinct name the check will look up: list entries, overrides, color choices."""
-    names = dict.fromkeys(map(_NAME, decklist.entries))  # ListEntry.name, read in C
+    names = dict.fromkeys(entry.name for entry in decklist.entries)
     if decklist.named_commanders is not None:
         names.update(dict.fromkeys(decklist.named_names()))  # a `# Commander: NAME` comment's readings
     if designation is not NOBODY:
@@ -32,12 +29,17 @@ def names_to_resolve(decklist: Decklist, designation: Designation = NOBODY) -> l
     return list(names)
 
 
-# A name as written that was read in another language (DESIGN.md "Card names in other
-# languages"): (name as written, English card, a language it was printed in, the lines naming
-# it in order; empty for a name given only in a request field). A plain tuple: a 100-card
-# list in Spanish builds 100 of them per validation, and a NamedTuple's __new__ cost three times
-# as much (together a quarter of a warm validation's time; bench/bench_names.py).
-Translated = tuple[str, str, str, list[int]]
+@final
+@dataclass(slots=True)
+class Translated:
+    """A name as written that was read in another language (DESIGN.md "Card names in other
+    languages"). A 100-card list in Spanish builds 100 of them per validation: compiled with
+    the engine (setup.py), a native class costs no more than a tuple."""
+
+    name: str  # as written
+    card: str  # the English card it names
+    lang: str  # a language it was printed in (Scryfall's code)
+    lines: list[int]  # the lines naming it, in order; empty for a name given only in a request field
 
 
 class Validated(NamedTuple):
@@ -63,19 +65,19 @@ def translated_names(decklist: Decklist, names: list[str], translations: Mapping
         if found is not None:
             record = records.get(name)
             if record is None:
-                records[name] = (name, found.card, found.lang, [entry.line])
+                records[name] = Translated(name, found.card, found.lang, [entry.line])
             else:
-                record[3].append(entry.line)
+                record.lines.append(entry.line)
     commanders = decklist.named_commanders
     if commanders is not None:  # a `# Commander: NAME` comment names them on its line
         for name in decklist.named_names():
             if (found := translations.get(name)) is not None:
-                lines = records[name][3] if name in records else []
-                records[name] = (name, found.card, found.lang, sorted({*lines, commanders.line}))
+                lines = records[name].lines if name in records else []
+                records[name] = Translated(name, found.card, found.lang, sorted({*lines, commanders.line}))
     if len(records) < len(translations):  # names given only in request fields: no lines
         for name in names:
             if name not in records and (found := translations.get(name)) is not None:
-                records[name] = (name, found.card, found.lang, [])
+                records[name] = Translated(name, found.card, found.lang, [])
     return tuple(records.values())
 
 

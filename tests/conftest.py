@@ -153,7 +153,8 @@ def _stale_compiled_engine() -> str | None:
         return None
     # mypyc's one library of every module's code is rebuilt whenever a module changed
     built = [path.stat().st_mtime for path in ROOT.glob("*__mypyc*.so")]
-    newer = [path for path in (ROOT / "validator").rglob("*.py") if not built or path.stat().st_mtime > max(built)]
+    sources = [*(ROOT / "validator").rglob("*.py"), ROOT / "edh_service" / "pipeline.py"]
+    newer = [path for path in sources if not built or path.stat().st_mtime > max(built)]
     return f"{newer[0].relative_to(ROOT)} changed after `make compiled`" if newer else None
 
 

@@ -1,6 +1,7 @@
-"""Types stay true (DESIGN.md "The compiled core"): validator/ passes `mypy --strict`, the
-types mypyc compiles it from, and card_data/ and edh_service/ pass mypy with the project's
-config (pyproject.toml's [tool.mypy]). mypy is pinned in requirements-dev.txt."""
+"""Types stay true (DESIGN.md "The compiled core"): validator/ passes `mypy --strict`, and
+card_data/ and edh_service/ pass mypy with the project's config (pyproject.toml's
+[tool.mypy]): the types mypyc compiles the engine and the pipeline from. mypy is pinned in
+requirements-dev.txt."""
 
 from __future__ import annotations
 

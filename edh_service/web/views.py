@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Iterable
 
 from flask import Blueprint, current_app, render_template, request
 from flask_babel import gettext, ngettext
@@ -31,13 +32,14 @@ from edh_service.api.request_loading import loader_for, trimmed
 from edh_service.api.views import house_rules_of
 from edh_service.house_profiles import profiles_in
 from edh_service.house_rules import HouseRulesError
+from edh_service.pipeline import Translated
 from validator.brackets import BRACKET_NAMES
 from validator.decklist import Designation
 from validator.messages import Text
 from validator.engine import FormatStatus
 from validator.formats import FORMATS as GAME_FORMATS, FieldNotInFormat, UnknownFormat
 from validator.parse import EXTENSIONS, FORMATS, DecklistError, split_lines
-from validator.violations import Severity
+from validator.violations import Severity, Violation
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static")
 
@@ -337,14 +339,14 @@ def card_data_metadata():
         return None
 
 
-def listing(text: str, violations, translated=()) -> list[Line]:
+def listing(text: str, violations: Iterable[Violation], translated: Iterable[Translated] = ()) -> list[Line]:
     """The submitted text split into numbered lines, each marked by the violations naming it
     and by the English card of a name it wrote in another language (pipeline.Translated)."""
     marks = line_marks(violations)
     english: dict[int, list[tuple[str, str]]] = defaultdict(list)
-    for _, card, lang, numbers in translated:
-        for number in numbers:
-            english[number].append((card, texts.printed_language(lang)))
+    for read in translated:
+        for number in read.lines:
+            english[number].append((read.card, texts.printed_language(read.lang)))
     lines = []
     for number, content in enumerate(display_lines(text), start=1):
         severity, codes = marks.get(number, (None, ()))

@@ -153,7 +153,7 @@ def test_signature_spells_named_in_another_language(app):
     validated = pipeline.validate_text(text, repository_of(app), Designation.of(
         ["Grist, the Hunger Tide"], None, None, ["Contrahechizo"]), game_format="oathbreaker")
     assert validated.report.signature_spells == ("Counterspell",)
-    assert validated.translated == (("Contrahechizo", "Counterspell", "es", [5]),)
+    assert validated.translated == (pipeline.Translated("Contrahechizo", "Counterspell", "es", [5]),)
 
 
 def test_the_card_endpoint_reads_a_name_in_another_language(client):
