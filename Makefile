@@ -80,6 +80,7 @@ bench: $(STAMP)
 	  echo "make bench: installing wrk (apt-get)" && export DEBIAN_FRONTEND=noninteractive && \
 	  apt-get update -qq && apt-get install -y -qq wrk >/dev/null; } || true
 	@$(MAKE) --no-print-directory peer-venv >/dev/null 2>&1 || echo "make bench: no Python 3.12+ for the peer's venv; its rows are skipped"
+	@$(MAKE) --no-print-directory compiled >/dev/null 2>&1 || echo "make bench: no compiled engine (no C compiler?); the figures are plain Python's"
 	$(BIN)/python -m bench
 
 # The fastest peer, timed beside us by bench/bench_peer.py: mtg-mcp-server in its own venv

@@ -17,7 +17,11 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 # The per-request engine: the validator and the pipeline around it; the rest stays Python.
+# The packages' __init__ modules stay Python (they only gather names): the one library of
+# compiled code is a module of the validator package (GROUP), found wherever the package is,
+# an editable install's source tree too, and imported after its package.
 COMPILED = ("validator", "edh_service/pipeline.py")
+GROUP = "validator.compiled"  # validator/compiled__mypyc.*.so
 
 
 class BuildWithCatalogs(build_py):
@@ -76,8 +80,9 @@ def engine_extensions() -> list[Extension]:
     from mypyc.build import mypycify  # a build requirement (pyproject.toml); only needed here
 
     parts = [Path(part) for part in COMPILED]
-    modules = sorted(str(path) for part in parts for path in (part.rglob("*.py") if part.is_dir() else [part]))
-    return mypycify(modules, opt_level="3", debug_level="0")
+    modules = sorted(str(path) for part in parts for path in (part.rglob("*.py") if part.is_dir() else [part])
+                     if path.name != "__init__.py")
+    return mypycify(modules, opt_level="3", debug_level="0", group_name=GROUP)
 
 
 setup(cmdclass={"build_py": BuildWithCatalogs, "build_ext": BuildEngine}, ext_modules=[ENGINE] if compiling() else [])

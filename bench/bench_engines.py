@@ -59,13 +59,11 @@ print(json.dumps(found))
 
 
 def copy_tree(target: Path, compiled: bool) -> Path:
-    """This tree's packages as .py files (and the in-place build's .so files when `compiled`)."""
+    """This tree's packages as .py files (and the in-place build's .so files, mypyc's library
+    among them, when `compiled`)."""
     patterns = ("__pycache__", "*.pyc") if compiled else ("__pycache__", "*.pyc", "*.so")
     for package in PACKAGES:
         shutil.copytree(ROOT / package, target / package, ignore=shutil.ignore_patterns(*patterns))
-    if compiled:
-        for library in ROOT.glob("*__mypyc*.so"):
-            shutil.copy2(library, target / library.name)
     return target
 
 

@@ -152,7 +152,7 @@ def _stale_compiled_engine() -> str | None:
     if not any((ROOT / "validator").rglob("*.so")):
         return None
     # mypyc's one library of every module's code is rebuilt whenever a module changed
-    built = [path.stat().st_mtime for path in ROOT.glob("*__mypyc*.so")]
+    built = [path.stat().st_mtime for path in (ROOT / "validator").glob("compiled__mypyc*.so")]
     sources = [*(ROOT / "validator").rglob("*.py"), ROOT / "edh_service" / "pipeline.py"]
     newer = [path for path in sources if not built or path.stat().st_mtime > max(built)]
     return f"{newer[0].relative_to(ROOT)} changed after `make compiled`" if newer else None

@@ -8,6 +8,7 @@ from validator.deck_facts import Deck
 from validator.decklist import NOBODY, Decklist, Designation, ListEntry, Section
 from validator.violations import Code, Severity, Violation
 from validator.assemble import assemble
+from validator import engine as _engine
 from validator.engine import FormatStatus, FormatVerdict, Report, check, judge_formats, validate
 from validator.formats import FORMATS, FieldNotInFormat, Format, FormatData, UnknownFormat, format_named, format_table
 from validator.brackets import Bracket, BracketData, Combo, Reason
@@ -15,9 +16,10 @@ from validator.card_facts import commander_eligibility, pairing_abilities
 from validator.rules import RULES
 
 # Which engine runs (DESIGN.md "The compiled core"), as /readyz, `cards status` and
-# `edh-validate --version` say it: "compiled" when mypyc compiled this package (`pip install
-# .` with a C compiler at hand: a compiled module is an extension module), else "python".
-ENGINE: Final = "compiled" if __file__.endswith(tuple(EXTENSION_SUFFIXES)) else "python"
+# `edh-validate --version` say it: "compiled" when mypyc compiled this package's modules
+# (`pip install .` with a C compiler at hand: a compiled module is an extension module; this
+# one, which only gathers names, stays Python), else "python".
+ENGINE: Final = "compiled" if (_engine.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES)) else "python"
 
 __all__ = [
     "ENGINE", "Bracket", "BracketData", "Card", "Code", "Combo", "Deck", "Decklist", "Designation", "Entry", "ListEntry",
