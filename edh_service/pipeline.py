@@ -193,8 +193,8 @@ def shown_names(report: Report, translated: tuple[Translated, ...], repository: 
     shown = repository.printed_names(named, printed)
     wanted = set(named)
     written: dict[str, str] = {}
-    for name, card, language, _ in translated:  # in list order: the first spelling wins
-        if language == printed and card in wanted and card not in written:
-            written[card] = name
+    for read in translated:  # in list order: the first spelling wins
+        if read.lang == printed and read.card in wanted and read.card not in written:
+            written[read.card] = read.name
     shown.update(written)
     return shown

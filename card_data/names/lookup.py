@@ -148,7 +148,7 @@ def printed_in(snapshot: Snapshot, english: Iterable[str], lang: str) -> dict[st
             memo.clear()
         for name in wanted:
             memo[(lang, name)] = _chosen(name, found.get(name))
-    return {name: printed for name in english if (printed := memo.get((lang, name))) is not None}
+    return {name: shown for name in english if (shown := memo.get((lang, name))) is not None}
 
 
 def _chosen(english: str, printed: list[str] | None) -> str | None:

@@ -61,6 +61,7 @@ class Said(str):
     it in the request's language."""
 
     __slots__ = ("text",)
+    text: Text
 
     def __new__(cls, text: Text) -> Said:
         said = super().__new__(cls, text.english())
@@ -164,12 +165,12 @@ def handle_http_exception(error: HTTPException):
         return error
     # Keep headers such as Allow (405) but not the HTML content type.
     headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
-    message: str | Text = getattr(error, "text", None) or error.description
+    message: str | Text = getattr(error, "text", None) or error.description or ""
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if isinstance(error, RequestEntityTooLarge) and limit:
         # werkzeug's own text names no figure; the page shows this message as is.
         message = msg("The request body is over the limit of {limit} bytes. Send a shorter list.", limit=str(limit))
-    return envelope(error.code, error.name, message, getattr(error, "errors", None), headers)
+    return envelope(error.code or 500, error.name, message, getattr(error, "errors", None), headers)
 
 
 def handle_decklist_error(error: DecklistError):

@@ -8,11 +8,12 @@ JSON. Typed with the engine's own types; tests check each body against its schem
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping
 from urllib.parse import quote
 
 from card_data import StoreMetadata
 from edh_service.api.schemas import OverviewSchema
+from edh_service.pipeline import Translated
 from validator.brackets import Bracket
 from validator.engine import FormatVerdict, Report
 from validator.formats import HouseRules
@@ -93,7 +94,7 @@ def shown(text: Text | str, language: Renderer | None) -> str:
 
 
 def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | None,
-                include: Iterable[str] | None = (), translated: Iterable[Sequence] = (),
+                include: Iterable[str] | None = (), translated: Iterable[Translated] = (),
                 language: Renderer | None = None) -> dict:
     """The JSON body for one validated deck (the API's documented shape: valid, format,
     commanders, ...), shared by the API and the CLI.
@@ -102,7 +103,7 @@ def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | N
     canonical key: the request's, or the one the list named for itself); the engine's
     Report.format is the decklist syntax it read, which goes out as `decklist_format`.
     `include` adds the optional blocks the Report holds (`overview`, `formats`).
-    `translated` is pipeline.Validated.translated ((name, card, lang, lines) tuples): the
+    `translated` is pipeline.Validated.translated (pipeline.Translated values): the
     names read in another language, always present (an empty list when none).
     `language` renders the `message`s (edh_service.i18n.catalogs.language, its card names
     as printed in it); None: English. Nothing else changes with it.
@@ -118,8 +119,8 @@ def dump_report(report: Report, card_meta: StoreMetadata | Mapping[str, Any] | N
         "card_count": report.card_count,
         "violations": [dump_violation(violation, language) for violation in report.violations],
     }
-    body["translated"] = [{"name": name, "card": card, "lang": lang, "lines": list(lines)}
-                          for name, card, lang, lines in translated]
+    body["translated"] = [{"name": read.name, "card": read.card, "lang": read.lang, "lines": list(read.lines)}
+                          for read in translated]
     body["bracket"] = dump_bracket(report.bracket, language)
     body["house_rules"] = dump_house_rules(report.house_rules)
     body["card_data"] = dump_card_data(card_meta)

@@ -36,6 +36,7 @@ from validator.parse import DecklistError, parse, split_lines
 from validator.parse.common import line_count as count_lines
 from edh_service.i18n import app as i18n
 from validator.card_facts import commander_eligibility, pairing_abilities
+from validator import ENGINE
 
 # What /readyz says of a failing sync: upstream error text (Scryfall's or a proxy's answer,
 # paths, addresses) is for the log, where runtime.BackgroundSync writes it, not for any client.
@@ -187,7 +188,8 @@ def parse_batch(decks: list[Mapping[str, Any]], sites: list[SiteDeck | None],
     `limit` card entries and problems in all (a JSON or XML list of one line can hold
     10,000 entries, so lines alone do not bound a batch: nine one-line TappedOut exports of
     10,000 names each, 957 KiB, took 6.5 s)."""
-    parsed, items = [], 0
+    parsed: list[tuple[Decklist, deck_urls.Judged | None]] = []
+    items = 0
     for index, (deck, site) in enumerate(zip(decks, sites)):
         if site is not None:
             from_link = link_judged(site, deck, ("decks", str(index)))
@@ -236,8 +238,8 @@ def card(name: str):
                     "try again in a minute.", name=repr(name)) if unavailable
                 else msg("No card is named {name}.", name=repr(name)))
         error = NotFound(text.english())
-        error.text = text
-        error.errors = {"name": name, "suggestions": suggestions, "lookup_unavailable": unavailable}
+        error.text = text  # type: ignore[attr-defined]  # the envelope's (api/errors.py)
+        error.errors = {"name": name, "suggestions": suggestions, "lookup_unavailable": unavailable}  # type: ignore[attr-defined]
         raise error
     repository = get_repository()
     return jsonify(card_body(found, repository.describe(name) or {}, repository.bracket_data()))
@@ -321,9 +323,10 @@ def readyz():
         raise CardDataUnavailable("card data is not loaded yet", card_extension.wait_seconds())
     updated = responses.dump_card_data(meta)["updated_at"]
     lists = get_repository().bracket_status() or {}
-    body = {"status": "ready", "card_data": {"updated_at": updated, "cards": meta.cards},
-            "bracket_lists": lists_body(lists, BRACKET_LISTS), "format_lists": lists_body(lists, FORMAT_LISTS),
-            "card_names": get_repository().names_status().shown()}
+    body: dict[str, Any] = {"status": "ready", "card_data": {"updated_at": updated, "cards": meta.cards},
+                            "bracket_lists": lists_body(lists, BRACKET_LISTS),
+                            "format_lists": lists_body(lists, FORMAT_LISTS),
+                            "card_names": get_repository().names_status().shown(), "engine": ENGINE}
     syncer = card_extension.get_syncer()
     if syncer is not None and syncer.last_error:
         # Still serving from the last good store, but it is not being refreshed: say so.

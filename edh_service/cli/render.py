@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from babel import Locale
 
@@ -103,7 +103,7 @@ def file_status(result: Checked, strict: bool, language: Renderer = ENGLISH) -> 
     if result.error:
         return msg("{file}: not checked: {reason}", file=result.name, reason=said(result.error, language)).render(language)
     judged = judged_in(result, language)
-    house = result.report.house_rules
+    house = result.report.house_rules if result.report is not None else None
     sentence = VERDICTS[result.fails(strict), judged is not None, house is not None]
     params = {"file": result.name, "counts": counted(*result.counts(), language), "format": judged or "",
               "rules": house_rules_named(house, language) if house is not None else ""}
@@ -169,8 +169,8 @@ def languages_line(result: Checked, language: Renderer = ENGLISH) -> str | None:
     """'read in other languages: 12 lines in Spanish (es), 1 line in German (de)': how many
     lines named a card in which language, most first; None when every name was English."""
     lines: dict[str, set[int]] = {}
-    for _, _, lang, numbers in result.translated:
-        lines.setdefault(lang, set()).update(numbers)
+    for read in result.translated:
+        lines.setdefault(read.lang, set()).update(read.lines)
     ordered = sorted(((len(numbers), lang) for lang, numbers in lines.items() if numbers), key=lambda c: (-c[0], c[1]))
     if not ordered:
         return None
@@ -188,7 +188,8 @@ def language_name(code: str, language: Renderer) -> str:
     if answer == DEFAULT:
         return english
     try:
-        return Locale.parse({"zhs": "zh_Hans", "zht": "zh_Hant"}.get(code, code)).get_display_name(LOCALES[answer])
+        shown = Locale.parse({"zhs": "zh_Hans", "zht": "zh_Hant"}.get(code, code)).get_display_name(LOCALES[answer])
+        return shown or english
     except (ValueError, LookupError):  # Phyrexian, and any code Babel has no data for
         return english
 
@@ -211,8 +212,8 @@ def render_text(results: Sequence[Checked], *, strict: bool, card_meta: StoreMet
 
 def report_json(result: Checked, card_meta: StoreMetadata | None, lang: str = DEFAULT) -> dict:
     """One file's JSON object: the API's response body plus "file" (or "error" instead)."""
-    if result.error:
-        return {"file": result.name, "valid": False, "error": said(result.error, speaker(result, lang))}
+    if result.error or result.report is None:
+        return {"file": result.name, "valid": False, "error": said(result.error or "", speaker(result, lang))}
     # responses.dump_report is the API's own serializer: both speak exactly the same JSON.
     body = {"file": result.name, **dump_report(result.report, card_meta, translated=result.translated,
                                                language=None if lang == DEFAULT else speaker(result, lang))}
@@ -322,7 +323,7 @@ def bracket_properties(bracket: Bracket | None, language: Renderer = ENGLISH) ->
 def render_junit(results: Sequence[Checked], *, strict: bool, card_meta: StoreMetadata | None,
                  lang: str = DEFAULT) -> str:
     """JUnit XML: one <testsuite>, one <testcase> per file, for CI dashboards."""
-    counts = {
+    counts: dict[str, Any] = {
         "tests": str(len(results)),
         "failures": str(sum(1 for r in results if not r.error and r.fails(strict))),
         "errors": str(sum(1 for r in results if r.error)),
@@ -335,8 +336,8 @@ def render_junit(results: Sequence[Checked], *, strict: bool, card_meta: StoreMe
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
 
 
-Renderer = Callable[..., str]
-RENDERERS: dict[str, Renderer] = {
+Render = Callable[..., str]  # one output format: (results, *, strict, card_meta, lang) -> text
+RENDERERS: dict[str, Render] = {
     "text": render_text,
     "json": render_json,
     "github": render_github,

@@ -9,6 +9,7 @@ from typing import Iterable
 
 from card_data.sites import SiteDeck
 from edh_service.cli.printable import shown_path
+from edh_service.pipeline import Translated
 from validator.engine import Report
 from validator.messages import Text
 from validator.violations import Violation
@@ -29,7 +30,7 @@ class Checked:
     path: str  # as the user named it; "-" is stdin
     report: Report | None = None
     error: str | Text | None = None  # a Text: rendered in --lang by the outputs
-    translated: tuple = ()  # pipeline.Translated: the names read in another language
+    translated: tuple[Translated, ...] = ()  # the names read in another language
     link: bool = False  # `path` is a link to a deck on a site, not a file
     site: SiteDeck | None = None  # the deck that link named, as read from its site
     names: dict = field(default_factory=dict)  # English name -> as shown in --lang (pipeline.shown_names)

@@ -25,6 +25,7 @@ from typing import BinaryIO, Sequence, TextIO
 
 from card_data import CardDataError, CardRepository, StoreMetadata
 from card_data.errors import DeckSourceError
+from card_data.settings import project_version
 from card_data.sites import DeckSites
 from edh_service import config, deck_urls, house_rules, pipeline
 from edh_service.house_profiles import Profile, Profiles, read_profile
@@ -37,6 +38,7 @@ from edh_service.cli.results import EXIT_USAGE, Checked, PROG, exit_code
 from edh_service.cli.store import open_card_store
 from edh_service.i18n import DEFAULT, LANGUAGES, choose
 from edh_service.i18n.catalogs import language as catalog_language
+from validator import ENGINE
 from validator.brackets import BRACKETS
 from validator.decklist import NOBODY, Decklist, Designation
 from validator.formats import KEYS, FieldNotInFormat, HouseRules, UnknownFormat, format_named
@@ -100,7 +102,7 @@ def build_parser(lang: str = DEFAULT) -> argparse.ArgumentParser:
         description=_("Validate Commander (EDH) decklist files. Exit code 0: every deck is valid; 1: a deck has an "
                       "error (or a warning with --strict); 2: usage error, unreadable file, or card data "
                       "unavailable."),
-        formatter_class=formatter,
+        formatter_class=formatter,  # type: ignore[arg-type]  # a HelpFormatter subclass, made above
         add_help=False,
     )
     parser._positionals.title = _("positional arguments")
@@ -115,6 +117,8 @@ def build_parser(lang: str = DEFAULT) -> argparse.ArgumentParser:
                         help=_("the language of messages and text output: {languages} (default: en; JSON keys, "
                                "codes and card names in fields stay English)").format(languages=", ".join(LANGUAGES)))
     parser.add_argument("--strict", action="store_true", help=_("treat warnings as errors"))
+    parser.add_argument("--version", action="version", version=f"%(prog)s {project_version()} (engine: {ENGINE})",
+                        help=_("print the version and the engine (compiled or python), then exit"))
     parser.add_argument("--offline", action="store_true", default=config.setting("CARD_DATA_OFFLINE"),
                         help=_("never touch the network (also CARD_DATA_OFFLINE=1)"))
     parser.add_argument("--card-db", default=config.setting("CARD_DB"), metavar="PATH",
@@ -202,6 +206,7 @@ def check_link(link: str, repository: CardRepository, designation: Designation |
     checked = judge(link, from_link.deck.decklist, repository, designation or NOBODY, streams, format="text",
                     bracket=from_link.bracket, game_format=game_format, house_rules=house, decklist=from_link.decklist,
                     language=language)
+    assert checked is not None  # judge() answers None only for a scanned document
     report = checked.report
     if report is not None and from_link.from_site:
         report = deck_urls.declared_on_site(report, from_link.deck)

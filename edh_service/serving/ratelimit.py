@@ -165,7 +165,7 @@ def check_rate_limit(budget: ClientBudget) -> None:
     if seconds is not None:
         text = msg("Too many requests: at most {limit} per client.", limit=str(budget.spec))
         error = TooManyRequests(text.english(), retry_after=seconds)
-        error.text = text  # the error envelope says it in the request's language (api/errors.py)
+        error.text = text  # type: ignore[attr-defined]  # the error envelope says it in the request's language (api/errors.py)
         raise error
 
 
