@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from validator.card_facts import (
     DOUBLE_FACED_LAYOUTS, commander_eligibility, describe_type, is_background, is_creature_card, non_deck_kind,
 )
@@ -80,6 +82,9 @@ BANNED_AS_COMPANION = frozenset({"Lutri, the Spellchaser"})
 # --- who can command: one small strategy per kind (mage's CommanderValidator) -------------
 
 
+# A plain Python class where compiled, with its subclasses: `words` is a class attribute in
+# some and an instance's in others (Legends), which native classes cannot be.
+@mypyc_attr(native_class=False)
 class Commanders:
     """Who can command in a format. `reason` judges a card alone (None: it can command);
     `half` says it can command only as one half of a pair (a Background beside Choose a
