@@ -118,7 +118,7 @@ def build_parser(lang: str = DEFAULT) -> argparse.ArgumentParser:
                                "codes and card names in fields stay English)").format(languages=", ".join(LANGUAGES)))
     parser.add_argument("--strict", action="store_true", help=_("treat warnings as errors"))
     parser.add_argument("--version", action="version", version=f"%(prog)s {project_version()} (engine: {ENGINE})",
-                        help=_("print the version and the engine (compiled or python), then exit"))
+                        help="print the version and the engine (compiled or python), then exit")
     parser.add_argument("--offline", action="store_true", default=config.setting("CARD_DATA_OFFLINE"),
                         help=_("never touch the network (also CARD_DATA_OFFLINE=1)"))
     parser.add_argument("--card-db", default=config.setting("CARD_DB"), metavar="PATH",
