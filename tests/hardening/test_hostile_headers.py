@@ -73,7 +73,7 @@ def test_a_form_of_too_many_parts_says_so(live_server):
     body = parts + b'--B\r\nContent-Disposition: form-data; name="decklist"\r\n\r\n1 Sol Ring\r\n--B--\r\n'
     answer = raw_request(live_server, "POST", "/", body, {"Content-Type": "multipart/form-data; boundary=B"})
     assert answer.status == 413
-    assert b"The form has too many fields (at most 1000)." in answer.body
+    assert b"The form has too many fields (at most 1,000)." in answer.body
     assert_normal_answer(http_json(live_server, "POST", VALIDATE, {"decklist": NORMAL_DECK}))
 
 
