@@ -25,7 +25,7 @@ literal at the call.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Protocol, TypeAlias
+from typing import Protocol, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
@@ -187,8 +187,3 @@ class _English:
 
 
 ENGLISH: Renderer = _English()
-
-
-def names(values: Iterable[str]) -> Names:
-    """Card names as a list parameter."""
-    return Names(values)

@@ -35,20 +35,9 @@ def line_numbers(entries: Iterable[Entry | UnknownName]) -> tuple[int, ...]:
     return tuple(sorted({line for e in entries for line in e.lines}))
 
 
-def and_list(names: Iterable[str]) -> str:
-    """"A", "A and B", "A, B and C" (English only: for texts no language renders)."""
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def or_list(names: tuple[str, ...]) -> str:
-    """"A", "A or B", "A, B or C" (English only)."""
+    """"A", "A or B", "A, B or C" (English only: the house rules' one list of offered names)."""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-
-
-def plural(count: int, noun: str) -> str:
-    """"1 card", "2 cards" (English only)."""
-    return f"{count} {noun}{'s' * (count != 1)}"
 
 
 def is_oathbreaker(deck: Deck) -> bool:
