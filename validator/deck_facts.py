@@ -19,37 +19,77 @@ from validator.deck import COLOR_LETTERS, WUBRG, Card, Entry, UnknownName
 from validator.formats import COMMANDER, NO_FORMAT_DATA, Format, FormatData, HouseRules
 
 COUNTED_SECTIONS = ("main", "commander", "signature")  # UnknownName.section values that count
+NO_CHOICES: Mapping[str, str] = MappingProxyType({})  # no commander chooses a color
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Deck:
-    """A resolved Commander deck: command zone, the main deck and the sections beside it."""
+    """A resolved Commander deck: command zone, the main deck and the sections beside it.
 
-    commanders: tuple[Entry, ...] = ()
-    main: tuple[Entry, ...] = ()
-    companion: Entry | None = None
-    sideboard: tuple[Entry, ...] = ()  # sideboard and maybeboard: never part of the game
-    planar: tuple[Entry, ...] = ()  # planar deck (rule 901)
-    schemes: tuple[Entry, ...] = ()  # scheme deck (rule 904)
-    unknown: tuple[UnknownName, ...] = ()  # unresolved names, by section (see UnknownName.section)
-    outside: tuple[Entry, ...] = ()  # listed in no game pile: tokens, Forge's avatar... (never played)
-    displayed: tuple[Entry, ...] = ()  # display copies (a precon's Display Commander): never played
-    extra_companions: tuple[Entry, ...] = ()  # companions declared beyond the first (only one is allowed)
+    Its `__init__` is written out, as in every class built per validation: mypyc compiles it,
+    where a frozen dataclass's own runs interpreted, 20 times slower (docs/architecture.md).
+    """
+
+    commanders: tuple[Entry, ...]
+    main: tuple[Entry, ...]
+    companion: Entry | None
+    sideboard: tuple[Entry, ...]  # sideboard and maybeboard: never part of the game
+    planar: tuple[Entry, ...]  # planar deck (rule 901)
+    schemes: tuple[Entry, ...]  # scheme deck (rule 904)
+    unknown: tuple[UnknownName, ...]  # unresolved names, by section (see UnknownName.section)
+    outside: tuple[Entry, ...]  # listed in no game pile: tokens, Forge's avatar... (never played)
+    displayed: tuple[Entry, ...]  # display copies (a precon's Display Commander): never played
+    extra_companions: tuple[Entry, ...]  # companions declared beyond the first (only one is allowed)
     # canonical commander name -> chosen color letter (903.4b)
-    color_choices: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    color_choices: Mapping[str, str]
     # Oathbreaker's signature spells: the very Entry objects of `main` that are one (they
     # count as deck cards everywhere; the signature_spell rule reads which they are). Empty
     # in a format without signature spells.
-    signature_spells: tuple[Entry, ...] = ()
+    signature_spells: tuple[Entry, ...]
     # the game format it is judged in (validator/formats.py; None: Commander) and the data
     # that format's rules are given (the Pauper Commander commander list; None: none)
-    format: Format | None = None
-    format_data: FormatData | None = None
+    format: Format | None
+    format_data: FormatData | None
     # the table's own list it is judged under (validator/legality.py reads it; None: none)
-    house_rules: HouseRules | None = None
+    house_rules: HouseRules | None
     # what one walk over the game's cards finds (see Tally and tally()): worked out on
     # first use and kept, since the rules, the brackets and the report all read it
-    _tally: Tally | None = field(default=None, init=False, repr=False, compare=False)
+    _tally: Tally | None = field(init=False, repr=False, compare=False)
+
+    def __init__(
+        self,
+        commanders: tuple[Entry, ...] = (),
+        main: tuple[Entry, ...] = (),
+        companion: Entry | None = None,
+        sideboard: tuple[Entry, ...] = (),
+        planar: tuple[Entry, ...] = (),
+        schemes: tuple[Entry, ...] = (),
+        unknown: tuple[UnknownName, ...] = (),
+        outside: tuple[Entry, ...] = (),
+        displayed: tuple[Entry, ...] = (),
+        extra_companions: tuple[Entry, ...] = (),
+        color_choices: Mapping[str, str] = NO_CHOICES,
+        signature_spells: tuple[Entry, ...] = (),
+        format: Format | None = None,
+        format_data: FormatData | None = None,
+        house_rules: HouseRules | None = None,
+    ) -> None:
+        object.__setattr__(self, "commanders", commanders)
+        object.__setattr__(self, "main", main)
+        object.__setattr__(self, "companion", companion)
+        object.__setattr__(self, "sideboard", sideboard)
+        object.__setattr__(self, "planar", planar)
+        object.__setattr__(self, "schemes", schemes)
+        object.__setattr__(self, "unknown", unknown)
+        object.__setattr__(self, "outside", outside)
+        object.__setattr__(self, "displayed", displayed)
+        object.__setattr__(self, "extra_companions", extra_companions)
+        object.__setattr__(self, "color_choices", color_choices)
+        object.__setattr__(self, "signature_spells", signature_spells)
+        object.__setattr__(self, "format", format)
+        object.__setattr__(self, "format_data", format_data)
+        object.__setattr__(self, "house_rules", house_rules)
+        object.__setattr__(self, "_tally", None)
 
 
 class Tally(NamedTuple):

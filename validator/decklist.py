@@ -84,26 +84,45 @@ class NamedCommanders(NamedTuple):
     line: int  # the line that names them
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Decklist:
     """A parsed decklist: every card line, the format it was read as, and line-level problems.
 
     `problems` holds what the text itself gets wrong (unparsed_line, invalid_quantity,
-    commander_inferred); the rules add the rest once the cards are resolved.
+    commander_inferred); the rules add the rest once the cards are resolved. Its `__init__`
+    is written out for the compiler (see validator.deck_facts.Deck).
     """
 
-    entries: tuple[ListEntry, ...] = ()
-    format: str = "text"
-    problems: tuple[Violation, ...] = ()
+    entries: tuple[ListEntry, ...]
+    format: str
+    problems: tuple[Violation, ...]
     # 1-based lines read as headers, comments or metadata (no entry, no problem), so every
     # non-blank line is provably an entry, one of these, or a problem's line
-    accounted: tuple[int, ...] = ()
+    accounted: tuple[int, ...]
     # commander candidates from the layout, most telling first (see Candidate)
-    candidates: tuple[Candidate, ...] = ()
+    candidates: tuple[Candidate, ...]
     # the game format the list names for itself, if it names one (see NamedFormat)
-    named_format: NamedFormat | None = None
+    named_format: NamedFormat | None
     # the commanders the list names in words, if it does (see NamedCommanders)
-    named_commanders: NamedCommanders | None = None
+    named_commanders: NamedCommanders | None
+
+    def __init__(
+        self,
+        entries: tuple[ListEntry, ...] = (),
+        format: str = "text",
+        problems: tuple[Violation, ...] = (),
+        accounted: tuple[int, ...] = (),
+        candidates: tuple[Candidate, ...] = (),
+        named_format: NamedFormat | None = None,
+        named_commanders: NamedCommanders | None = None,
+    ) -> None:
+        object.__setattr__(self, "entries", entries)
+        object.__setattr__(self, "format", format)
+        object.__setattr__(self, "problems", problems)
+        object.__setattr__(self, "accounted", accounted)
+        object.__setattr__(self, "candidates", candidates)
+        object.__setattr__(self, "named_format", named_format)
+        object.__setattr__(self, "named_commanders", named_commanders)
 
     def named_names(self) -> tuple[str, ...]:
         """Every name a reading of `named_commanders` holds, each once (to resolve with the entries')."""

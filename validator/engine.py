@@ -39,9 +39,10 @@ class FormatVerdict(NamedTuple):
     status: FormatStatus
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Report:
-    """The answer for one decklist: legal or not, the deck's key facts, and every violation."""
+    """The answer for one decklist: legal or not, the deck's key facts, and every violation.
+    Its `__init__` is written out for the compiler (see Deck)."""
 
     valid: bool
     format: str  # the decklist syntax it was read as (the API's decklist_format)
@@ -50,14 +51,44 @@ class Report:
     color_identity: tuple[str, ...]  # WUBRG order, chosen colors (903.4b) included
     card_count: int  # commanders + main deck + unknown names there; companion excluded
     violations: tuple[Violation, ...]
-    bracket: Bracket | None = None  # the Commander Brackets block (check() fills it in Commander)
-    overview: Overview | None = None  # curve, colors, types, cards by type, images (check(with_overview=True))
-    game_format: str = "commander"  # the canonical key of the game format it was judged in
+    bracket: Bracket | None  # the Commander Brackets block (check() fills it in Commander)
+    overview: Overview | None  # curve, colors, types, cards by type, images (check(with_overview=True))
+    game_format: str  # the canonical key of the game format it was judged in
     # the game format's signature spells (Oathbreaker), canonical names
-    signature_spells: tuple[str, ...] = ()
+    signature_spells: tuple[str, ...]
     # every format's verdict, by key in FORMATS order (check(with_formats=True); else None)
-    formats: Mapping[str, FormatVerdict] | None = None
-    house_rules: HouseRules | None = None  # the table's own list it was judged under (None: none)
+    formats: Mapping[str, FormatVerdict] | None
+    house_rules: HouseRules | None  # the table's own list it was judged under (None: none)
+
+    def __init__(
+        self,
+        valid: bool,
+        format: str,
+        commanders: tuple[str, ...],
+        companion: str | None,
+        color_identity: tuple[str, ...],
+        card_count: int,
+        violations: tuple[Violation, ...],
+        bracket: Bracket | None = None,
+        overview: Overview | None = None,
+        game_format: str = "commander",
+        signature_spells: tuple[str, ...] = (),
+        formats: Mapping[str, FormatVerdict] | None = None,
+        house_rules: HouseRules | None = None,
+    ) -> None:
+        object.__setattr__(self, "valid", valid)
+        object.__setattr__(self, "format", format)
+        object.__setattr__(self, "commanders", commanders)
+        object.__setattr__(self, "companion", companion)
+        object.__setattr__(self, "color_identity", color_identity)
+        object.__setattr__(self, "card_count", card_count)
+        object.__setattr__(self, "violations", violations)
+        object.__setattr__(self, "bracket", bracket)
+        object.__setattr__(self, "overview", overview)
+        object.__setattr__(self, "game_format", game_format)
+        object.__setattr__(self, "signature_spells", signature_spells)
+        object.__setattr__(self, "formats", formats)
+        object.__setattr__(self, "house_rules", house_rules)
 
 
 def validate(deck: Deck, rules: Iterable[Rule] = RULES) -> list[Violation]:
