@@ -18,7 +18,7 @@ from validator.deck import Card, Entry, UnknownName
 from validator.deck_facts import Deck
 from validator.decklist import NOBODY, Candidate, Decklist, Designation, ListEntry, Section
 from validator.card_facts import can_pair, has_companion, is_instant_or_sorcery
-from validator.formats import COMMANDER, NO_FORMAT_DATA, Format, FormatData
+from validator.formats import COMMANDER, NO_FORMAT_DATA, Format, FormatData, HouseRules
 from validator.phrasing import inferred
 from validator.violations import Code, Severity, Violation
 
@@ -96,24 +96,18 @@ class _Pile:
         return tuple(self.slots.values())
 
 
-def assemble(
-    decklist: Decklist,
-    cards: Mapping[str, Card],
-    suggestions: Mapping[str, Sequence[str]] | None = None,
-    designation: Designation = NOBODY,
-    *,
-    game_format: Format = COMMANDER,
-    format_data: FormatData | None = None,
-) -> Deck:
+def assemble(decklist: Decklist, cards: Mapping[str, Card], suggestions: Mapping[str, Sequence[str]] | None = None,
+             designation: Designation = NOBODY, *, game_format: Format = COMMANDER,
+             format_data: FormatData | None = None, house_rules: HouseRules | None = None) -> Deck:
     """Build the Deck from list entries resolved through `cards` (keyed by the exact names
     typed); the designation's commanders and companion override what the list marks.
 
     `game_format` is the format the deck is judged in (Deck.format), `format_data` what its
-    rules are given. Signature spells (a Signature Spell section) are deck cards in every
-    format, and in a format with signature spells also Deck.signature_spells; there the
-    designation's signature_spells override the list's marks, and a command zone holding
-    an oathbreaker and instants or sorceries, with no signature spell marked, has them as
-    its signature spells.
+    rules are given, `house_rules` the table's own list (Deck.house_rules). Signature spells
+    (a Signature Spell section) are deck cards in every format, and in a format with
+    signature spells also Deck.signature_spells; there the designation's signature_spells
+    override the list's marks, and a command zone holding an oathbreaker and instants or
+    sorceries, with no signature spell marked, has them as its signature spells.
     """
     suggestions = suggestions or {}
     commanders, companion = designation.commanders, designation.companion
@@ -162,6 +156,7 @@ def assemble(
         signature_spells=signature if game_format.signature_spells else (),
         format=game_format,
         format_data=format_data,
+        house_rules=house_rules,
     )
 
 

@@ -10,7 +10,7 @@ empty, and a reason says the check was not made. The minimum never says 5: cEDH 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Mapping, NamedTuple, cast
+from typing import Final, Iterable, Iterator, Mapping, cast, final
 
 from validator.deck import Card
 from validator.deck_facts import Deck, tally
@@ -85,15 +85,21 @@ class BracketData:
 NO_DATA = BracketData()
 
 
-# Reason and Bracket are NamedTuples, not frozen dataclasses: one of each is built for every
-# validation, and a frozen dataclass's __init__ (a guarded setattr per field) costs several
-# times more, which showed in `python -m bench engine`.
-class Reason(NamedTuple):
-    """One step of the minimum: the bracket it sets (None: a check not made), why, and the cards."""
+@final
+@dataclass(slots=True, init=False)
+class Reason:
+    """One step of the minimum: the bracket it sets (None: a check not made), why, and the
+    cards. Built for every validation, its `__init__` is written out for the compiler (see
+    validator.deck_facts.Deck)."""
 
-    bracket: int | None
-    text: Text
-    cards: tuple[str, ...] = ()
+    bracket: Final[int | None]
+    text: Final[Text]
+    cards: Final[tuple[str, ...]]
+
+    def __init__(self, bracket: int | None, text: Text, cards: tuple[str, ...] = ()) -> None:
+        self.bracket = bracket
+        self.text = text
+        self.cards = cards
 
     @property
     def message(self) -> str:
@@ -101,17 +107,33 @@ class Reason(NamedTuple):
         return self.text.english()
 
 
-class Bracket(NamedTuple):
-    """The bracket block of a Report (DESIGN.md): lists are None when their data is not loaded."""
+@final
+@dataclass(slots=True, init=False)
+class Bracket:
+    """The bracket block of a Report (DESIGN.md): lists are None when their data is not
+    loaded. Its `__init__` is written out for the compiler (see Reason)."""
 
-    minimum: int
-    declared: int | None
-    game_changers: tuple[str, ...]
-    mass_land_denial: tuple[str, ...] | None
-    extra_turns: tuple[str, ...]
-    two_card_combos: tuple[tuple[str, str], ...] | None
-    reasons: tuple[Reason, ...]
-    fast_combos: tuple[tuple[str, str], ...] = ()  # the combos flagged fast, also in two_card_combos
+    minimum: Final[int]
+    declared: Final[int | None]
+    game_changers: Final[tuple[str, ...]]
+    mass_land_denial: Final[tuple[str, ...] | None]
+    extra_turns: Final[tuple[str, ...]]
+    two_card_combos: Final[tuple[tuple[str, str], ...] | None]
+    reasons: Final[tuple[Reason, ...]]
+    fast_combos: Final[tuple[tuple[str, str], ...]]  # the combos flagged fast, also in two_card_combos
+
+    def __init__(self, minimum: int, declared: int | None, game_changers: tuple[str, ...],
+                 mass_land_denial: tuple[str, ...] | None, extra_turns: tuple[str, ...],
+                 two_card_combos: tuple[tuple[str, str], ...] | None, reasons: tuple[Reason, ...],
+                 fast_combos: tuple[tuple[str, str], ...] = ()) -> None:
+        self.minimum = minimum
+        self.declared = declared
+        self.game_changers = game_changers
+        self.mass_land_denial = mass_land_denial
+        self.extra_turns = extra_turns
+        self.two_card_combos = two_card_combos
+        self.reasons = reasons
+        self.fast_combos = fast_combos
 
 
 def grants_extra_turn(card: Card) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Iterable, Mapping, NamedTuple
+from typing import Final, Iterable, Mapping, final
 
 from validator.card_facts import basic_land_types, chooses_color
 from validator.deck import COLOR_LETTERS, WUBRG, Card, Entry, UnknownName
@@ -22,36 +22,39 @@ COUNTED_SECTIONS = ("main", "commander", "signature")  # UnknownName.section val
 NO_CHOICES: Mapping[str, str] = MappingProxyType({})  # no commander chooses a color
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@final
+@dataclass(slots=True, init=False)
 class Deck:
     """A resolved Commander deck: command zone, the main deck and the sections beside it.
 
-    Its `__init__` is written out, as in every class built per validation: mypyc compiles it,
-    where a frozen dataclass's own runs interpreted, 20 times slower (docs/architecture.md).
+    Like every record built per validation, its fields are Final (read-only: mypy checks it,
+    and the compiled engine refuses a write) and its `__init__` is written out, which mypyc
+    compiles, where a frozen dataclass's generated one runs interpreted, 20 times slower
+    (docs/architecture.md, "Records").
     """
 
-    commanders: tuple[Entry, ...]
-    main: tuple[Entry, ...]
-    companion: Entry | None
-    sideboard: tuple[Entry, ...]  # sideboard and maybeboard: never part of the game
-    planar: tuple[Entry, ...]  # planar deck (rule 901)
-    schemes: tuple[Entry, ...]  # scheme deck (rule 904)
-    unknown: tuple[UnknownName, ...]  # unresolved names, by section (see UnknownName.section)
-    outside: tuple[Entry, ...]  # listed in no game pile: tokens, Forge's avatar... (never played)
-    displayed: tuple[Entry, ...]  # display copies (a precon's Display Commander): never played
-    extra_companions: tuple[Entry, ...]  # companions declared beyond the first (only one is allowed)
+    commanders: Final[tuple[Entry, ...]]
+    main: Final[tuple[Entry, ...]]
+    companion: Final[Entry | None]
+    sideboard: Final[tuple[Entry, ...]]  # sideboard and maybeboard: never part of the game
+    planar: Final[tuple[Entry, ...]]  # planar deck (rule 901)
+    schemes: Final[tuple[Entry, ...]]  # scheme deck (rule 904)
+    unknown: Final[tuple[UnknownName, ...]]  # unresolved names, by section (see UnknownName.section)
+    outside: Final[tuple[Entry, ...]]  # listed in no game pile: tokens, Forge's avatar... (never played)
+    displayed: Final[tuple[Entry, ...]]  # display copies (a precon's Display Commander): never played
+    extra_companions: Final[tuple[Entry, ...]]  # companions declared beyond the first (only one is allowed)
     # canonical commander name -> chosen color letter (903.4b)
-    color_choices: Mapping[str, str]
+    color_choices: Final[Mapping[str, str]]
     # Oathbreaker's signature spells: the very Entry objects of `main` that are one (they
     # count as deck cards everywhere; the signature_spell rule reads which they are). Empty
     # in a format without signature spells.
-    signature_spells: tuple[Entry, ...]
+    signature_spells: Final[tuple[Entry, ...]]
     # the game format it is judged in (validator/formats.py; None: Commander) and the data
     # that format's rules are given (the Pauper Commander commander list; None: none)
-    format: Format | None
-    format_data: FormatData | None
+    format: Final[Format | None]
+    format_data: Final[FormatData | None]
     # the table's own list it is judged under (validator/legality.py reads it; None: none)
-    house_rules: HouseRules | None
+    house_rules: Final[HouseRules | None]
     # what one walk over the game's cards finds (see Tally and tally()): worked out on
     # first use and kept, since the rules, the brackets and the report all read it
     _tally: Tally | None = field(init=False, repr=False, compare=False)
@@ -74,36 +77,48 @@ class Deck:
         format_data: FormatData | None = None,
         house_rules: HouseRules | None = None,
     ) -> None:
-        object.__setattr__(self, "commanders", commanders)
-        object.__setattr__(self, "main", main)
-        object.__setattr__(self, "companion", companion)
-        object.__setattr__(self, "sideboard", sideboard)
-        object.__setattr__(self, "planar", planar)
-        object.__setattr__(self, "schemes", schemes)
-        object.__setattr__(self, "unknown", unknown)
-        object.__setattr__(self, "outside", outside)
-        object.__setattr__(self, "displayed", displayed)
-        object.__setattr__(self, "extra_companions", extra_companions)
-        object.__setattr__(self, "color_choices", color_choices)
-        object.__setattr__(self, "signature_spells", signature_spells)
-        object.__setattr__(self, "format", format)
-        object.__setattr__(self, "format_data", format_data)
-        object.__setattr__(self, "house_rules", house_rules)
-        object.__setattr__(self, "_tally", None)
+        self.commanders = commanders
+        self.main = main
+        self.companion = companion
+        self.sideboard = sideboard
+        self.planar = planar
+        self.schemes = schemes
+        self.unknown = unknown
+        self.outside = outside
+        self.displayed = displayed
+        self.extra_companions = extra_companions
+        self.color_choices = color_choices
+        self.signature_spells = signature_spells
+        self.format = format
+        self.format_data = format_data
+        self.house_rules = house_rules
+        self._tally = None
 
 
-class Tally(NamedTuple):
+@final
+@dataclass(slots=True, init=False)
+class Tally:
     """One walk over the commanders and the main deck, shared by everything that reads
     them all: the deck size, the singleton and color identity screens, the Commander
-    legality screen and the brackets (each used to walk the deck on its own)."""
+    legality screen and the brackets (each used to walk the deck on its own). Its
+    `__init__` is written out for the compiler (see Deck)."""
 
-    size: int  # copies of the commanders and the main deck (card_count adds unknown names)
-    entries: int  # how many entries that is
-    names: frozenset[str]  # their canonical names (fewer than `entries`: a name listed twice)
+    size: Final[int]  # copies of the commanders and the main deck (card_count adds unknown names)
+    entries: Final[int]  # how many entries that is
+    names: Final[frozenset[str]]  # their canonical names (fewer than `entries`: a name listed twice)
     # entries of more than one copy of a card that is no basic land (singleton's suspects)
-    multiples: tuple[Entry, ...]
-    main_identity: frozenset[str]  # the union of the main deck cards' color identities
-    notable: tuple[Entry, ...]  # the entries whose card is Card.notable, commanders first
+    multiples: Final[tuple[Entry, ...]]
+    main_identity: Final[frozenset[str]]  # the union of the main deck cards' color identities
+    notable: Final[tuple[Entry, ...]]  # the entries whose card is Card.notable, commanders first
+
+    def __init__(self, size: int, entries: int, names: frozenset[str], multiples: tuple[Entry, ...],
+                 main_identity: frozenset[str], notable: tuple[Entry, ...]) -> None:
+        self.size = size
+        self.entries = entries
+        self.names = names
+        self.multiples = multiples
+        self.main_identity = main_identity
+        self.notable = notable
 
 
 def tally(deck: Deck) -> Tally:
@@ -111,7 +126,7 @@ def tally(deck: Deck) -> Tally:
     found = deck._tally
     if found is None:
         found = _walk(deck)
-        object.__setattr__(deck, "_tally", found)
+        deck._tally = found
     return found
 
 
@@ -141,7 +156,7 @@ def _walk(deck: Deck) -> Tally:
 def judged_in(deck: Deck, fmt: Format) -> Deck:
     """The deck judged in another format: the same cards, so the same Tally."""
     judged = replace(deck, format=fmt)
-    object.__setattr__(judged, "_tally", deck._tally)
+    judged._tally = deck._tally
     return judged
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Iterable, Mapping, NamedTuple
+from typing import Final, Iterable, Mapping, NamedTuple, final
 
 from validator.messages import Value
 from validator.violations import Violation
@@ -84,7 +84,8 @@ class NamedCommanders(NamedTuple):
     line: int  # the line that names them
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@final
+@dataclass(slots=True, init=False)
 class Decklist:
     """A parsed decklist: every card line, the format it was read as, and line-level problems.
 
@@ -93,18 +94,18 @@ class Decklist:
     is written out for the compiler (see validator.deck_facts.Deck).
     """
 
-    entries: tuple[ListEntry, ...]
-    format: str
-    problems: tuple[Violation, ...]
+    entries: Final[tuple[ListEntry, ...]]
+    format: Final[str]
+    problems: Final[tuple[Violation, ...]]
     # 1-based lines read as headers, comments or metadata (no entry, no problem), so every
     # non-blank line is provably an entry, one of these, or a problem's line
-    accounted: tuple[int, ...]
+    accounted: Final[tuple[int, ...]]
     # commander candidates from the layout, most telling first (see Candidate)
-    candidates: tuple[Candidate, ...]
+    candidates: Final[tuple[Candidate, ...]]
     # the game format the list names for itself, if it names one (see NamedFormat)
-    named_format: NamedFormat | None
+    named_format: Final[NamedFormat | None]
     # the commanders the list names in words, if it does (see NamedCommanders)
-    named_commanders: NamedCommanders | None
+    named_commanders: Final[NamedCommanders | None]
 
     def __init__(
         self,
@@ -116,13 +117,13 @@ class Decklist:
         named_format: NamedFormat | None = None,
         named_commanders: NamedCommanders | None = None,
     ) -> None:
-        object.__setattr__(self, "entries", entries)
-        object.__setattr__(self, "format", format)
-        object.__setattr__(self, "problems", problems)
-        object.__setattr__(self, "accounted", accounted)
-        object.__setattr__(self, "candidates", candidates)
-        object.__setattr__(self, "named_format", named_format)
-        object.__setattr__(self, "named_commanders", named_commanders)
+        self.entries = entries
+        self.format = format
+        self.problems = problems
+        self.accounted = accounted
+        self.candidates = candidates
+        self.named_format = named_format
+        self.named_commanders = named_commanders
 
     def named_names(self) -> tuple[str, ...]:
         """Every name a reading of `named_commanders` holds, each once (to resolve with the entries')."""

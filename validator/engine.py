@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Collection, Iterable, Mapping, NamedTuple, Sequence
+from typing import Collection, Final, Iterable, Mapping, NamedTuple, Sequence, final
 
 import validator.brackets as brackets  # the module itself: the package's __init__ imports this one
 from validator.assemble import assemble, infer_commanders, named_designation
@@ -39,26 +39,27 @@ class FormatVerdict(NamedTuple):
     status: FormatStatus
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@final
+@dataclass(slots=True, init=False)
 class Report:
     """The answer for one decklist: legal or not, the deck's key facts, and every violation.
     Its `__init__` is written out for the compiler (see Deck)."""
 
-    valid: bool
-    format: str  # the decklist syntax it was read as (the API's decklist_format)
-    commanders: tuple[str, ...]  # canonical names of the resolved commanders
-    companion: str | None
-    color_identity: tuple[str, ...]  # WUBRG order, chosen colors (903.4b) included
-    card_count: int  # commanders + main deck + unknown names there; companion excluded
-    violations: tuple[Violation, ...]
-    bracket: Bracket | None  # the Commander Brackets block (check() fills it in Commander)
-    overview: Overview | None  # curve, colors, types, cards by type, images (check(with_overview=True))
-    game_format: str  # the canonical key of the game format it was judged in
+    valid: Final[bool]
+    format: Final[str]  # the decklist syntax it was read as (the API's decklist_format)
+    commanders: Final[tuple[str, ...]]  # canonical names of the resolved commanders
+    companion: Final[str | None]
+    color_identity: Final[tuple[str, ...]]  # WUBRG order, chosen colors (903.4b) included
+    card_count: Final[int]  # commanders + main deck + unknown names there; companion excluded
+    violations: Final[tuple[Violation, ...]]
+    bracket: Final[Bracket | None]  # the Commander Brackets block (check() fills it in Commander)
+    overview: Final[Overview | None]  # curve, colors, types, cards by type, images (check(with_overview=True))
+    game_format: Final[str]  # the canonical key of the game format it was judged in
     # the game format's signature spells (Oathbreaker), canonical names
-    signature_spells: tuple[str, ...]
+    signature_spells: Final[tuple[str, ...]]
     # every format's verdict, by key in FORMATS order (check(with_formats=True); else None)
-    formats: Mapping[str, FormatVerdict] | None
-    house_rules: HouseRules | None  # the table's own list it was judged under (None: none)
+    formats: Final[Mapping[str, FormatVerdict] | None]
+    house_rules: Final[HouseRules | None]  # the table's own list it was judged under (None: none)
 
     def __init__(
         self,
@@ -76,19 +77,19 @@ class Report:
         formats: Mapping[str, FormatVerdict] | None = None,
         house_rules: HouseRules | None = None,
     ) -> None:
-        object.__setattr__(self, "valid", valid)
-        object.__setattr__(self, "format", format)
-        object.__setattr__(self, "commanders", commanders)
-        object.__setattr__(self, "companion", companion)
-        object.__setattr__(self, "color_identity", color_identity)
-        object.__setattr__(self, "card_count", card_count)
-        object.__setattr__(self, "violations", violations)
-        object.__setattr__(self, "bracket", bracket)
-        object.__setattr__(self, "overview", overview)
-        object.__setattr__(self, "game_format", game_format)
-        object.__setattr__(self, "signature_spells", signature_spells)
-        object.__setattr__(self, "formats", formats)
-        object.__setattr__(self, "house_rules", house_rules)
+        self.valid = valid
+        self.format = format
+        self.commanders = commanders
+        self.companion = companion
+        self.color_identity = color_identity
+        self.card_count = card_count
+        self.violations = violations
+        self.bracket = bracket
+        self.overview = overview
+        self.game_format = game_format
+        self.signature_spells = signature_spells
+        self.formats = formats
+        self.house_rules = house_rules
 
 
 def validate(deck: Deck, rules: Iterable[Rule] = RULES) -> list[Violation]:
@@ -224,13 +225,16 @@ def judge_formats(
     return _Judging(decklist, cards, None, designation, format_data, house_rules).verdicts()
 
 
-@dataclass(slots=True)
+@final
 class _Assembly:
     """One assembly of the list (a Deck as assembled for some format) and what the rules that
     read the deck alone (DECK_RULES) found in it, shared by the formats it suits."""
 
-    deck: Deck
-    found: list[Violation]
+    __slots__ = ("deck", "found")
+
+    def __init__(self, deck: Deck, found: list[Violation]) -> None:
+        self.deck = deck
+        self.found = found
 
 
 class _Judging:
@@ -298,9 +302,7 @@ class _Judging:
         assembly = self._decks.get(key)
         if assembly is None:
             deck = assemble(listed, self.cards, self.suggestions, self.designation,
-                            game_format=fmt, format_data=self.format_data)
-            if self.house_rules is not None:  # a fresh Deck, no one else's yet
-                object.__setattr__(deck, "house_rules", self.house_rules)
+                            game_format=fmt, format_data=self.format_data, house_rules=self.house_rules)
             assembly = self._decks[key] = _Assembly(deck, validate(deck, DECK_RULES))
         deck = assembly.deck if assembly.deck.format is fmt else judged_in(assembly.deck, fmt)
         return deck, listed.problems, assembly

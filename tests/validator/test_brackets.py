@@ -268,8 +268,8 @@ def test_report_without_bracket_still_builds():
     ),
 )
 def test_the_bracket_one_reason_names_only_what_was_checked(data, message):
-    assert evaluate(deck(legend("Plain Legend", "W"), main={WASTES: 99}), data).reasons[0][::2] == (1, ())
-    assert evaluate(deck(legend("Plain Legend", "W"), main={WASTES: 99}), data).reasons[0].message == message
+    reason = evaluate(deck(legend("Plain Legend", "W"), main={WASTES: 99}), data).reasons[0]
+    assert (reason.bracket, reason.cards, reason.message) == (1, (), message)
 def test_declared_bracket_violations_carry_the_lines_of_their_cards():
     """The user saw bracket_* errors with "lines": [] (and GitHub annotations with no line)
     though every card they name is on a line of the list."""

@@ -66,8 +66,8 @@ def _unscreened(d: Deck) -> Deck:
     every = (*d.commanders, *d.main)
     walked = tally(replace(d))
     unscreened = replace(d)
-    object.__setattr__(unscreened, "_tally", walked._replace(
-        entries=-1, multiples=every, notable=every, main_identity=frozenset(WUBRG) | {"no color"}))
+    unscreened._tally = replace(walked, entries=-1, multiples=every, notable=every,
+                                main_identity=frozenset(WUBRG) | {"no color"})
     return unscreened
 
 
