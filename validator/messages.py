@@ -25,7 +25,7 @@ literal at the call.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, TypeAlias
+from typing import Final, Protocol, TypeAlias, final
 
 from mypy_extensions import mypyc_attr
 
@@ -93,16 +93,26 @@ class Renderer(Protocol):
     def sentences(self, parts: list[str]) -> str: ...
 
 
-@dataclass(frozen=True, slots=True)
+@final
+@dataclass(slots=True, init=False)
 class Text:
     """One sentence (or more, through `more`) as data: the message id, its plural id and
-    count when its wording depends on a number, and its parameters by name."""
+    count when its wording depends on a number, and its parameters by name. Built for every
+    message, it is a record as validator.deck_facts.Deck is (Final fields, `__init__` written out)."""
 
-    id: str
-    params: tuple[tuple[str, Value], ...] = ()
-    plural: str | None = None
-    n: int = 0
-    more: tuple[Text, ...] = ()
+    id: Final[str]
+    params: Final[tuple[tuple[str, Value], ...]]
+    plural: Final[str | None]
+    n: Final[int]
+    more: Final[tuple[Text, ...]]
+
+    def __init__(self, id: str, params: tuple[tuple[str, Value], ...] = (), plural: str | None = None, n: int = 0,
+                 more: tuple[Text, ...] = ()) -> None:
+        self.id = id
+        self.params = params
+        self.plural = plural
+        self.n = n
+        self.more = more
 
     def given(self, **params: Value) -> Text:
         """This text with more parameters (a reader's `why`, given its line and text last)."""

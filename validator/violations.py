@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final, final
 
 from validator.messages import Text
 
@@ -63,18 +64,30 @@ class Code(StrEnum):
     HOUSE_UNBANNED = "house_unbanned"
 
 
-@dataclass(frozen=True, slots=True)
+@final
+@dataclass(slots=True, init=False)
 class Violation:
     """One problem with a deck: a stable code, what it says (a Text: sentences as data, rendered
-    in the answer's language by the service; `message` is its English), and where it is."""
+    in the answer's language by the service; `message` is its English), and where it is. A
+    record as validator.deck_facts.Deck is (Final fields, `__init__` written out)."""
 
-    code: str
-    text: Text
-    severity: Severity = Severity.ERROR
-    cards: tuple[str, ...] = ()
-    lines: tuple[int, ...] = ()
-    rule: str | None = None
-    suggestions: tuple[str, ...] = ()
+    code: Final[str]
+    text: Final[Text]
+    severity: Final[Severity]
+    cards: Final[tuple[str, ...]]
+    lines: Final[tuple[int, ...]]
+    rule: Final[str | None]
+    suggestions: Final[tuple[str, ...]]
+
+    def __init__(self, code: str, text: Text, severity: Severity = Severity.ERROR, cards: tuple[str, ...] = (),
+                 lines: tuple[int, ...] = (), rule: str | None = None, suggestions: tuple[str, ...] = ()) -> None:
+        self.code = code
+        self.text = text
+        self.severity = severity
+        self.cards = cards
+        self.lines = lines
+        self.rule = rule
+        self.suggestions = suggestions
 
     @property
     def message(self) -> str:

@@ -132,7 +132,7 @@ def _has_invisible(text: str) -> bool:
 # SQLite's and the page's UTF-8 encoders as a 500. A decoder can make one (utf-7,
 # unicode_escape), and a JSON export's "\\ud800" escape; each becomes U+FFFD, the
 # replacement character, as undecodable bytes do: in the text every reader but JSON reads
-# (parse._read), and in each name the JSON reader decoded (an XML reference to one is
+# (reading._read), and in each name the JSON reader decoded (an XML reference to one is
 # refused: XML allows no such character).
 _SURROGATE = re.compile(r"[\ud800-\udfff]")  # re reads the escapes: no surrogate in the source
 
