@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Collection, Final, Iterable, Mapping, NamedTuple, Sequence, final
+from typing import Collection, Final, Iterable, Mapping, Sequence, final
 
 import validator.brackets as brackets  # the module itself: the package's __init__ imports this one
 from validator.assemble import assemble, infer_commanders, named_designation
@@ -30,13 +30,20 @@ class FormatStatus(StrEnum):
     UNKNOWN = "unknown"  # no error, but legality_unknown: the card data cannot say
 
 
-class FormatVerdict(NamedTuple):
+@final
+@dataclass(slots=True, init=False)
+class FormatVerdict:
     """One format's answer in the all-formats block: legal, not legal or unknown, and why
-    (error codes)."""
+    (error codes). A record, built per format (see validator.deck_facts.Deck)."""
 
-    valid: bool
-    codes: tuple[str, ...]  # the distinct error codes, sorted
-    status: FormatStatus
+    valid: Final[bool]
+    codes: Final[tuple[str, ...]]  # the distinct error codes, sorted
+    status: Final[FormatStatus]
+
+    def __init__(self, valid: bool, codes: tuple[str, ...], status: FormatStatus) -> None:
+        self.valid = valid
+        self.codes = codes
+        self.status = status
 
 
 @final
