@@ -17,8 +17,8 @@ import logging
 import os
 import time
 from array import array
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Iterable, Mapping, final
 
 from rapidfuzz import fuzz, process
 
@@ -59,23 +59,38 @@ OUTAGE_PAUSE_SECONDS = 15.0
 LOOKUP_RETRIES = 1  # urllib3 retries its first retry at once; later ones back off
 
 
-@dataclass(frozen=True, slots=True)
+@final
+@dataclass(slots=True, init=False)
 class Resolution:
-    """Cards keyed by each input string exactly, and suggestions for every name that failed."""
+    """Cards keyed by each input string exactly, and suggestions for every name that failed.
+    Built for every validation: a record as validator.deck_facts.Deck is (Final fields, its
+    `__init__` written out, simple assignments instead of a frozen dataclass's setattr calls)."""
 
-    cards: dict[str, Card]
-    suggestions: dict[str, tuple[str, ...]]
+    cards: Final[dict[str, Card]]
+    suggestions: Final[dict[str, tuple[str, ...]]]
     # The store file these cards came from: a response quoting metadata() read separately
     # could name the next file when a sync swaps in between (seen under load).
-    metadata: StoreMetadata | None = None
-    stamp: tuple[int, int, int, int] | None = None  # that file's store.file_stamp(), for bracket_data()
+    metadata: Final[StoreMetadata | None]
+    stamp: Final[tuple[int, int, int, int] | None]  # that file's store.file_stamp(), for bracket_data()
     # names (as typed) read in another language -> the English card and a language (printed_lookup)
-    translated: dict[str, Translation] = field(default_factory=dict)
+    translated: Final[dict[str, Translation]]
     # names (as typed) the store lacks that Scryfall did not answer for in time (also unresolved)
-    unavailable: tuple[str, ...] = ()
+    unavailable: Final[tuple[str, ...]]
     # the build of that store file: what was resolved against one build resolves the same
     # while it lasts (cards fetched since only add), so callers may keep answers by it
-    build: str | None = None
+    build: Final[str | None]
+
+    def __init__(self, cards: dict[str, Card], suggestions: dict[str, tuple[str, ...]],
+                 metadata: StoreMetadata | None = None, stamp: tuple[int, int, int, int] | None = None,
+                 translated: dict[str, Translation] | None = None, unavailable: tuple[str, ...] = (),
+                 build: str | None = None) -> None:
+        self.cards = cards
+        self.suggestions = suggestions
+        self.metadata = metadata
+        self.stamp = stamp
+        self.translated = {} if translated is None else translated
+        self.unavailable = unavailable
+        self.build = build
 
 
 class CardRepository:

@@ -343,6 +343,7 @@ class CardStore:
 
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
+        self._path = str(self.path)
         self._local = threading.local()
         self._generation: Generation | None = None
         self._generation_lock = threading.Lock()
@@ -351,7 +352,7 @@ class CardStore:
     def snapshot(self) -> Snapshot:
         """This thread's view of the current store file, reopened if sync swapped the file."""
         try:
-            stat = os.stat(self.path)
+            stat = os.stat(self._path)  # a str: a Path's __fspath__ is Python code, on every call
         except OSError as error:
             raise CardDataUnavailable(
                 f"no card data yet at {self.path}; run `cards sync`", self.STORE_MISSING_RETRY_AFTER
