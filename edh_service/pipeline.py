@@ -21,7 +21,7 @@ from validator.parse import parse
 
 def names_to_resolve(decklist: Decklist, designation: Designation = NOBODY) -> list[str]:
     """Every distinct name the check will look up: list entries, overrides, color choices."""
-    names = dict.fromkeys(entry.name for entry in decklist.entries)
+    names = dict.fromkeys([entry.name for entry in decklist.entries])  # a list: compiled, no generator
     if decklist.named_commanders is not None:
         names.update(dict.fromkeys(decklist.named_names()))  # a `# Commander: NAME` comment's readings
     if designation is not NOBODY:

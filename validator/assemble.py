@@ -114,8 +114,9 @@ def assemble(decklist: Decklist, cards: Mapping[str, Card], suggestions: Mapping
     piles: dict[Section, _Pile] = defaultdict(_Pile)  # only the sections something is listed or put in
     unknown: _Unknown = {}
     main, new = piles[_MAIN].slots, tuple.__new__  # nearly every line: a main-deck card met first (inline)
+    known = cards if isinstance(cards, dict) else dict(cards)  # a dict's get is a C call when compiled
     for entry in decklist.entries:
-        card = cards.get(entry.name)
+        card = known.get(entry.name)
         if card is None:  # outside the game sections it is only named (sideboard, not_in_deck)
             _add_unknown(unknown, entry.name, entry.section, entry.quantity, (entry.line,))
         elif entry.section is _MAIN and card.name not in main:
