@@ -8,6 +8,8 @@ from __future__ import annotations
 from flask import Flask, Request, Response, current_app, request
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
+from edh_service.i18n.app import add_vary
+
 CORS_PATHS = ("/api/", "/openapi.json")
 
 
@@ -65,13 +67,3 @@ def add_cors_headers(response: Response, allowed: tuple[str, ...], served: Reque
         response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
         response.headers["Access-Control-Allow-Headers"] = "Content-Type, X-Request-ID"
         response.headers["Access-Control-Max-Age"] = "600"
-
-
-def add_vary(response: Response, header: str) -> None:
-    """Add a name to the Vary header (werkzeug's response.vary parses and rewrites the whole
-    header set on every call, a tenth of this app's own per-request overhead)."""
-    vary = response.headers.get("Vary")
-    if not vary:
-        response.headers["Vary"] = header
-    elif header.lower() not in (name.strip().lower() for name in vary.split(",")):
-        response.headers["Vary"] = f"{vary}, {header}"
