@@ -40,7 +40,7 @@ def read_validate_request() -> dict:
     served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy
     if served.is_json:
         body = read_json()
-        if isinstance(body, dict) and served.args:
+        if isinstance(body, dict) and served.environ.get("QUERY_STRING"):  # no query string: nothing to parse
             body = {**query_options(), **body}
         return load(schemas.validate_request_schema, body)
     if served.mimetype == "text/plain":

@@ -27,12 +27,15 @@ def refuse_cut_streams() -> None:
     was a 400. Read the body here (cached for the view, form fields parsed) and see
     whether the server has more of it.
     """
+    served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy
+    environ = served.environ
+    if served.content_length is not None or not environ.get("wsgi.input_terminated"):
+        return  # a body with a length: werkzeug holds it to MAX_CONTENT_LENGTH
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
-    environ = request.environ
-    if not limit or request.content_length is not None or not environ.get("wsgi.input_terminated"):
+    if not limit:
         return
     try:
-        request.get_data(cache=True, parse_form_data=True)
+        served.get_data(cache=True, parse_form_data=True)
         failed = None
     except ClientDisconnected:  # a read failed (the client stalled or left): no more to look for
         raise
@@ -46,7 +49,9 @@ def refuse_cut_streams() -> None:
 
 def add_common_headers(response: Response) -> Response:
     """nosniff everywhere; CORS on the API for the origins the deployment allows."""
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers = response.headers
+    if not any(name.lower() == "x-content-type-options" for name, _ in headers):  # the page's own may be there
+        headers["X-Content-Type-Options"] = "nosniff"  # (headers.setdefault raised and caught a KeyError to learn it)
     served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy, not one a read
     if served.path.startswith(CORS_PATHS):
         add_cors_headers(response, current_app.config["CORS_ORIGINS"], served)
