@@ -93,7 +93,7 @@ def finish_request(response: Response) -> Response:
     metrics: Metrics = app.extensions[METRICS_KEY]
     metrics.observe(endpoint, method_label(served.method), response.status_code, seconds)
     if rule is not None and rule.endpoint in VALIDATE_ENDPOINTS:
-        metrics.count_verdicts(verdicts(response))
+        metrics.count_verdicts(verdicts(response, context))
     if app.config["REQUEST_LOG"] and request_log.isEnabledFor(logging.INFO):
         request_log.info(
             "%s %s %s", served.method, served.path, response.status_code,
@@ -112,17 +112,17 @@ def method_label(method: str) -> str:
 def record_verdict(valid: bool) -> None:
     """The view's word on one validated deck, counted when the response goes out (reading it
     back out of the response body cost a JSON decode per request)."""
-    g.setdefault("verdicts", []).append("valid" if valid else "invalid")
+    g._get_current_object().setdefault("verdicts", []).append("valid" if valid else "invalid")  # one proxy look-up
 
 
-def verdicts(response: Response) -> list[str]:
-    """valid/invalid per deck of a 200 (as the view recorded them); "unavailable" for a 503;
-    "rejected" for other errors."""
+def verdicts(response: Response, context: Any) -> list[str]:
+    """valid/invalid per deck of a 200 (as the view recorded them in `context`, the request's
+    flask.g); "unavailable" for a 503; "rejected" for other errors."""
     if response.status_code == 503:
         return ["unavailable"]
     if response.status_code != 200:
         return ["rejected"]
-    return g.get("verdicts", [])
+    return context.get("verdicts", [])
 
 
 class JsonFormatter(logging.Formatter):
