@@ -83,11 +83,14 @@ def _label(response: Response) -> Response:
 def add_vary(response: Response, header: str) -> None:
     """Add a name to the Vary header (werkzeug's response.vary parses and rewrites the whole
     header set on every call, a tenth of this app's own per-request overhead)."""
-    vary = response.headers.get("Vary")
+    headers = response.headers
+    # the first Vary, as headers.get("Vary") reads it, without the KeyError (a werkzeug
+    # HTTPException, built and caught) that get raises inside when there is none
+    vary = next((value for name, value in headers if name.lower() == "vary"), None)
     if not vary:
-        response.headers["Vary"] = header
+        headers["Vary"] = header
     elif header.lower() not in (name.strip().lower() for name in vary.split(",")):
-        response.headers["Vary"] = f"{vary}, {header}"
+        headers["Vary"] = f"{vary}, {header}"
 
 
 def init_app(app: Flask) -> None:
