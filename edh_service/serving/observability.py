@@ -17,7 +17,7 @@ import os
 import re
 import sys
 import time
-import uuid
+import random
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterator, TextIO
@@ -70,10 +70,20 @@ def metrics_of(app: Flask) -> "Metrics":
 
 def start_request() -> None:
     """Give the request an id (the client's X-Request-ID when sane) and start its clock."""
-    offered = request.environ.get(REQUEST_ID_ENVIRON, "")  # the X-Request-ID header, read straight from WSGI
+    environ = request._get_current_object().environ  # type: ignore[attr-defined]  # one look-up through the context proxy
+    offered = environ.get(REQUEST_ID_ENVIRON, "")  # the X-Request-ID header, read straight from WSGI
     context = g._get_current_object()  # one look-up through the context proxy
-    context.request_id = offered if REQUEST_ID.match(offered) else uuid.uuid4().hex
+    context.request_id = offered if REQUEST_ID.match(offered) else new_request_id()
     context.request_started = time.perf_counter()
+
+
+def new_request_id() -> str:
+    """A fresh request id in uuid4's layout (32 hex digits, its version and variant bits) from
+    random.getrandbits, which gunicorn's workers each reseed at fork: uuid.uuid4() asked the
+    kernel for 16 bytes and ran UUID's checks on every request. An id must be unique, not
+    unguessable."""
+    bits = random.getrandbits(128) & ~(0xF000 << 64) & ~(0xC000 << 48) | (0x4000 << 64) | (0x8000 << 48)
+    return f"{bits:032x}"
 
 
 def current_request_id() -> str | None:
@@ -85,7 +95,7 @@ def finish_request(response: Response) -> Response:
     """Echo the request id, count the request and log it as one JSON line."""
     # each context object looked up once through its proxy (a look-up costs more than the read)
     context, served, app = g._get_current_object(), request._get_current_object(), current_app._get_current_object()  # type: ignore[attr-defined]  # a LocalProxy
-    request_id = context.get("request_id") or uuid.uuid4().hex  # a hook before ours may have failed
+    request_id = context.get("request_id") or new_request_id()  # a hook before ours may have failed
     response.headers[REQUEST_ID_HEADER] = request_id
     seconds = time.perf_counter() - context.get("request_started", time.perf_counter())
     rule = served.url_rule
