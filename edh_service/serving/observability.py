@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
 import re
 import sys
 import time
-import random
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterator, TextIO
