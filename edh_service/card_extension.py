@@ -111,7 +111,7 @@ def syncer_of(app: Flask) -> BackgroundSync | None:
 
 def get_repository() -> CardRepository:
     """The current app's card repository (raises CardDataUnavailable while there is none)."""
-    repository = repository_of(current_app)
+    repository = repository_of(current_app._get_current_object())  # type: ignore[attr-defined]  # a LocalProxy
     if repository is None:
         raise CardDataUnavailable("the app has no card repository", retry_after=wait_seconds())
     return repository
@@ -120,9 +120,10 @@ def get_repository() -> CardRepository:
 def lookup_budget() -> Deadline:
     """This request's budget for asking Scryfall about names the store lacks: one for the
     whole request (a batch's decks share it), CARD_LOOKUP_SECONDS from its first use."""
-    budget = g.get("card_lookup_budget")
+    context = g._get_current_object()  # one look-up through the context proxy
+    budget = context.get("card_lookup_budget")
     if budget is None:
-        budget = g.card_lookup_budget = Deadline(current_app.config["CARD_LOOKUP_SECONDS"])
+        budget = context.card_lookup_budget = Deadline(current_app.config["CARD_LOOKUP_SECONDS"])
     return budget
 
 

@@ -40,7 +40,7 @@ def read_validate_request() -> dict:
     served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy
     if served.is_json:
         body = read_json()
-        if isinstance(body, dict) and served.args:
+        if isinstance(body, dict) and served.environ.get("QUERY_STRING"):  # no query string: nothing to parse
             body = {**query_options(), **body}
         return load(schemas.validate_request_schema, body)
     if served.mimetype == "text/plain":
@@ -93,7 +93,7 @@ def read_json() -> Any:
         # SQLite's UTF-8 encoder as a 500; refuse it here like any other undecodable body.
         # Only an escape can make one (strict UTF-8 refuses encoded surrogates), so a body
         # without any such escape is not encoded again (that cost ~10 µs a deck).
-        if SURROGATE_ESCAPE.search(data):
+        if b"\\u" in data and SURROGATE_ESCAPE.search(data):  # the substring test first: a fast scan
             json.dumps(body, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise said(BadRequest(), msg("The JSON body holds an unpaired surrogate escape; it is not valid Unicode.")) \

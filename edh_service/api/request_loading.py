@@ -297,17 +297,31 @@ def check_sizes(schema: Schema, data: Any) -> None:
 def _oversized(schema: Schema, data: Any) -> dict | None:
     if type(data) is not dict:
         return None
+    known, sized = _sized_fields(schema)
     errors: dict[str, Any] = {}
-    known = {field.data_key or name for name, field in schema.load_fields.items()}
-    unknown = [key for key in data if key not in known]
-    if len(unknown) > MAX_REPORTED:
-        errors["_schema"] = [Said(msg("{count} unknown fields; the fields are {fields}.", count=len(unknown),
+    if len(data) > MAX_REPORTED and (count := sum(1 for key in data if key not in known)) > MAX_REPORTED:
+        errors["_schema"] = [Said(msg("{count} unknown fields; the fields are {fields}.", count=count,
                                       fields=", ".join(sorted(known))))]
-    for name, field in schema.load_fields.items():
-        value = data.get(field.data_key or name, missing)
+    for key, field in sized:
+        value = data.get(key, missing)
         if value is not missing and (problem := _field_oversized(field, value)):
-            errors[field.data_key or name] = problem
+            errors[key] = problem
     return errors or None
+
+
+_SIZED: dict[int, tuple[Schema, frozenset[str], tuple[tuple[str, fields.Field], ...]]] = {}
+
+
+def _sized_fields(schema: Schema) -> tuple[frozenset[str], tuple[tuple[str, fields.Field], ...]]:
+    """A schema's keys, and its list and dict fields by key (the only ones _field_oversized
+    can find over a bound), read once a schema object: they were gathered on every request."""
+    held = _SIZED.get(id(schema))
+    if held is None or held[0] is not schema:
+        keyed = [(field.data_key or name, field) for name, field in schema.load_fields.items()]
+        held = _SIZED[id(schema)] = (schema, frozenset(key for key, _ in keyed),
+                                     tuple((key, field) for key, field in keyed
+                                           if isinstance(field, (fields.List, fields.Dict))))
+    return held[1], held[2]
 
 
 def _field_oversized(field: fields.Field, value: Any) -> Any:

@@ -91,7 +91,8 @@ class DrainUnreadBodies:
         if environ.get(BODY_STOPPED_KEY) or body_left_on_socket():  # read no more of it here
             close_after_answer()
             return result
-        if drain(environ.get("wsgi.input"), self.drain_limit()):
+        stream = environ.get("wsgi.input")
+        if getattr(stream, "ended", False) or drain(stream, self.drain_limit()):  # read to its end: nothing left
             return result
         close_after_answer()
         return HalfCloseAfter(result, sock)
@@ -125,6 +126,7 @@ class CheckedBody:
     def __init__(self, stream: Any) -> None:
         self.stream = stream
         self.broken: str | None = None
+        self.ended = False  # a read gave the rest of the body: nothing is left to drain
 
     def _read(self, method: str, *args: Any) -> Any:
         if self.broken is None:
@@ -136,7 +138,10 @@ class CheckedBody:
 
     def read(self, size: int | None = None) -> bytes:
         """Like gunicorn's Body.read."""
-        return self._read("read", size)
+        data = self._read("read", size)
+        if size is None or size < 0 or (size and not data):  # all of it, or nothing more
+            self.ended = True
+        return data
 
     def readline(self, size: int | None = None) -> bytes:
         """Like gunicorn's Body.readline."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 from flask import Flask, Request, Response, current_app, request
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
+from edh_service.i18n.app import add_vary
+
 CORS_PATHS = ("/api/", "/openapi.json")
 
 
@@ -25,12 +27,15 @@ def refuse_cut_streams() -> None:
     was a 400. Read the body here (cached for the view, form fields parsed) and see
     whether the server has more of it.
     """
+    served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy
+    environ = served.environ
+    if served.content_length is not None or not environ.get("wsgi.input_terminated"):
+        return  # a body with a length: werkzeug holds it to MAX_CONTENT_LENGTH
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
-    environ = request.environ
-    if not limit or request.content_length is not None or not environ.get("wsgi.input_terminated"):
+    if not limit:
         return
     try:
-        request.get_data(cache=True, parse_form_data=True)
+        served.get_data(cache=True, parse_form_data=True)
         failed = None
     except ClientDisconnected:  # a read failed (the client stalled or left): no more to look for
         raise
@@ -44,7 +49,9 @@ def refuse_cut_streams() -> None:
 
 def add_common_headers(response: Response) -> Response:
     """nosniff everywhere; CORS on the API for the origins the deployment allows."""
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers = response.headers
+    if not any(name.lower() == "x-content-type-options" for name, _ in headers):  # the page's own may be there
+        headers["X-Content-Type-Options"] = "nosniff"  # (headers.setdefault raised and caught a KeyError to learn it)
     served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy, not one a read
     if served.path.startswith(CORS_PATHS):
         add_cors_headers(response, current_app.config["CORS_ORIGINS"], served)
@@ -65,13 +72,3 @@ def add_cors_headers(response: Response, allowed: tuple[str, ...], served: Reque
         response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
         response.headers["Access-Control-Allow-Headers"] = "Content-Type, X-Request-ID"
         response.headers["Access-Control-Max-Age"] = "600"
-
-
-def add_vary(response: Response, header: str) -> None:
-    """Add a name to the Vary header (werkzeug's response.vary parses and rewrites the whole
-    header set on every call, a tenth of this app's own per-request overhead)."""
-    vary = response.headers.get("Vary")
-    if not vary:
-        response.headers["Vary"] = header
-    elif header.lower() not in (name.strip().lower() for name in vary.split(",")):
-        response.headers["Vary"] = f"{vary}, {header}"

@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
 import re
 import sys
 import time
-import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterator, TextIO
@@ -70,10 +70,20 @@ def metrics_of(app: Flask) -> "Metrics":
 
 def start_request() -> None:
     """Give the request an id (the client's X-Request-ID when sane) and start its clock."""
-    offered = request.environ.get(REQUEST_ID_ENVIRON, "")  # the X-Request-ID header, read straight from WSGI
+    environ = request._get_current_object().environ  # type: ignore[attr-defined]  # one look-up through the context proxy
+    offered = environ.get(REQUEST_ID_ENVIRON, "")  # the X-Request-ID header, read straight from WSGI
     context = g._get_current_object()  # one look-up through the context proxy
-    context.request_id = offered if REQUEST_ID.match(offered) else uuid.uuid4().hex
+    context.request_id = offered if REQUEST_ID.match(offered) else new_request_id()
     context.request_started = time.perf_counter()
+
+
+def new_request_id() -> str:
+    """A fresh request id in uuid4's layout (32 hex digits, its version and variant bits) from
+    random.getrandbits, which gunicorn's workers each reseed at fork: uuid.uuid4() asked the
+    kernel for 16 bytes and ran UUID's checks on every request. An id must be unique, not
+    unguessable."""
+    bits = random.getrandbits(128) & ~(0xF000 << 64) & ~(0xC000 << 48) | (0x4000 << 64) | (0x8000 << 48)
+    return f"{bits:032x}"
 
 
 def current_request_id() -> str | None:
@@ -85,7 +95,7 @@ def finish_request(response: Response) -> Response:
     """Echo the request id, count the request and log it as one JSON line."""
     # each context object looked up once through its proxy (a look-up costs more than the read)
     context, served, app = g._get_current_object(), request._get_current_object(), current_app._get_current_object()  # type: ignore[attr-defined]  # a LocalProxy
-    request_id = context.get("request_id") or uuid.uuid4().hex  # a hook before ours may have failed
+    request_id = context.get("request_id") or new_request_id()  # a hook before ours may have failed
     response.headers[REQUEST_ID_HEADER] = request_id
     seconds = time.perf_counter() - context.get("request_started", time.perf_counter())
     rule = served.url_rule
@@ -93,7 +103,7 @@ def finish_request(response: Response) -> Response:
     metrics: Metrics = app.extensions[METRICS_KEY]
     metrics.observe(endpoint, method_label(served.method), response.status_code, seconds)
     if rule is not None and rule.endpoint in VALIDATE_ENDPOINTS:
-        metrics.count_verdicts(verdicts(response))
+        metrics.count_verdicts(verdicts(response, context))
     if app.config["REQUEST_LOG"] and request_log.isEnabledFor(logging.INFO):
         request_log.info(
             "%s %s %s", served.method, served.path, response.status_code,
@@ -112,17 +122,17 @@ def method_label(method: str) -> str:
 def record_verdict(valid: bool) -> None:
     """The view's word on one validated deck, counted when the response goes out (reading it
     back out of the response body cost a JSON decode per request)."""
-    g.setdefault("verdicts", []).append("valid" if valid else "invalid")
+    g._get_current_object().setdefault("verdicts", []).append("valid" if valid else "invalid")  # one proxy look-up
 
 
-def verdicts(response: Response) -> list[str]:
-    """valid/invalid per deck of a 200 (as the view recorded them); "unavailable" for a 503;
-    "rejected" for other errors."""
+def verdicts(response: Response, context: Any) -> list[str]:
+    """valid/invalid per deck of a 200 (as the view recorded them in `context`, the request's
+    flask.g); "unavailable" for a 503; "rejected" for other errors."""
     if response.status_code == 503:
         return ["unavailable"]
     if response.status_code != 200:
         return ["rejected"]
-    return g.get("verdicts", [])
+    return context.get("verdicts", [])
 
 
 class JsonFormatter(logging.Formatter):

@@ -253,7 +253,7 @@ def test_cors_allows_only_configured_origins(client, origin, allowed):
 def test_vary_names_origin_once_beside_what_was_there(before, after):
     from flask import Response
 
-    from edh_service.serving.http_hooks import add_vary
+    from edh_service.i18n.app import add_vary
 
     response = Response()
     if before is not None:

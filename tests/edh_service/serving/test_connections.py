@@ -92,3 +92,54 @@ def test_oversize_then_normal_pairs_under_concurrency(live_server):
     assert not any(thread.is_alive() for thread in threads)
     assert problems == [], problems
     assert counts == {"413": THREADS * PAIRS_PER_THREAD, "200": THREADS * PAIRS_PER_THREAD}
+
+
+class FakeBody:
+    """gunicorn's Body as CheckedBody sees it: read(size) gives at most `size` bytes, b"" at the end."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.reads = 0
+
+    def read(self, size: int | None = None) -> bytes:
+        self.reads += 1
+        size = len(self.data) if size is None or size < 0 else size
+        taken, self.data = self.data[:size], self.data[size:]
+        return taken
+
+
+@pytest.mark.parametrize(("reads", "ended"), [
+    ((None,), True),  # the whole body
+    ((-1,), True),
+    ((3,), False),  # part of it
+    ((0,), False),  # nothing asked, nothing learned
+    ((5, 5), True),  # all of it, then the empty read that says so
+    ((5,), False),  # all of it, but not known yet
+])
+def test_a_checked_body_knows_when_it_was_read_to_its_end(reads, ended):
+    from edh_service.serving.connections import CheckedBody
+
+    body = CheckedBody(FakeBody(b"hello"))
+    for size in reads:
+        body.read(size)
+    assert body.ended is ended
+
+
+@pytest.mark.parametrize("read_all", [True, False])
+def test_a_body_read_to_its_end_is_not_drained_again(read_all):
+    from edh_service.serving.connections import DrainUnreadBodies
+
+    stream = FakeBody(b"x" * 100)
+
+    def app(environ, start_response):
+        if read_all:
+            environ["wsgi.input"].read()
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    limits = []
+    middleware = DrainUnreadBodies(app, lambda: limits.append(1) or 1000)
+    environ = {"gunicorn.socket": object(), "wsgi.input": stream}
+    assert list(middleware(environ, lambda *args: None)) == [b"ok"]
+    # read by the app: one read, and no drain; left unread: drained (two reads: the rest, the end)
+    assert (stream.reads, limits) == ((1, []) if read_all else (2, [1]))

@@ -34,6 +34,17 @@ def test_request_id_in_and_out(client, offered, echoed):
     assert returned == echoed if echoed else re.fullmatch(r"[0-9a-f]{32}", returned)
 
 
+def test_fresh_request_ids_have_uuid4s_layout_and_do_not_repeat():
+    import uuid
+
+    from edh_service.serving.observability import new_request_id
+
+    ids = [new_request_id() for _ in range(1000)]
+    assert len(set(ids)) == len(ids)
+    assert all(re.fullmatch(r"[0-9a-f]{32}", i) and uuid.UUID(i).version == 4
+               and uuid.UUID(i).variant == uuid.RFC_4122 for i in ids)
+
+
 def test_error_envelopes_carry_a_request_id_too(client):
     response = client.post(VALIDATE, data=b"[" * 1000, content_type="application/json")
     assert response.status_code == 400 and response.headers["X-Request-ID"]
