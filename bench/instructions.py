@@ -7,7 +7,8 @@ on a busy shared machine where timings swing by half.
 
 METRIC: validate (bench_engine's deck), check (bench_engine's list), validate_text and
 validate_text_formats (the real store's Forge precon, without and with every format's
-verdict), validate_text_plain (the precon as a plain list), api and api_formats (that deck
+verdict), validate_text_plain (the precon as a plain list), validate_text_small (a
+commander and `99 Mountain`, bench_peer's fixed cost), api and api_formats (that deck
 as a JSON POST /api/v1/validate through Flask's test client, the request naming no format;
 api_formats with "include": ["formats"]): the whole view, schema load and JSON dump
 included; wsgi (the same POST called on the WSGI app as gunicorn calls it, with bench_http's
@@ -88,6 +89,10 @@ elif which.startswith("validate_text"):
     if which == "validate_text_plain":
         from bench.bench_service import plain_list
         text = plain_list(text)
+    elif which == "validate_text_small":  # the fixed cost: bench_peer's commander and 99 basic lands
+        from bench.bench_peer import SMALL_LISTS
+        _, commander, lines = SMALL_LISTS[0]
+        text = "Commander\\n1 " + commander + "\\n\\nDeck\\n" + "\\n".join(lines) + "\\n"
     call = lambda: service.validate_text(text, repository, **extra)
 else:
     call = {"validate": lambda: validate(deck), "check": lambda: check(decklist, cards)}[which]
@@ -96,8 +101,8 @@ for _ in range(30):
 for _ in range(calls):
     call()
 """
-METRICS = ("validate", "check", "validate_text", "validate_text_plain", "validate_text_formats", "api", "api_formats",
-           "wsgi", "wsgi_no_validation", "floor")
+METRICS = ("validate", "check", "validate_text", "validate_text_plain", "validate_text_formats", "validate_text_small",
+           "api", "api_formats", "wsgi", "wsgi_no_validation", "floor")
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
