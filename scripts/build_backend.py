@@ -1,9 +1,20 @@
-"""Build steps pyproject.toml cannot say: the gettext catalogs compiled to .mo in the build
-(edh_service/i18n), so an installed service answers in every language with no manual step;
-and the engine, validator/, compiled with mypyc when a C compiler and Python's headers are
-at hand (DESIGN.md "The compiled core"), else installed as the plain Python it is written in.
-EDH_PURE_PYTHON=1 builds plain Python; an editable install (pip install -e .) is plain too,
-so the source a developer edits is what runs."""
+"""The package's build: setuptools' PEP 517 backend (setuptools.build_meta) with the two
+steps pyproject.toml cannot say, named by its [build-system] (backend-path = ["scripts"]):
+
+- the gettext catalogs compiled to .mo in the build (edh_service/i18n), so an installed
+  service answers in every language with no manual step;
+- the engine, validator/ and edh_service/pipeline.py, compiled with mypyc when a C compiler
+  and Python's headers are at hand (DESIGN.md "The compiled core"), else installed as the
+  plain Python it is written in. EDH_PURE_PYTHON=1 builds plain Python; an editable install
+  (pip install -e .) is plain too, so the source a developer edits is what runs.
+
+pip, `python -m build` and every other frontend call the hooks below; `make compiled` runs
+this module as a program for what no hook does, the engine built in place beside its source:
+
+    python -m scripts.build_backend --quiet build_ext --inplace
+
+Needs what [build-system] requires (setuptools, babel, mypy), not the service.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +23,8 @@ import shutil
 import sysconfig
 from pathlib import Path
 
-from setuptools import Extension, setup
+import setuptools
+from setuptools import Extension, build_meta
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
@@ -22,17 +34,22 @@ from setuptools.command.build_py import build_py
 # an editable install's source tree too, and imported after its package.
 COMPILED = ("validator", "edh_service/pipeline.py")
 GROUP = "validator.compiled"  # validator/compiled__mypyc.*.so
+CATALOGS = "edh_service/i18n/translations"  # <lang>/LC_MESSAGES/messages.po, compiled to .mo
 
 
 class BuildWithCatalogs(build_py):
-    """build_py, then every translations/*/LC_MESSAGES/*.po compiled beside itself in the build."""
+    """build_py, then every translations/*/LC_MESSAGES/*.po compiled beside itself in the build;
+    an sdist holds this module too, the build a wheel is made from it with."""
+
+    def get_source_files(self) -> list[str]:
+        return [*super().get_source_files(), os.path.relpath(__file__)]
 
     def run(self) -> None:
         super().run()
         from babel.messages.mofile import write_mo
         from babel.messages.pofile import read_po
 
-        for po in Path("edh_service/i18n/translations").glob("*/LC_MESSAGES/*.po"):
+        for po in Path(CATALOGS).glob("*/LC_MESSAGES/*.po"):
             target = Path(self.build_lib) / po.with_suffix(".mo")
             target.parent.mkdir(parents=True, exist_ok=True)
             with po.open("rb") as source:
@@ -56,7 +73,7 @@ def compiling() -> bool:
 
 
 # Stands for the engine's extensions until build_ext runs: mypyc type-checks and writes C only
-# for a build that compiles, not each time setup.py is asked for metadata.
+# for a build that compiles, not each time a frontend asks for metadata.
 ENGINE = Extension("validator.__engine__", sources=[])
 
 
@@ -85,4 +102,35 @@ def engine_extensions() -> list[Extension]:
     return mypycify(modules, opt_level="3", debug_level="0", group_name=GROUP)
 
 
-setup(cmdclass={"build_py": BuildWithCatalogs, "build_ext": BuildEngine}, ext_modules=[ENGINE] if compiling() else [])
+def setup() -> None:
+    """setuptools.setup() with the two steps: what a setup.py would hold; pyproject.toml gives the rest."""
+    setuptools.setup(cmdclass={"build_py": BuildWithCatalogs, "build_ext": BuildEngine},
+                     ext_modules=[ENGINE] if compiling() else [])
+
+
+class Backend(build_meta._BuildMetaBackend):
+    """setuptools.build_meta's hooks, each running setup() above where theirs would run a setup.py.
+
+    run_setup is the one method setuptools' own legacy backend overrides too; setuptools is
+    pinned in [build-system] and in requirements-dev.txt, and tests/test_build.py builds
+    through these hooks.
+    """
+
+    def run_setup(self, setup_script: str = "setup.py") -> None:
+        setup()
+
+
+_BACKEND = Backend()
+
+# The PEP 517 and PEP 660 hooks, setuptools.build_meta's own names.
+get_requires_for_build_wheel = _BACKEND.get_requires_for_build_wheel
+get_requires_for_build_sdist = _BACKEND.get_requires_for_build_sdist
+get_requires_for_build_editable = _BACKEND.get_requires_for_build_editable
+prepare_metadata_for_build_wheel = _BACKEND.prepare_metadata_for_build_wheel
+prepare_metadata_for_build_editable = _BACKEND.prepare_metadata_for_build_editable
+build_wheel = _BACKEND.build_wheel
+build_sdist = _BACKEND.build_sdist
+build_editable = _BACKEND.build_editable
+
+if __name__ == "__main__":  # setuptools' commands from the command line (`make compiled`)
+    setup()
