@@ -13,7 +13,8 @@ this module as a program for what no hook does, the engine built in place beside
 
     python -m scripts.build_backend --quiet build_ext --inplace
 
-Needs what [build-system] requires (setuptools, babel, mypy), not the service.
+Needs what [build-system] requires (setuptools, Babel), and to compile what
+get_requires_for_build_wheel adds (COMPILING), not the service.
 """
 
 from __future__ import annotations
@@ -35,6 +36,15 @@ from setuptools.command.build_py import build_py
 COMPILED = ("validator", "edh_service/pipeline.py")
 GROUP = "validator.compiled"  # validator/compiled__mypyc.*.so
 CATALOGS = "edh_service/i18n/translations"  # <lang>/LC_MESSAGES/messages.po, compiled to .mo
+
+# What a compiling build needs besides [build-system]'s requirements: mypy (mypyc and its own
+# dependencies), and the typed packages the compiled modules' imports reach (card_data's
+# HTTP, Redis and fuzzy matching; validator's XML), so an isolated build (pip install ., the
+# Dockerfile) type-checks the engine as the development venv's `make compiled` does. Pinned
+# as requirements*.txt pin them (tests/test_build.py); a plain build needs none of them.
+COMPILING = ["mypy==2.4.1", "librt==0.17.0", "pathspec==1.1.1", "typing-extensions==4.16.0", "mypy-extensions==1.2.0",
+             "requests==2.34.2", "types-requests==2.33.0.20261030", "urllib3==2.8.0", "redis==8.1.0",
+             "rapidfuzz==3.14.6", "defusedxml==0.7.1", "types-defusedxml==0.7.0.20260504"]
 
 
 class BuildWithCatalogs(build_py):
@@ -118,6 +128,14 @@ class Backend(build_meta._BuildMetaBackend):
 
     def run_setup(self, setup_script: str = "setup.py") -> None:
         setup()
+
+    def get_requires_for_build_wheel(self, config_settings: dict[str, str | list[str]] | None = None) -> list[str]:
+        """setuptools' requirements, and COMPILING when this build compiles the engine."""
+        return [*super().get_requires_for_build_wheel(config_settings), *(COMPILING if compiling() else [])]
+
+    def get_requires_for_build_editable(self, config_settings: dict[str, str | list[str]] | None = None) -> list[str]:
+        """setuptools' requirements alone: an editable install never compiles."""
+        return super().get_requires_for_build_wheel(config_settings)
 
 
 _BACKEND = Backend()

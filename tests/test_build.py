@@ -45,6 +45,27 @@ def test_pure_python_is_asked_for_with_edh_pure_python(monkeypatch):
         assert build_backend.compiling() is compiles, value
 
 
+def test_only_a_compiling_build_asks_for_mypy_and_the_packages_it_reads(monkeypatch):
+    monkeypatch.setattr(build_meta._BuildMetaBackend, "get_requires_for_build_wheel",
+                        lambda self, config_settings=None: ["setuptools's own"])
+    for compiles, extra in ((True, build_backend.COMPILING), (False, [])):
+        monkeypatch.setattr(build_backend, "compiling", lambda: compiles)
+        assert build_backend.get_requires_for_build_wheel() == ["setuptools's own", *extra]
+        assert build_backend.get_requires_for_build_editable() == ["setuptools's own"]  # never compiles
+
+
+def test_the_build_pins_what_the_requirements_files_pin():
+    """An isolated build type-checks and compiles with the development venv's versions."""
+    pinned = {}
+    for name in ("requirements.txt", "requirements-dev.txt"):
+        for line in (ROOT / name).read_text(encoding="utf-8").splitlines():
+            if "==" in line and not line.startswith("#"):
+                pinned[line.partition("==")[0].strip().lower()] = line.strip()
+    system = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]
+    for requirement in [*system["requires"], *build_backend.COMPILING]:
+        assert pinned.get(requirement.partition("==")[0].lower()) == requirement
+
+
 def built(source: Path, out: Path, env: dict[str, str]) -> Path:
     """An sdist of `source` made by the backend's own hook, as a frontend calls it."""
     hook = "import sys, build_backend; print(build_backend.build_sdist(sys.argv[1]))"
