@@ -102,14 +102,18 @@ class BuildEngine(build_ext):
         super().run()
 
 
+def engine_modules() -> list[str]:
+    """The files mypyc compiles: every module of COMPILED but the packages' __init__."""
+    parts = [Path(part) for part in COMPILED]
+    return sorted(str(path) for part in parts for path in (part.rglob("*.py") if part.is_dir() else [part])
+                  if path.name != "__init__.py")
+
+
 def engine_extensions() -> list[Extension]:
     """mypyc's extension modules for every compiled module."""
-    from mypyc.build import mypycify  # a build requirement (pyproject.toml); only needed here
+    from mypyc.build import mypycify  # a compiling build's requirement (COMPILING); only needed here
 
-    parts = [Path(part) for part in COMPILED]
-    modules = sorted(str(path) for part in parts for path in (part.rglob("*.py") if part.is_dir() else [part])
-                     if path.name != "__init__.py")
-    return mypycify(modules, opt_level="3", debug_level="0", group_name=GROUP)
+    return mypycify(engine_modules(), opt_level="3", debug_level="0", group_name=GROUP)
 
 
 def setup() -> None:

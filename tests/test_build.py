@@ -1,18 +1,21 @@
 """The package's build: pyproject.toml names the in-tree backend (scripts/build_backend.py,
-setuptools' hooks with the two steps pyproject.toml cannot say), and what a frontend builds
-through it holds what the service needs. Built here as `python -m build` would, offline: an
-sdist through the backend's hook, then pip's wheel from that sdist (plain Python,
-EDH_PURE_PYTHON=1: compiling takes minutes, and `make test-compiled` holds the compiled
-build to the plain one's answers, tests/test_engines.py)."""
+setuptools' hooks with the two steps pyproject.toml cannot say), a compiling build asks for
+all its type check reads, and what a frontend builds through it holds what the service
+needs. Built here as `python -m build` would, offline: an sdist through the backend's hook,
+then pip's wheel from that sdist (plain Python, EDH_PURE_PYTHON=1: compiling takes minutes,
+and `make test-compiled` holds the compiled build to the plain one's answers,
+tests/test_engines.py)."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tarfile
 import tomllib
 import zipfile
+from importlib.metadata import packages_distributions
 from pathlib import Path
 
 from babel.messages.mofile import read_mo
@@ -64,6 +67,23 @@ def test_the_build_pins_what_the_requirements_files_pin():
     system = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]
     for requirement in [*system["requires"], *build_backend.COMPILING]:
         assert pinned.get(requirement.partition("==")[0].lower()) == requirement
+
+
+def test_compiling_asks_for_every_package_the_engines_type_check_reads(tmp_path):
+    """mypy run as mypyc runs it, on the compiled modules, but blind to installed packages:
+    every package it then misses is one a compiling build must ask for (COMPILING), its stubs
+    too where it ships no types, else `pip install .` fails in a fresh venv."""
+    done = subprocess.run([sys.executable, "-m", "mypy", "--no-site-packages", "--no-error-summary", "--cache-dir",
+                           str(tmp_path), *build_backend.engine_modules()], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    untyped = set(re.findall(r'Library stubs not installed for "(\w+)', done.stdout))
+    missing = set(re.findall(r'module named "(\w+)', done.stdout)) | untyped
+    assert missing >= {"requests", "defusedxml"}, done.stdout + done.stderr  # the check reads them at all
+    asked = {requirement.partition("==")[0].lower() for requirement in build_backend.COMPILING}
+    distributions = packages_distributions()
+    needed = {distribution.lower() for module in missing for distribution in distributions[module]}
+    needed |= {f"types-{distribution.lower()}" for module in untyped for distribution in distributions[module]}
+    assert needed <= asked
 
 
 def built(source: Path, out: Path, env: dict[str, str]) -> Path:
