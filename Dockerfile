@@ -8,7 +8,8 @@
 # Several instances (REDIS_URL, the /shared bulk-file volume): deploy/compose.yaml and
 # deploy/kubernetes/, docs/deployment.md.
 
-# The wheel, its engine (validator/) compiled by mypyc: gcc here only, not in the image served.
+# The wheel, its engine (validator/) compiled by mypyc and its catalogs to .mo by the package's
+# build backend (scripts/build_backend.py): gcc here only, not in the image served.
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 RUN apt-get update \

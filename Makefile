@@ -33,14 +33,16 @@ test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest
 
 # The engine as `pip install .` builds it where a C compiler is: validator/ (and the pipeline) compiled by mypyc
-# (setup.py), here in place beside its source, so the suite and everything run from this tree
-# use it (`/readyz` says "engine": "compiled"). The editable install stays plain Python; a
-# stale build fails the suite at once (tests/conftest.py). `make clean-compiled` removes it.
-ENGINE_SOURCES := $(shell find validator -name '*.py') edh_service/pipeline.py setup.py pyproject.toml
+# (the package's build backend, scripts/build_backend.py, run as a program), here in place
+# beside its source, so the suite and everything run from this tree use it (`/readyz` says
+# "engine": "compiled"). The editable install stays plain Python; a stale build fails the
+# suite at once (tests/conftest.py). `make clean-compiled` removes it.
+BUILD_BACKEND := scripts/build_backend.py
+ENGINE_SOURCES := $(shell find validator -name '*.py') edh_service/pipeline.py $(BUILD_BACKEND) pyproject.toml
 COMPILED_STAMP := build/.compiled-in-place
 compiled: $(COMPILED_STAMP)
 $(COMPILED_STAMP): $(ENGINE_SOURCES) | $(STAMP)
-	$(BIN)/python setup.py --quiet build_ext --inplace
+	$(BIN)/python -m scripts.build_backend --quiet build_ext --inplace
 	@$(BIN)/python -c 'from validator import ENGINE; assert ENGINE == "compiled", ENGINE' \
 	  || { echo "make compiled: the build gave no compiled engine (no C compiler or Python headers?)"; exit 2; }
 	mkdir -p build && touch $@

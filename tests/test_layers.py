@@ -244,6 +244,12 @@ def test_root_modules_are_shims():
     assert line_count(ROOT / "app.py") <= SHIM_LINES
 
 
+def test_the_root_holds_only_the_shims():
+    """DESIGN.md "Layout": no other module at the root, a setup.py neither (the build's steps
+    are scripts/build_backend.py, pyproject.toml's backend)."""
+    assert sorted(path.name for path in ROOT.glob("*.py")) == ["app.py", "cli.py"]
+
+
 def test_card_data_runs_without_the_service():
     """The card-data library imports nothing of the service, not even lazily, nor does its
     `python -m card_data` (it points to the `cards` command)."""

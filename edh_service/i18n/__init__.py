@@ -4,8 +4,8 @@ languages there are, how a request chooses one, and its catalog.
 The catalogs are gettext's, one domain ("messages") for every text the service writes: the
 validator's message ids (validator/messages.py), the API's and CLI's texts and the page's
 templates. `make i18n` extracts them (babel.cfg) into translations/messages.pot and updates
-each language's .po; `pip install .` compiles them to .mo (setup.py), and a checkout whose .mo
-is missing or older than its .po reads the .po itself (catalogs.py).
+each language's .po; `pip install .` compiles them to .mo (scripts/build_backend.py), and a
+checkout whose .mo is missing or older than its .po reads the .po itself (catalogs.py).
 
 May import: validator, its own modules. Nothing in edh_service imports below it.
 """
