@@ -34,7 +34,7 @@ def names_to_resolve(decklist: Decklist, designation: Designation = NOBODY) -> l
 class Translated:
     """A name as written that was read in another language (DESIGN.md "Card names in other
     languages"). A 100-card list in Spanish builds 100 of them per validation: compiled with
-    the engine (setup.py), a native class costs no more than a tuple."""
+    the engine (scripts/build_backend.py), a native class costs no more than a tuple."""
 
     name: str  # as written
     card: str  # the English card it names
