@@ -49,6 +49,15 @@ SMALL_LISTS = (
 )
 
 
+def same_core() -> None:
+    """Run this process on one core, the lowest this machine lets it use: the peer's process
+    and ours both call it, so each pair timed back to back runs on the same core (on a
+    shared virtual machine one core can run slower than the other for seconds at a time,
+    and the pair's ratio would measure that instead)."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
 def peer_python() -> Path | None:
     """The peer's interpreter: PEER_PYTHON, else this tree's .venv-peer; None when neither exists."""
     named = os.environ.get("PEER_PYTHON")
@@ -91,7 +100,8 @@ class Peer:
             json.dump(lists, handle)
         self.lists_file = handle.name
         self.process = subprocess.Popen([str(python), str(PEER_SCRIPT), str(REAL_CARDS), handle.name, str(ROUNDS)],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                        preexec_fn=same_core)
         if self.process.stdout.readline().strip() != "ready":
             raise RuntimeError(f"the peer did not start (exit {self.process.wait()})")
 
@@ -130,6 +140,7 @@ def run() -> list[Row]:
     db, _, _ = store_and_deck()
     repository = open_repository(StoreSettings(db, offline=True))
     lists = plain_lists(repository)
+    same_core()  # this process exits after its rows: no need to give the other core back
     small = [("Commander\n1 " + commander + "\n\nDeck\n" + "\n".join(lines) + "\n",
               {"commander": commander, "lines": lines}) for _, commander, lines in SMALL_LISTS]
     texts = [ours for ours, _ in lists]
@@ -185,5 +196,5 @@ def run() -> list[Row]:
               " / ".join(f"{micros(mine)} / {micros(theirs)} = {mine / theirs:.2f}x" for mine, theirs in pairs),
               "≤ 1.00x")
           for (what, _, _), pairs in zip(SMALL_LISTS, fixed)),
-        Row(NAME, "setup", f"peer {python}; load {os.getloadavg()[0]:.1f}"),
+        Row(NAME, "setup", f"peer {python}; both processes on one core; load {os.getloadavg()[0]:.1f}"),
     ]
