@@ -4,7 +4,7 @@ parse -> resolve every name in one batch -> check, a Report out."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, NamedTuple, final
+from typing import Final, Mapping, NamedTuple, final
 
 from card_data import CardRepository, Deadline
 from card_data.names.lookup import Translation
@@ -30,16 +30,23 @@ def names_to_resolve(decklist: Decklist, designation: Designation = NOBODY) -> l
 
 
 @final
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Translated:
     """A name as written that was read in another language (DESIGN.md "Card names in other
     languages"). A 100-card list in Spanish builds 100 of them per validation: compiled with
-    the engine (scripts/build_backend.py), a native class costs no more than a tuple."""
+    the engine (scripts/build_backend.py), a record as validator.deck_facts.Deck is (Final
+    fields, its `__init__` written out) costs no more than a tuple."""
 
-    name: str  # as written
-    card: str  # the English card it names
-    lang: str  # a language it was printed in (Scryfall's code)
-    lines: list[int]  # the lines naming it, in order; empty for a name given only in a request field
+    name: Final[str]  # as written
+    card: Final[str]  # the English card it names
+    lang: Final[str]  # a language it was printed in (Scryfall's code)
+    lines: Final[list[int]]  # the lines naming it, in order; empty for a name given only in a request field
+
+    def __init__(self, name: str, card: str, lang: str, lines: list[int]) -> None:
+        self.name = name
+        self.card = card
+        self.lang = lang
+        self.lines = lines
 
 
 class Validated(NamedTuple):
