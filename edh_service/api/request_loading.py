@@ -16,6 +16,7 @@ same answers, hostile bodies included.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Callable
 
 from marshmallow import Schema, ValidationError, fields, missing, validate
@@ -309,19 +310,13 @@ def _oversized(schema: Schema, data: Any) -> dict | None:
     return errors or None
 
 
-_SIZED: dict[int, tuple[Schema, frozenset[str], tuple[tuple[str, fields.Field], ...]]] = {}
-
-
+@cache  # a schema object is hashed by identity: one entry per schema the service loads with
 def _sized_fields(schema: Schema) -> tuple[frozenset[str], tuple[tuple[str, fields.Field], ...]]:
     """A schema's keys, and its list and dict fields by key (the only ones _field_oversized
     can find over a bound), read once a schema object: they were gathered on every request."""
-    held = _SIZED.get(id(schema))
-    if held is None or held[0] is not schema:
-        keyed = [(field.data_key or name, field) for name, field in schema.load_fields.items()]
-        held = _SIZED[id(schema)] = (schema, frozenset(key for key, _ in keyed),
-                                     tuple((key, field) for key, field in keyed
-                                           if isinstance(field, (fields.List, fields.Dict))))
-    return held[1], held[2]
+    keyed = [(field.data_key or name, field) for name, field in schema.load_fields.items()]
+    return (frozenset(key for key, _ in keyed),
+            tuple((key, field) for key, field in keyed if isinstance(field, (fields.List, fields.Dict))))
 
 
 def _field_oversized(field: fields.Field, value: Any) -> Any:

@@ -10,6 +10,7 @@ from typing import Mapping
 
 from flask import Flask, Request, Response, g, has_request_context, request
 from flask_babel import Babel, Domain
+from werkzeug.datastructures import Headers
 from babel.support import NullTranslations
 
 from edh_service.i18n import DEFAULT, LOCALES, choose
@@ -84,13 +85,18 @@ def add_vary(response: Response, header: str) -> None:
     """Add a name to the Vary header (werkzeug's response.vary parses and rewrites the whole
     header set on every call, a tenth of this app's own per-request overhead)."""
     headers = response.headers
-    # the first Vary, as headers.get("Vary") reads it, without the KeyError (a werkzeug
-    # HTTPException, built and caught) that get raises inside when there is none
-    vary = next((value for name, value in headers if name.lower() == "vary"), None)
+    vary = first_header(headers, "vary")
     if not vary:
         headers["Vary"] = header
     elif header.lower() not in (name.strip().lower() for name in vary.split(",")):
         headers["Vary"] = f"{vary}, {header}"
+
+
+def first_header(headers: Headers, lowered: str) -> str | None:
+    """The first header of a name (given in lower case), as headers.get reads it, without
+    the KeyError (a werkzeug HTTPException, built and caught) that get raises inside when
+    there is none: most answers lack the headers the hooks look for."""
+    return next((value for name, value in headers if name.lower() == lowered), None)
 
 
 def init_app(app: Flask) -> None:

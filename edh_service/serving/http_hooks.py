@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Flask, Request, Response, current_app, request
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
-from edh_service.i18n.app import add_vary
+from edh_service.i18n.app import add_vary, first_header
 
 CORS_PATHS = ("/api/", "/openapi.json")
 
@@ -49,9 +49,8 @@ def refuse_cut_streams() -> None:
 
 def add_common_headers(response: Response) -> Response:
     """nosniff everywhere; CORS on the API for the origins the deployment allows."""
-    headers = response.headers
-    if not any(name.lower() == "x-content-type-options" for name, _ in headers):  # the page's own may be there
-        headers["X-Content-Type-Options"] = "nosniff"  # (headers.setdefault raised and caught a KeyError to learn it)
+    if first_header(response.headers, "x-content-type-options") is None:  # the page's own may be there
+        response.headers["X-Content-Type-Options"] = "nosniff"
     served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy, not one a read
     if served.path.startswith(CORS_PATHS):
         add_cors_headers(response, current_app.config["CORS_ORIGINS"], served)
