@@ -48,11 +48,7 @@ class _Pile:
         140,000 `1 Opt` lines took over two minutes)."""
         slot = self.slots.get(card.name)
         if slot is None:
-            # Entry(card, quantity, lines) without NamedTuple's Python-level __new__: one is
-            # built per card of every deck checked, and this costs ~40% less (Python 3.11);
-            # compiled too, where mypyc builds a NamedTuple through that same __new__ (check()
-            # of a precon read 44 µs this way, 54 µs with Entry(...))
-            self.slots[card.name] = tuple.__new__(Entry, (card, quantity, (line,)))
+            self.slots[card.name] = Entry(card, quantity, (line,))
         elif (repeat := self.repeats.get(card.name)) is None:
             self.repeats[card.name] = [quantity, [line]]
         else:
@@ -71,7 +67,7 @@ class _Pile:
         canonical card at once (the few moves of an override; list lines use add_line)."""
         slot = self.slots.get(card.name)
         if slot is None:
-            self.slots[card.name] = tuple.__new__(Entry, (card, quantity, lines))
+            self.slots[card.name] = Entry(card, quantity, lines)
         else:
             self.slots[card.name] = Entry(slot.card, slot.quantity + quantity, tuple(sorted(slot.lines + lines)))
 
@@ -83,7 +79,7 @@ class _Pile:
         if slot.quantity <= 1:
             del self.slots[name]
         else:
-            self.slots[name] = slot._replace(quantity=slot.quantity - 1)
+            self.slots[name] = Entry(slot.card, slot.quantity - 1, slot.lines)
         return slot.card, slot.lines
 
     def take_all(self) -> list[Entry]:
@@ -113,14 +109,14 @@ def assemble(decklist: Decklist, cards: Mapping[str, Card], suggestions: Mapping
     commanders, companion = designation.commanders, designation.companion
     piles: dict[Section, _Pile] = defaultdict(_Pile)  # only the sections something is listed or put in
     unknown: _Unknown = {}
-    main, new = piles[_MAIN].slots, tuple.__new__  # nearly every line: a main-deck card met first (inline)
+    main = piles[_MAIN].slots  # nearly every line: a main-deck card met first (inline)
     known = cards if isinstance(cards, dict) else dict(cards)  # a dict's get is a C call when compiled
     for entry in decklist.entries:
         card = known.get(entry.name)
         if card is None:  # outside the game sections it is only named (sideboard, not_in_deck)
             _add_unknown(unknown, entry.name, entry.section, entry.quantity, (entry.line,))
         elif entry.section is _MAIN and card.name not in main:
-            main[card.name] = new(Entry, (card, entry.quantity, (entry.line,)))  # as _Pile.add_line does
+            main[card.name] = Entry(card, entry.quantity, (entry.line,))  # as _Pile.add_line does
         else:
             piles[entry.section].add_line(card, entry.quantity, entry.line)
     for pile in piles.values():
@@ -184,11 +180,11 @@ def _override_zone(piles: dict[Section, _Pile], unknown: _Unknown, cards: Mappin
     resolved = [cards.get(name) for name in names]
     wanted = {card.name for card in resolved if card is not None}
     zone = piles[section]
-    for card, quantity, lines in zone.take_all():
-        if card.name in wanted:
-            zone.add(card, quantity, lines)  # already there: keep it as listed
+    for entry in zone.take_all():
+        if entry.card.name in wanted:
+            zone.add(entry.card, entry.quantity, entry.lines)  # already there: keep it as listed
         else:
-            piles[Section.MAIN].add(card, quantity, lines)
+            piles[Section.MAIN].add(entry.card, entry.quantity, entry.lines)
     for name, named in zip(names, resolved):
         if named is None:
             if (name, str(section)) not in unknown:
@@ -219,11 +215,11 @@ def _override_companion(piles: dict[Section, _Pile], unknown: _Unknown, cards: M
     """Make the named card the companion; a listed companion not named goes to the sideboard."""
     card = cards.get(name)
     zone = piles[Section.COMPANION]
-    for listed, quantity, lines in zone.take_all():
-        if card is not None and listed.name == card.name:
-            zone.add(listed, quantity, lines)
+    for entry in zone.take_all():
+        if card is not None and entry.card.name == card.name:
+            zone.add(entry.card, entry.quantity, entry.lines)
         else:
-            piles[Section.SIDEBOARD].add(listed, quantity, lines)
+            piles[Section.SIDEBOARD].add(entry.card, entry.quantity, entry.lines)
     if card is None:
         _move_unknown(unknown, name, "companion")
     elif card.name not in zone.slots:
@@ -263,8 +259,8 @@ def _companion_from_command_zone(piles: dict[Section, _Pile]) -> None:
     first, second = (entry.card for entry in zone.slots.values())
     with_companion = [card for card in (first, second) if has_companion(card)]
     if len(with_companion) == 1 and not can_pair(first, second):
-        card, quantity, lines = zone.slots.pop(with_companion[0].name)
-        piles[Section.COMPANION].add(card, quantity, lines)
+        entry = zone.slots.pop(with_companion[0].name)
+        piles[Section.COMPANION].add(entry.card, entry.quantity, entry.lines)
 
 
 def _single_companion(piles: dict[Section, _Pile]) -> tuple[Entry | None, tuple[Entry, ...]]:
@@ -321,11 +317,11 @@ def infer_commanders(
     ((candidate, (commanders, companion, spell)),) = chosen
     moved = list(entries)
     for i in commanders:
-        moved[i] = moved[i]._replace(section=Section.COMMANDER)
+        moved[i] = moved[i].moved_to(Section.COMMANDER)
     if companion is not None:
-        moved[companion] = moved[companion]._replace(section=Section.COMPANION)
+        moved[companion] = moved[companion].moved_to(Section.COMPANION)
     if spell is not None:
-        moved[spell] = moved[spell]._replace(section=Section.SIGNATURE)
+        moved[spell] = moved[spell].moved_to(Section.SIGNATURE)
     names = [_shown(entries[i].name, cards) for i in commanders]
     unknown = [name for i, name in zip(commanders, names) if entries[i].name not in cards]
     spell_name = cards[entries[spell].name].name if spell is not None else None

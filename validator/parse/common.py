@@ -347,7 +347,7 @@ class Collector:
         """Move those entries to the command zone; with `where`, a commander_inferred
         warning says which cards and from where."""
         for i in indices:
-            self.entries[i] = self.entries[i]._replace(section=Section.COMMANDER)
+            self.entries[i] = self.entries[i].moved_to(Section.COMMANDER)
         if where is not None:
             names = tuple(self.entries[i].name for i in indices)
             self.warn(Code.COMMANDER_INFERRED,

@@ -104,11 +104,9 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None,
     entries = collector.entries
     state = _State(entries)
     # The card lines' fast path runs for nearly every line: a line read before (in any list)
-    # is one look-up (_CARD_LINES), the entries are built from tuples (every field given, no
-    # NamedTuple __new__ in Python: compiled too, parsing a precon read 29 µs this way and 42 µs
-    # with ListEntry(...)), and the dialects its lines show are noted once each, after the loop
-    # (nothing reads them before).
-    append, new, seen_lines = entries.append, tuple.__new__, _CARD_LINES
+    # is one look-up (_CARD_LINES), and the dialects its lines show are noted once each, after
+    # the loop (nothing reads them before).
+    append, seen_lines = entries.append, _CARD_LINES
     forge = arena = False
     for number, raw in numbered if numbered is not None else enumerate(lines, 1):
         line = raw.strip()
@@ -131,8 +129,7 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None,
                         forge = True
                     else:
                         arena = True
-                append(new(ListEntry, (name, quantity, number, state.section, printing, collector_number,
-                                       False, False)))
+                append(ListEntry(name, quantity, number, state.section, printing, collector_number))
                 continue
         _read_line(line, number, state, collector)
     if forge:
