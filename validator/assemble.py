@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Final, Iterable, Mapping, Sequence
 
 from validator.deck import Card, Entry, UnknownName
 from validator.deck_facts import Deck
@@ -27,7 +27,7 @@ COUNTED = (Section.COMMANDER, Section.MAIN, Section.SIGNATURE)  # the sections o
 COMMANDER_SOURCES = (Section.COMMANDER, Section.MAIN, Section.COMPANION, Section.SIDEBOARD, Section.MAYBEBOARD)
 COMPANION_SOURCES = (Section.COMPANION, Section.SIDEBOARD, Section.MAYBEBOARD, Section.MAIN)
 SIGNATURE_SOURCES = (Section.SIGNATURE, Section.MAIN, Section.COMMANDER, Section.SIDEBOARD, Section.MAYBEBOARD)
-_MAIN = Section.MAIN
+_MAIN: Final = Section.MAIN  # Final: a constant in C, not a module look-up per entry
 
 
 # (name as typed, section) -> [copies, lines] of a name no card answers to

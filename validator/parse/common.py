@@ -8,22 +8,22 @@ problems carry their line, and every line a reader skips is recorded as accounte
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Sequence
+from typing import Any, Final, Iterable, Sequence
 
 from validator.decklist import Candidate, Decklist, ListEntry, NamedCommanders, NamedFormat, Section
 from validator.messages import Names, Text, Value, msg
 from validator.violations import Code, Severity, Violation
 
-MAX_LINES = 10_000  # a Commander list is ~100 lines; 100x that is abuse, not a deck
+MAX_LINES: Final = 10_000  # a Commander list is ~100 lines; 100x that is abuse, not a deck
 # Card entries (JSON cards, XML card elements) a list may hold: a one-line export is no
 # cheaper to check than a list of as many lines (`1 Opt||` x 140,000 was one JSON line).
-MAX_ENTRIES = MAX_LINES
-MAX_LINE_LENGTH = 1_000  # longer lines are never card lines; refusing them keeps regexes cheap
-MAX_QUANTITY = 999  # above this a "quantity" is a typo or an attack, not a count
+MAX_ENTRIES: Final = MAX_LINES
+MAX_LINE_LENGTH: Final = 1_000  # longer lines are never card lines; refusing them keeps regexes cheap
+MAX_QUANTITY: Final = 999  # above this a "quantity" is a typo or an attack, not a count
 # No card name is longer (the longest English one has 141 characters; printed names in other
 # languages and "A // B" joins stay well under): a longer "name" is refused before any
 # pattern or normalisation sees it, in every reader (XML and JSON lists have no line limit).
-MAX_NAME_LENGTH = 200
+MAX_NAME_LENGTH: Final = 200
 SNIPPET = 60  # characters of a bad line quoted back in a message
 
 

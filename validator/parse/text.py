@@ -106,7 +106,7 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None,
     # The card lines' fast path runs for nearly every line: a line read before (in any list)
     # is one look-up (_CARD_LINES), and the dialects its lines show are noted once each, after
     # the loop (nothing reads them before).
-    append, seen_lines = entries.append, _CARD_LINES
+    seen_lines = _CARD_LINES
     forge = arena = False
     for number, raw in numbered if numbered is not None else enumerate(lines, 1):
         line = raw.strip()
@@ -129,7 +129,7 @@ def read_text(lines: list[str], collector: Collector, format: str | None = None,
                         forge = True
                     else:
                         arena = True
-                append(ListEntry(name, quantity, number, state.section, printing, collector_number))
+                entries.append(ListEntry(name, quantity, number, state.section, printing, collector_number))
                 continue
         _read_line(line, number, state, collector)
     if forge:
