@@ -59,7 +59,7 @@ class Validated(NamedTuple):
     translated: tuple[Translated, ...] = ()
 
 
-def translated_names(decklist: Decklist, names: list[str], translations: Mapping[str, Translation]) -> tuple[Translated, ...]:
+def translated_names(decklist: Decklist, names: list[str], translations: dict[str, Translation]) -> tuple[Translated, ...]:
     """One entry per distinct name read in another language, in the order the names were
     resolved (list lines first), with the lines that wrote it: one pass over the entries
     (in line order, so each name's lines come out sorted)."""
