@@ -118,7 +118,7 @@ class CardRepository:
         snapshot = self.store.snapshot()  # one store file for the whole call
         names = list(names)
         known = snapshot.known_cards(names)  # in English or in another language
-        if len(known) == len(names):  # every name seen before (repeats go on below)
+        if known is not None:  # every name seen before
             translated = printed_lookup.remembered(snapshot, names)
             return Resolution(known, {}, snapshot.metadata(), snapshot.stamp, translated,
                               build=snapshot.generation.build_id)

@@ -4,7 +4,7 @@ parse -> resolve every name in one batch -> check, a Report out."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Mapping, NamedTuple, final
+from typing import Final, NamedTuple, final
 
 from card_data import CardRepository, Deadline
 from card_data.names.lookup import Translation
@@ -20,13 +20,15 @@ from validator.parse import parse
 
 
 def names_to_resolve(decklist: Decklist, designation: Designation = NOBODY) -> list[str]:
-    """Every distinct name the check will look up: list entries, overrides, color choices."""
-    names = dict.fromkeys([entry.name for entry in decklist.entries])  # a list: compiled, no generator
+    """Every name the check will look up, in order: list entries, overrides, color choices.
+    A name written twice comes twice: resolve() takes repeats, and its dict of the answers
+    drops them once (deduplicating here too cost 5% of validating a precon, compiled)."""
+    names = [entry.name for entry in decklist.entries]  # a list: compiled, no generator
     if decklist.named_commanders is not None:
-        names.update(dict.fromkeys(decklist.named_names()))  # a `# Commander: NAME` comment's readings
+        names += decklist.named_names()  # a `# Commander: NAME` comment's readings
     if designation is not NOBODY:
-        names.update(dict.fromkeys(designation.names()))
-    return list(names)
+        names += designation.names()
+    return names
 
 
 @final

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final, Iterable, Mapping, NamedTuple, Sequence, final
+from typing import Final, Iterable, Mapping, Sequence, final
 
 from mypy_extensions import mypyc_attr
 

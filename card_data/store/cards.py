@@ -17,7 +17,7 @@ import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, cast
 from urllib.parse import quote
 
 import card_data.convert as convert  # the module itself: the package's __init__ imports this one
@@ -256,13 +256,13 @@ class Snapshot:
         self.generation = generation
         self.stamp = stamp  # file_stamp() of the file when the snapshot was taken
 
-    def known_cards(self, names: Iterable[str]) -> dict[str, Card]:
-        """Cards of the typed names resolved before on this store file (see remember)."""
-        names = names if isinstance(names, list) else list(names)
+    def known_cards(self, names: list[str]) -> dict[str, Card] | None:
+        """The Card of each typed name (repeats welcome) when every one of them was resolved
+        before on this store file (see remember), the usual warm deck; else None."""
         cards = list(map(self.generation.cards_by_name.get, names))  # the look-ups in C
-        if all(cards):  # every name known (a Card is always true): the usual warm deck
-            return dict(zip(names, cards))
-        return {name: card for name, card in zip(names, cards) if card is not None}
+        if not all(cards):  # a Card is always true
+            return None
+        return dict(zip(names, cast(list[Card], cards)))
 
     def remember(self, cards: Mapping[str, Card], keys: Mapping[str, str] | None = None) -> None:
         """Keep typed name -> Card for names the store resolved (and typed name -> key, of
