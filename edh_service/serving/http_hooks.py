@@ -56,7 +56,8 @@ def add_common_headers(response: Response) -> Response:
         response.headers.add("X-Content-Type-Options", "nosniff")  # none there: appended, with no second scan
     served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy, not one a read
     if served.path.startswith(CORS_PATHS):
-        add_cors_headers(response, current_app.config["CORS_ORIGINS"], served)
+        allowed = current_app._get_current_object().config["CORS_ORIGINS"]  # type: ignore[attr-defined]  # the proxy once, not its attribute path
+        add_cors_headers(response, allowed, served)
     return response
 
 
