@@ -123,7 +123,8 @@ def lookup_budget() -> Deadline:
     context = g._get_current_object()  # one look-up through the context proxy
     budget = context.get("card_lookup_budget")
     if budget is None:
-        budget = context.card_lookup_budget = Deadline(current_app.config["CARD_LOOKUP_SECONDS"])
+        config = current_app._get_current_object().config  # type: ignore[attr-defined]  # the proxy once, not its attribute path
+        budget = context.card_lookup_budget = Deadline(config["CARD_LOOKUP_SECONDS"])
     return budget
 
 

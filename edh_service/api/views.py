@@ -59,7 +59,9 @@ def validate():
     from_link = None
     if "url" in data:  # a DeckSourceError is the envelope with its status (errors.deck_source_error)
         from_link = link_judged(deck_urls.of_app(current_app).deck(data["url"]), data)
-    return jsonify(validate_deck(data, decklist=from_link.decklist if from_link else None, from_link=from_link))
+    # The body as a dict: Flask's make_response answers it with app.json.response, as jsonify
+    # does, without jsonify's look-up of current_app through its proxy.
+    return validate_deck(data, decklist=from_link.decklist if from_link else None, from_link=from_link)
 
 
 @bp.post("/validate/batch")

@@ -86,9 +86,11 @@ def add_vary(response: Response, header: str) -> None:
     header set on every call, a tenth of this app's own per-request overhead)."""
     headers = response.headers
     vary = first_header(headers, "vary")
-    if not vary:
+    if vary is None:
+        headers.add("Vary", header)  # none there: appended, as headers["Vary"] would, without its second scan
+    elif not vary:
         headers["Vary"] = header
-    elif header.lower() not in (name.strip().lower() for name in vary.split(",")):
+    elif header.lower() not in [name.strip().lower() for name in vary.split(",")]:
         headers["Vary"] = f"{vary}, {header}"
 
 
@@ -96,7 +98,10 @@ def first_header(headers: Headers, lowered: str) -> str | None:
     """The first header of a name (given in lower case), as headers.get reads it, without
     the KeyError (a werkzeug HTTPException, built and caught) that get raises inside when
     there is none: most answers lack the headers the hooks look for."""
-    return next((value for name, value in headers if name.lower() == lowered), None)
+    for name, value in headers:
+        if name.lower() == lowered:
+            return value
+    return None
 
 
 def init_app(app: Flask) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from flask import Flask, Request, Response, current_app, request
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
+from werkzeug.wsgi import get_content_length
 
 from edh_service.i18n.app import add_vary, first_header
 
@@ -29,7 +30,9 @@ def refuse_cut_streams() -> None:
     """
     served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy
     environ = served.environ
-    if served.content_length is not None or not environ.get("wsgi.input_terminated"):
+    # served.content_length, read from the environ: the request's header view raises and
+    # catches a KeyError for the Transfer-Encoding a request without one lacks
+    if not environ.get("wsgi.input_terminated") or get_content_length(environ) is not None:
         return  # a body with a length: werkzeug holds it to MAX_CONTENT_LENGTH
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if not limit:
@@ -50,10 +53,11 @@ def refuse_cut_streams() -> None:
 def add_common_headers(response: Response) -> Response:
     """nosniff everywhere; CORS on the API for the origins the deployment allows."""
     if first_header(response.headers, "x-content-type-options") is None:  # the page's own may be there
-        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers.add("X-Content-Type-Options", "nosniff")  # none there: appended, with no second scan
     served = request._get_current_object()  # type: ignore[attr-defined]  # one look-up through the context proxy, not one a read
     if served.path.startswith(CORS_PATHS):
-        add_cors_headers(response, current_app.config["CORS_ORIGINS"], served)
+        allowed = current_app._get_current_object().config["CORS_ORIGINS"]  # type: ignore[attr-defined]  # the proxy once, not its attribute path
+        add_cors_headers(response, allowed, served)
     return response
 
 

@@ -73,7 +73,7 @@ def start_request() -> None:
     environ = request._get_current_object().environ  # type: ignore[attr-defined]  # one look-up through the context proxy
     offered = environ.get(REQUEST_ID_ENVIRON, "")  # the X-Request-ID header, read straight from WSGI
     context = g._get_current_object()  # one look-up through the context proxy
-    context.request_id = offered if REQUEST_ID.match(offered) else new_request_id()
+    context.request_id = offered if offered and REQUEST_ID.match(offered) else new_request_id()  # most send none
     context.request_started = time.perf_counter()
 
 
@@ -97,7 +97,8 @@ def finish_request(response: Response) -> Response:
     context, served, app = g._get_current_object(), request._get_current_object(), current_app._get_current_object()  # type: ignore[attr-defined]  # a LocalProxy
     request_id = context.get("request_id") or new_request_id()  # a hook before ours may have failed
     response.headers[REQUEST_ID_HEADER] = request_id
-    seconds = time.perf_counter() - context.get("request_started", time.perf_counter())
+    now = time.perf_counter()
+    seconds = now - context.get("request_started", now)
     rule = served.url_rule
     endpoint = rule.rule if rule else "unmatched"  # bounded label set
     metrics: Metrics = app.extensions[METRICS_KEY]

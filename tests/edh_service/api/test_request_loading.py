@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -235,6 +236,23 @@ def test_generated_bodies_load_alike(body):
 def test_generated_documents_read_alike(value):
     data = json.dumps(value).encode()
     assert parsed(lambda d: json_codec.loads(d, parse_int=schemas.integer), data) == parsed(old_read, data)
+
+
+@pytest.mark.parametrize(("data", "scanned"), [
+    (b'{"bracket": 12345678901234567890123}', True),  # orjson reads it as a float: the bytes are scanned
+    (b'[1.5, -9223372036854775809]', True),
+    (b'[' + b'[],' * 20 + b'99999999999999999999999]', True),  # more lists than are walked: the bytes decide
+    (b'[' + b'0,' * 300 + b'18446744073709551616]', True),  # more values than are walked
+    (b'{"decklist": "12345678901234567890123", "commanders": ["a"]}', False),  # a run in a string: orjson's reading stands
+])
+def test_long_integers_read_exactly(data, scanned):
+    """An integer past 64 bits reads as json.loads reads it, wherever it stands."""
+    assert parsed(lambda d: json_codec.loads(d, parse_int=schemas.integer), data) == parsed(old_read, data)
+    assert json_codec.may_hold_float(orjson.loads(data)) is scanned
+
+
+def test_a_dict_keyed_by_ints_dumps_as_the_standard_library_writes_it():
+    assert json_codec.dumps_bytes({1: [2], "a": (3,)}) == b'{"1":[2],"a":[3]}'
 
 
 def test_responses_are_the_same_json():
