@@ -29,11 +29,10 @@ from card_data.coordination import coordination_for
 from card_data.convert import clean_name, faces, normalize_name, to_card
 from card_data.errors import BudgetSpent, CardDataError, CardDataUnavailable
 from card_data.http import Deadline
-from card_data.names.lookup import Translation
 from card_data.settings import StoreSettings
 from card_data.store.cards import CardStore, Snapshot, StoreMetadata, file_stamp, settled
 from validator.brackets import BracketData
-from validator.deck import Card, wubrg
+from validator.deck import Card, Translation, wubrg
 from validator.formats import FormatData
 from validator.parse import MAX_NAME_LENGTH  # no card name is longer; longer input is not worth a request
 

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple, final
 
 from card_data import CardRepository, Deadline
-from card_data.names.lookup import Translation
 from card_data.store.cards import StoreMetadata
 from edh_service import house_rules as house
 from edh_service.house_profiles import Profile
 from edh_service.i18n import DEFAULT, PRINTED
+from validator.deck import Translation
 from validator.decklist import NOBODY, Decklist, Designation
 from validator.engine import Report, check
 from validator.formats import Format, FormatData, HouseRules

@@ -159,6 +159,22 @@ class Candidates(tuple[str, ...]):
     __slots__ = ()
 
 
+@final
+@dataclass(slots=True, init=False)
+class Translation:
+    """A name as written read in another language: the English card and a language it was
+    printed in (the first in code order when several languages share the spelling).
+    card_data's names table makes them; a record (see Entry) because the pipeline reads
+    both fields of one a name of every list in another language."""
+
+    card: Final[str]
+    lang: Final[str]
+
+    def __init__(self, card: str, lang: str) -> None:
+        self.card = card
+        self.lang = lang
+
+
 @dataclass(frozen=True, slots=True)
 class UnknownName:
     """A name in the list that resolved to no card, as typed."""

@@ -19,17 +19,8 @@ from card_data import convert
 from card_data.store import names_table
 from card_data.names.printed import EXACT, FOLDED, exact_key, folded_of_exact
 from card_data.store.cards import MAX_MEMO_NAMES, Snapshot
-from validator.deck import Candidates, Card
+from validator.deck import Candidates, Card, Translation
 from validator.parse import MAX_NAME_LENGTH
-
-
-@dataclass(frozen=True, slots=True)
-class Translation:
-    """A name as written read in another language: the English card and a language it was
-    printed in (the first in code order when several languages share the spelling)."""
-
-    card: str
-    lang: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +42,8 @@ def remembered(snapshot: Snapshot, names: list[str]) -> dict[str, Translation]:
     memo = snapshot.generation.printed_by_name
     if not memo or memo.keys().isdisjoint(names):
         return {}
-    return {name: found for name in names if (found := memo.get(name)) is not None}
+    found = list(map(memo.get, names))  # the look-ups in C, as Snapshot.known_cards does
+    return {name: read for name, read in zip(names, found) if read is not None}
 
 
 def look_up(snapshot: Snapshot, names: Iterable[str], languages: frozenset[str] | None = None) -> PrintedMatches:
