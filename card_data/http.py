@@ -77,7 +77,9 @@ class Cutoff:
     answer) and send the request inside `watching()`: every connection the request opens
     or reuses is then known, and a timer shuts their sockets when the deadline passes, so
     a blocked read ends at once. Leaving the block after that raises DeadlinePassed (from
-    whatever error the cut caused, or alone: a cut answer may also look like a short one).
+    whatever error the cut caused, or alone: a cut answer may also look like a short one),
+    and so does an error raised past the deadline before the timer's thread has run (a
+    socket's timeout, set to the time left, can end a read a hair before the cut).
     """
 
     def __init__(self, deadline: Deadline, upstream: str) -> None:
@@ -100,7 +102,8 @@ class Cutoff:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
         self.stop()
-        if self.fired and not isinstance(error, DeadlinePassed):
+        late = self.fired or (isinstance(error, Exception) and self.deadline.remaining() <= 0)
+        if late and not isinstance(error, DeadlinePassed):
             raise self.error() from error
 
     def stop(self) -> None:

@@ -63,7 +63,7 @@ def fetch_json(session: requests.Session, url: str, *, label: str, limits: Limit
     except DeadlinePassed:
         raise _late(label, deadline) from None
     except (requests.exceptions.RequestException, urllib3.exceptions.HTTPError, OSError) as error:
-        if _timed_out(error) or deadline.remaining() <= 0:  # a socket's timeout may beat the cut by a hair
+        if _timed_out(error):
             raise _late(label, deadline) from error
         raise DeckSiteFailed(msg("{site} could not be reached ({reason}).", site=label, reason=type(error).__name__)) \
             from error

@@ -201,3 +201,25 @@ def test_a_missing_store_is_still_unavailable(tmp_path, scryfall_server):
     repository = open_repository(StoreSettings(tmp_path / "absent.sqlite3", api_url=scryfall_server.base_url))
     with pytest.raises(CardDataUnavailable):
         repository.resolve(["Sol Ring"], lookup=Deadline(1.0))
+
+
+def test_an_error_raised_past_the_deadline_before_the_cut_is_the_deadline():
+    """A socket's timeout, set to the time left, can end a read a hair before the Cutoff's
+    timer has run: the error it raises past the deadline is still the deadline's."""
+    from card_data.http import Cutoff
+
+    cutoff = Cutoff(Deadline(0.05), "Upstream")
+    with pytest.raises(DeadlinePassed, match="Upstream did not answer within 0.05 s") as raised:
+        with cutoff:
+            cutoff.stop()  # the timer has not fired (and now will not)
+            time.sleep(0.1)
+            raise ConnectionError("read timed out, wrapped by a retry")
+    assert not cutoff.fired and isinstance(raised.value.__cause__, ConnectionError)
+
+
+def test_an_error_within_the_deadline_is_left_as_it_is():
+    from card_data.http import Cutoff
+
+    with pytest.raises(ConnectionError):
+        with Cutoff(Deadline(30), "Upstream"):
+            raise ConnectionError("refused")
